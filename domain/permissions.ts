@@ -1,0 +1,31 @@
+/**
+ * Permissions, named `action:entity:own|any` (style.md habit 6). Providers (role user) get `own`,
+ * administrators get `any` read access (spec §6). Nobody writes another provider's application.
+ */
+import type { Role } from './roles.ts';
+
+export const permissionsByRole = {
+  user: [
+    'read:application:own',
+    'create:application:own',
+    'write:section:own',
+    'read:section:own',
+    'write:document:own',
+    'read:document:own',
+    'send:notification:own',
+  ],
+  admin: [
+    'read:application:any',
+    'read:section:any',
+    'read:document:any',
+    'read:provider:any',
+    'read:audit:any',
+    'send:notification:any',
+  ],
+} as const satisfies Record<Role, readonly string[]>;
+
+export type Permission = (typeof permissionsByRole)[Role][number];
+
+export function hasPermission(role: Role, permission: Permission): boolean {
+  return (permissionsByRole[role] as readonly string[]).includes(permission);
+}

@@ -1,0 +1,54 @@
+/**
+ * Section 8, Certifications (spec §3 certifications). Add form plus table, newest first.
+ * `certificationName` and `certifyingBody` are required (spec §5).
+ */
+import { z } from 'zod';
+import {
+  defineListSection,
+  joinSummary,
+  optionalDate,
+  optionalText,
+  requiredText,
+  TEXT_MAX,
+} from './section.ts';
+
+export const certificationSchema = z.object({
+  certificationName: requiredText('Certification name'),
+  certifyingBody: requiredText('Certifying body'),
+  certificationNumber: optionalText(TEXT_MAX.code),
+  issueDate: optionalDate(),
+  expirationDate: optionalDate(),
+});
+export type CertificationInput = z.input<typeof certificationSchema>;
+export type Certification = z.output<typeof certificationSchema>;
+
+export const certificationsSection = defineListSection({
+  key: 'certifications',
+  title: 'Certifications',
+  description: 'board certifications and credentials',
+  slug: 'certifications',
+  kind: 'list',
+  layout: 'add-form-table',
+  orderBy: 'createdAt',
+  schema: certificationSchema,
+  fields: [
+    { name: 'certificationName', label: 'Certification Name' },
+    { name: 'certifyingBody', label: 'Certifying Body' },
+    { name: 'certificationNumber', label: 'Certification Number' },
+    { name: 'issueDate', label: 'Issue Date' },
+    { name: 'expirationDate', label: 'Expiration Date' },
+  ],
+  summarize: (row) =>
+    joinSummary(
+      row.certificationName,
+      row.certifyingBody,
+      row.expirationDate && `expires ${row.expirationDate}`,
+    ),
+  messages: {
+    loadError: 'Failed to load certifications',
+    saveError: 'Failed to save certification',
+    saveSuccess: 'Certification added successfully',
+    deleteError: 'Failed to delete certification',
+    deleteSuccess: 'Certification deleted successfully',
+  },
+});

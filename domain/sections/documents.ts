@@ -1,0 +1,145 @@
+/**
+ * Section 11, Documents (spec §2 "Documents screen", §3 documents, §7 storage). The screen uploads
+ * files rather than filling a form: `documentSchema` describes the metadata row the server records for
+ * an upload (the server sets `filePath`, `sha256`, `userId` and `uploadedAt` itself).
+ */
+import { z } from 'zod';
+import { defineListSection, joinSummary, requiredText } from './section.ts';
+
+export const documentTypes = [
+  'cv_resume',
+  'medical_license',
+  'dea_license',
+  'malpractice_insurance',
+  'diploma',
+  'transcript',
+  'vaccination_record',
+  'background_check',
+  'references',
+  'other',
+] as const;
+export type DocumentType = (typeof documentTypes)[number];
+export const documentTypeLabel: Record<DocumentType, string> = {
+  cv_resume: 'CV / Resume',
+  medical_license: 'Medical License',
+  dea_license: 'DEA License',
+  malpractice_insurance: 'Malpractice Insurance',
+  diploma: 'Diploma',
+  transcript: 'Transcript',
+  vaccination_record: 'Vaccination Record',
+  background_check: 'Background Check',
+  references: 'References',
+  other: 'Other',
+};
+
+/** Spec §5 error when a file is chosen before a document type. */
+export const DOCUMENT_TYPE_REQUIRED_MESSAGE = 'Please select a document type first';
+
+/** Accepted file extensions (spec §5, §9) and the MIME type each must carry. */
+export const documentMimeTypeByExtension = {
+  pdf: 'application/pdf',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+} as const;
+export type DocumentExtension = keyof typeof documentMimeTypeByExtension;
+export const acceptedDocumentExtensions = Object.keys(documentMimeTypeByExtension) as DocumentExtension[];
+export const acceptedDocumentMimeTypes = [
+  'application/pdf',
+  'application/msword',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'image/jpeg',
+  'image/png',
+] as const;
+export type DocumentMimeType = (typeof acceptedDocumentMimeTypes)[number];
+
+/** Upload maximum stated on screen (spec §9: 10MB), in bytes; enforced by the server too. */
+export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+/** Longest stored display name, in characters. */
+export const DOCUMENT_NAME_MAX = 255;
+
+const UNSUPPORTED_FILE_MESSAGE = 'Upload a PDF, Word document (DOC, DOCX), JPG or PNG file';
+
+export const documentSchema = z.object({
+  documentName: requiredText('Document name', DOCUMENT_NAME_MAX),
+  documentType: z.enum(documentTypes, { error: DOCUMENT_TYPE_REQUIRED_MESSAGE }),
+  /** Bytes. */
+  fileSize: z
+    .number({ error: 'File size must be a number of bytes' })
+    .int('File size must be a number of bytes')
+    .min(1, 'The file is empty')
+    .max(MAX_DOCUMENT_BYTES, 'Files must be 10 MB or smaller'),
+  mimeType: z.enum(acceptedDocumentMimeTypes, { error: UNSUPPORTED_FILE_MESSAGE }),
+});
+export type DocumentMetadata = z.output<typeof documentSchema>;
+
+/** The accepted, lower-cased extension of a file name, or null when it is not accepted. */
+export function documentExtension(fileName: string): DocumentExtension | null {
+  const dot = fileName.lastIndexOf('.');
+  if (dot < 0) return null;
+  const extension = fileName.slice(dot + 1).toLowerCase();
+  return Object.hasOwn(documentMimeTypeByExtension, extension) ? (extension as DocumentExtension) : null;
+}
+
+/**
+ * Object key in the provider-documents bucket (spec §7): `{userId}/{documentType}/{timestamp}.{extension}`.
+ * @param timestamp milliseconds since the epoch (Date.now()) at upload time
+ */
+export function documentObjectKey(
+  userId: string,
+  documentType: DocumentType,
+  timestamp: number,
+  extension: DocumentExtension,
+): string {
+  return `${userId}/${documentType}/${timestamp}.${extension}`;
+}
+
+/**
+ * Display name of an uploaded file: the base name only (no client path), without control or
+ * bidirectional-override characters (which can disguise an extension), whitespace collapsed,
+ * at most 255 characters; 'document' when nothing is left.
+ */
+export function sanitizeDocumentName(fileName: string): string {
+  const base = fileName.split(/[/\\]/).pop() ?? '';
+  const cleaned = base
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, DOCUMENT_NAME_MAX)
+    .trim();
+  return cleaned || 'document';
+}
+
+/** Size in MB with two decimals, as the documents list shows it (spec §2, §9), e.g. '1.25 MB'. */
+export function formatFileSizeMb(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
+}
+
+export const documentsSection = defineListSection({
+  key: 'documents',
+  title: 'Documents',
+  description: 'supporting documentation',
+  slug: 'documents',
+  kind: 'list',
+  layout: 'documents',
+  orderBy: 'uploadedAt',
+  schema: documentSchema,
+  fields: [
+    { name: 'documentName', label: 'Document Name' },
+    { name: 'documentType', label: 'Document Type' },
+    { name: 'fileSize', label: 'File Size' },
+    { name: 'mimeType', label: 'MIME Type' },
+  ],
+  summarize: (row) =>
+    joinSummary(row.documentName, documentTypeLabel[row.documentType], formatFileSizeMb(row.fileSize)),
+  messages: {
+    loadError: 'Failed to load documents',
+    saveError: 'Failed to upload document',
+    saveSuccess: 'Document uploaded successfully',
+    deleteError: 'Failed to delete document',
+    deleteSuccess: 'Document deleted successfully',
+  },
+});

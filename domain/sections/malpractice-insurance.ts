@@ -1,0 +1,45 @@
+/** Section 5, Malpractice Insurance (spec §3 malpractice_insurance). Repeatable cards, 'Add Policy'. No field is required (spec §5). */
+import { z } from 'zod';
+import { defineListSection, joinSummary, optionalDate, optionalText, TEXT_MAX } from './section.ts';
+
+export const malpracticeInsuranceSchema = z.object({
+  insuranceCompany: optionalText(TEXT_MAX.name),
+  policyNumber: optionalText(TEXT_MAX.code),
+  /** Free text (spec §3), e.g. '$1,000,000 / $3,000,000'. */
+  coverageAmount: optionalText(TEXT_MAX.code),
+  effectiveDate: optionalDate(),
+  expirationDate: optionalDate(),
+});
+export type MalpracticeInsuranceInput = z.input<typeof malpracticeInsuranceSchema>;
+export type MalpracticeInsurance = z.output<typeof malpracticeInsuranceSchema>;
+
+export const malpracticeInsuranceSection = defineListSection({
+  key: 'malpracticeInsurance',
+  title: 'Malpractice Insurance',
+  description: 'insurance coverage information',
+  slug: 'malpractice-insurance',
+  kind: 'list',
+  layout: 'repeatable-cards',
+  orderBy: 'position',
+  addLabel: 'Add Policy',
+  schema: malpracticeInsuranceSchema,
+  fields: [
+    { name: 'insuranceCompany', label: 'Insurance Company' },
+    { name: 'policyNumber', label: 'Policy Number' },
+    { name: 'coverageAmount', label: 'Coverage Amount' },
+    { name: 'effectiveDate', label: 'Effective Date' },
+    { name: 'expirationDate', label: 'Expiration Date' },
+  ],
+  summarize: (row) =>
+    joinSummary(
+      row.insuranceCompany,
+      row.policyNumber,
+      row.coverageAmount,
+      row.expirationDate && `expires ${row.expirationDate}`,
+    ),
+  messages: {
+    loadError: 'Failed to load malpractice insurance records',
+    saveError: 'Failed to save malpractice insurance',
+    saveSuccess: 'Malpractice insurance saved successfully',
+  },
+});

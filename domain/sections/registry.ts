@@ -1,0 +1,142 @@
+/**
+ * The eleven sections of an application, in the spec §2 dashboard order. Data only: progress, routes,
+ * the dashboard cards, the admin detail and the completion payload all read this list.
+ */
+import type { z } from 'zod';
+import { certificationsSection } from './certifications.ts';
+import { cmeSection } from './cme.ts';
+import { documentsSection } from './documents.ts';
+import { educationSection } from './education.ts';
+import { malpracticeInsuranceSection } from './malpractice-insurance.ts';
+import { payorsSection } from './payors.ts';
+import { peerReferencesSection } from './peer-references.ts';
+import { personalInformationSection } from './personal-information.ts';
+import { professionalLicensesSection } from './professional-licenses.ts';
+import type { SectionDefinition } from './section.ts';
+import { vaccinationsSection } from './vaccinations.ts';
+import { workHistorySection } from './work-history.ts';
+
+export const sections = [
+  personalInformationSection,
+  professionalLicensesSection,
+  educationSection,
+  workHistorySection,
+  malpracticeInsuranceSection,
+  vaccinationsSection,
+  payorsSection,
+  certificationsSection,
+  cmeSection,
+  peerReferencesSection,
+  documentsSection,
+] as const;
+
+/** Number of sections (spec §9). */
+export const SECTION_COUNT = 11;
+// Compile-time guard: the tuple above has exactly SECTION_COUNT entries.
+const sectionCountMatches: (typeof sections)['length'] extends typeof SECTION_COUNT ? true : never = true;
+void sectionCountMatches;
+
+export type Section = (typeof sections)[number];
+export type SectionKey = Section['key'];
+export type SectionSlug = Section['slug'];
+export type SectionOf<Key extends SectionKey> = Extract<Section, { key: Key }>;
+export type ListSection = Extract<Section, { kind: 'list' }>;
+export type ListSectionKey = ListSection['key'];
+export type RepeatableSection = Extract<Section, { layout: 'repeatable-cards' }>;
+export type RepeatableSectionKey = RepeatableSection['key'];
+export type AddFormTableSection = Extract<Section, { layout: 'add-form-table' }>;
+export type AddFormTableSectionKey = AddFormTableSection['key'];
+/** A row of a section after parsing (what the server stores, minus id and bookkeeping columns). */
+export type SectionRow<Key extends SectionKey> = z.output<SectionOf<Key>['schema']>;
+/** A row of a section as a client may send it (empty strings allowed, defaults optional). */
+export type SectionRowInput<Key extends SectionKey> = z.input<SectionOf<Key>['schema']>;
+
+/** Every section by key. */
+export const sectionByKey = Object.fromEntries(sections.map((s) => [s.key, s])) as {
+  readonly [Key in SectionKey]: SectionOf<Key>;
+};
+
+/** Widened view of a section for generic code (any section, any row shape). */
+export function sectionDefinition(key: SectionKey): SectionDefinition {
+  return sectionByKey[key];
+}
+
+export function isSectionKey(value: string): value is SectionKey {
+  return Object.hasOwn(sectionByKey, value);
+}
+
+/** The section whose route slug is `slug` (spec §2), or undefined. */
+export function sectionBySlug(slug: string): Section | undefined {
+  return sections.find((s) => s.slug === slug);
+}
+
+/** Route of a section screen: `/{slug}/{applicationId}` (spec §2). */
+export function sectionPath(section: Pick<Section, 'slug'>, applicationId: string): string {
+  return `/${section.slug}/${applicationId}`;
+}
+
+/** The ten list sections (everything but personal information), in order. */
+export const listSections = sections.filter((s): s is ListSection => s.kind === 'list');
+
+/** The five repeatable-card sections, in order. */
+export const repeatableSections = sections.filter(
+  (s): s is RepeatableSection => s.layout === 'repeatable-cards',
+);
+
+/** The four add-form-plus-table sections, in order. */
+export const addFormTableSections = sections.filter(
+  (s): s is AddFormTableSection => s.layout === 'add-form-table',
+);
+
+/**
+ * Progress of an application (spec §4, §9): complete sections / 11 as a rounded percent, 0..100.
+ * @param completeCount number of complete sections; clamped to 0..11
+ */
+export function computeProgress(completeCount: number): number {
+  const count = Math.min(Math.max(completeCount, 0), SECTION_COUNT);
+  return Math.round((count / SECTION_COUNT) * 100);
+}
+
+// Option lists, re-exported so screens and the server import them from one place.
+export { certificationSchema } from './certifications.ts';
+export { CME_CREDIT_HOURS_MAX, CME_CREDIT_HOURS_STEP, cmeCategories, cmeSchema } from './cme.ts';
+export {
+  acceptedDocumentExtensions,
+  acceptedDocumentMimeTypes,
+  DOCUMENT_TYPE_REQUIRED_MESSAGE,
+  documentSchema,
+  documentTypeLabel,
+  documentTypes,
+  MAX_DOCUMENT_BYTES,
+} from './documents.ts';
+export { degreeTypeLabel, degreeTypes, educationSchema } from './education.ts';
+export { malpracticeInsuranceSchema } from './malpractice-insurance.ts';
+export {
+  credentialingStatusColor,
+  credentialingStatuses,
+  credentialingStatusLabel,
+  DEFAULT_CREDENTIALING_STATUS,
+  payorSchema,
+} from './payors.ts';
+export { peerReferenceSchema } from './peer-references.ts';
+export {
+  CUSTOM_PROVIDER_TYPE,
+  genderLabel,
+  genders,
+  isPredefinedProviderType,
+  npiCheckDigitValid,
+  personalInformationSchema,
+  providerTypeOptions,
+  providerTypes,
+} from './personal-information.ts';
+export {
+  DEFAULT_LICENSE_STATUS,
+  licenseStatuses,
+  licenseStatusLabel,
+  licenseTypeLabel,
+  licenseTypes,
+  professionalLicenseSchema,
+} from './professional-licenses.ts';
+export { MAX_REPEATABLE_ROWS, repeatableSaveSchema, toOptions } from './section.ts';
+export { vaccinationSchema, vaccineNameLabel, vaccineNames } from './vaccinations.ts';
+export { workHistorySchema } from './work-history.ts';

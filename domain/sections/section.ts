@@ -1,0 +1,249 @@
+/**
+ * What a credentialing section is (style.md "Eleven similar sections without eleven copies"), and the
+ * field builders every section schema is made of. Data and zod only: no Node, DOM, drizzle or server code.
+ *
+ * Conventions every section follows (the server and the web client rely on them):
+ * - Field names are the camelCase form of the spec §3 columns (`license_number` -> `licenseNumber`).
+ * - A row schema describes one row as the client sends it: no `id`, `applicationId`, `createdAt`,
+ *   `updatedAt` or `position`. The same schema validates on the client and on the server.
+ * - Empty means null. An optional field may be sent as null, be left out, or be sent as an empty or
+ *   whitespace-only string; the parsed value is always `null` (spec §5: "sent as null when empty").
+ *   The web client may send `''` from an untouched input; the server stores null, never `''`.
+ * - Free text is trimmed and has a maximum length. Formats of SSN, phone and NPI are hints only (spec §5).
+ * - Dates are ISO calendar dates `YYYY-MM-DD` that exist (2024-02-30 is refused), stored in PostgreSQL
+ *   `date` columns and exchanged as strings, never as `Date` objects (no time-zone shifts).
+ * - Defaults (license status `active`, payor credentialing status `pending`, current position `false`,
+ *   years known `0`) are applied by the schema when the field is empty, and again by the database.
+ */
+import { z } from 'zod';
+
+export type SectionKind = 'single' | 'list';
+export type SectionLayout = 'single-form' | 'repeatable-cards' | 'add-form-table' | 'documents';
+export type ListSectionLayout = Exclude<SectionLayout, 'single-form'>;
+
+/**
+ * How list rows are ordered (spec §7, §9): newest first by `created_at` (payors, certifications, peer
+ * references), by `completion_date` descending (CME), by `uploaded_at` descending (documents), or by the
+ * card `position` ascending (repeatable-card screens keep the order the provider gave the cards).
+ */
+export type SectionOrder = 'createdAt' | 'completionDate' | 'uploadedAt' | 'position';
+
+/**
+ * Toast texts of spec §8 (toast title is always 'Error' for errors, 'Success' for successes).
+ * A missing `loadError` means a load failure is only logged (spec §8 "Silent handling": payors, CME,
+ * peer references). A missing `deleteError` on a repeatable-card screen means a failed card delete is
+ * only logged.
+ */
+export interface SectionMessages {
+  loadError?: string;
+  saveError: string;
+  saveSuccess: string;
+  deleteError?: string;
+  deleteSuccess?: string;
+}
+
+/** One field shown in the admin detail and sent in the completion payload, in display order. */
+export interface SectionField<Schema extends z.ZodObject> {
+  name: keyof z.output<Schema> & string;
+  label: string;
+}
+
+interface SectionBase<Key extends string, Schema extends z.ZodObject> {
+  key: Key;
+  /** Card and page title (spec §2). */
+  title: string;
+  /** Card description (spec §2). */
+  description: string;
+  /** Route slug: the screen lives at `/{slug}/{applicationId}` (spec §2). */
+  slug: string;
+  /** zod schema of one row as the client sends it; see the conventions at the top of this file. */
+  schema: Schema;
+  /** Field order and labels for the admin detail and the completion payload. */
+  fields: readonly SectionField<Schema>[];
+  /** One-line summary of a row for dashboard and admin lists. Never includes the SSN. */
+  summarize(row: z.output<Schema>): string;
+  messages: SectionMessages;
+}
+
+/** The one single-record section (personal information): one row per application, upserted. */
+export interface SingleSectionDefinition<
+  Key extends string = string,
+  Schema extends z.ZodObject = z.ZodObject,
+> extends SectionBase<Key, Schema> {
+  kind: 'single';
+  layout: 'single-form';
+}
+
+/** A list section: complete when at least one row exists (spec §4). */
+export interface ListSectionDefinition<
+  Key extends string = string,
+  Schema extends z.ZodObject = z.ZodObject,
+  Layout extends ListSectionLayout = ListSectionLayout,
+> extends SectionBase<Key, Schema> {
+  kind: 'list';
+  layout: Layout;
+  orderBy: SectionOrder;
+  /** Add button label of a repeatable-card screen (spec §2), e.g. 'Add License'. */
+  addLabel?: string;
+}
+
+export type SectionDefinition = SingleSectionDefinition | ListSectionDefinition;
+
+/** Declares the single-record section; keeps the literal key and the schema type. */
+export function defineSingleSection<const Key extends string, Schema extends z.ZodObject>(
+  definition: SingleSectionDefinition<Key, Schema>,
+): SingleSectionDefinition<Key, Schema> {
+  return definition;
+}
+
+/** Declares a list section; keeps the literal key, layout and schema type. */
+export function defineListSection<
+  const Key extends string,
+  Schema extends z.ZodObject,
+  const Layout extends ListSectionLayout,
+>(definition: ListSectionDefinition<Key, Schema, Layout>): ListSectionDefinition<Key, Schema, Layout> {
+  return definition;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Field builders. Every section schema is made of these, so "empty means null" holds everywhere.
+// ---------------------------------------------------------------------------------------------
+
+/** Common maximum lengths (characters). */
+export const TEXT_MAX = {
+  /** Codes and identifiers: license, policy, lot, DEA, NPI, ZIP, phone numbers. */
+  code: 100,
+  /** Names, titles, institutions, organisations. */
+  name: 200,
+  /** Long free text: responsibilities, notes. */
+  long: 2000,
+  /** RFC 5321 path limit. */
+  email: 254,
+} as const;
+
+const tooLong = (max: number) => `Use at most ${max} characters`;
+
+/** Empty or whitespace-only string, null or missing -> null. */
+const emptyToNull = (value: string | null | undefined): string | null => (value ? value : null);
+
+/**
+ * Required free text, trimmed. Missing, null or blank -> `'{label} is required'`.
+ * @example requiredText('Payor name') // 'Payor name is required'
+ */
+export function requiredText(label: string, max: number = TEXT_MAX.name) {
+  const required = `${label} is required`;
+  return z.string({ error: required }).trim().min(1, required).max(max, tooLong(max));
+}
+
+/** Optional free text, trimmed; output `string | null`. */
+export function optionalText(max: number = TEXT_MAX.name) {
+  return z.string({ error: 'Enter text' }).trim().max(max, tooLong(max)).nullish().transform(emptyToNull);
+}
+
+export const INVALID_DATE_MESSAGE = 'Enter a valid date (YYYY-MM-DD)';
+
+/** Optional ISO calendar date `YYYY-MM-DD` that exists; output `string | null`. */
+export function optionalDate() {
+  return z
+    .string({ error: INVALID_DATE_MESSAGE })
+    .trim()
+    .nullish()
+    .transform(emptyToNull)
+    .pipe(z.iso.date({ error: INVALID_DATE_MESSAGE }).nullable());
+}
+
+/** Optional choice from `values` (`''` counts as empty); output `value | null`. */
+export function optionalEnum<const Values extends readonly [string, ...string[]]>(
+  values: Values,
+  message: string,
+) {
+  return z
+    .union([z.enum(values), z.literal('')], { error: message })
+    .nullish()
+    .transform((v) => (v ? v : null));
+}
+
+/** Choice from `values` that falls back to `fallback` when empty; output `value`. */
+export function enumWithDefault<const Values extends readonly [string, ...string[]]>(
+  values: Values,
+  fallback: Values[number],
+  message: string,
+) {
+  return z
+    .union([z.enum(values), z.literal('')], { error: message })
+    .nullish()
+    .transform((v): Values[number] => (v ? v : fallback));
+}
+
+/** Optional email address; output `string | null`. */
+export function optionalEmail() {
+  const message = 'Enter a valid email address';
+  return z
+    .string({ error: message })
+    .trim()
+    .max(TEXT_MAX.email, tooLong(TEXT_MAX.email))
+    .nullish()
+    .transform(emptyToNull)
+    .pipe(z.email({ error: message }).nullable());
+}
+
+/** Optional boolean, false when missing or null. */
+export function flag() {
+  return z
+    .boolean({ error: 'Choose yes or no' })
+    .nullish()
+    .transform((v) => v ?? false);
+}
+
+/**
+ * A number typed in a form: a JSON number, or a numeric string (a number input may hand over a string).
+ * Blank (`''`, whitespace, null, missing) -> `whenBlank`. Non-numeric text -> `message`.
+ */
+export function numberInput<const Blank extends number | null>(whenBlank: Blank, message: string) {
+  return z
+    .union([z.number({ error: message }), z.string({ error: message }).trim()], { error: message })
+    .nullish()
+    .transform((v, ctx): number | Blank => {
+      if (v === null || v === undefined || v === '') return whenBlank;
+      const n = typeof v === 'number' ? v : Number(v);
+      if (!Number.isFinite(n)) {
+        ctx.addIssue({ code: 'custom', message, input: v });
+        return z.NEVER;
+      }
+      return n;
+    });
+}
+
+/** `{ value, label }` options for a select input, in the order of `values`. */
+export function toOptions<const Values extends readonly string[]>(
+  values: Values,
+  labels: Record<Values[number], string>,
+): { value: Values[number]; label: string }[] {
+  return values.map((value: Values[number]) => ({ value, label: labels[value] }));
+}
+
+/** Joins the non-empty parts of a summary line with ' · '. */
+export function joinSummary(...parts: (string | number | null | undefined | false)[]): string {
+  return parts.filter((p) => p !== null && p !== undefined && p !== false && p !== '').join(' · ');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Saving a repeatable-card screen as a whole.
+// ---------------------------------------------------------------------------------------------
+
+/** Most cards one repeatable-card screen may save at once. */
+export const MAX_REPEATABLE_ROWS = 50;
+
+/**
+ * Body of "save the whole screen" for a repeatable-card section (spec §7): the cards in screen order.
+ * A card with `id` updates that saved row of the same application; a card without `id` is inserted.
+ * The server stores each card's array index as its `position`.
+ * Output: `Array<z.output<schema> & { id?: string }>`.
+ */
+export function repeatableSaveSchema<Schema extends z.ZodObject>(
+  section: ListSectionDefinition<string, Schema, 'repeatable-cards'>,
+) {
+  return z
+    .array(section.schema.extend({ id: z.uuid({ error: 'Unknown saved row' }).optional() }))
+    .max(MAX_REPEATABLE_ROWS, `Save at most ${MAX_REPEATABLE_ROWS} entries at once`);
+}

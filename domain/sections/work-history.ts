@@ -1,0 +1,60 @@
+/**
+ * Section 4, Work History (spec §3 work_history). Repeatable cards, 'Add Position'. No field is required
+ * (spec §5). The current-position checkbox disables the end date (spec §2, §4): when `isCurrentPosition`
+ * is true the parsed `endDate` is null whatever was sent (transform, not an error), so a stale end date
+ * typed before ticking the box is dropped silently.
+ */
+import { z } from 'zod';
+import { defineListSection, flag, joinSummary, optionalDate, optionalText, TEXT_MAX } from './section.ts';
+
+export const workHistorySchema = z
+  .object({
+    employerName: optionalText(TEXT_MAX.name),
+    positionTitle: optionalText(TEXT_MAX.name),
+    startDate: optionalDate(),
+    endDate: optionalDate(),
+    isCurrentPosition: flag(),
+    responsibilities: optionalText(TEXT_MAX.long),
+    supervisorName: optionalText(TEXT_MAX.name),
+    /** Phone or email of the supervisor, free text. */
+    supervisorContact: optionalText(TEXT_MAX.name),
+  })
+  // `overwrite` keeps this a ZodObject (so it can still be extended with `id`), unlike `transform`.
+  .overwrite((row) => (row.isCurrentPosition ? { ...row, endDate: null } : row));
+export type WorkHistoryInput = z.input<typeof workHistorySchema>;
+export type WorkHistory = z.output<typeof workHistorySchema>;
+
+export const workHistorySection = defineListSection({
+  key: 'workHistory',
+  title: 'Work History',
+  description: 'employment history and experience',
+  slug: 'work-history',
+  kind: 'list',
+  layout: 'repeatable-cards',
+  orderBy: 'position',
+  addLabel: 'Add Position',
+  schema: workHistorySchema,
+  fields: [
+    { name: 'employerName', label: 'Employer Name' },
+    { name: 'positionTitle', label: 'Position Title' },
+    { name: 'startDate', label: 'Start Date' },
+    { name: 'endDate', label: 'End Date' },
+    { name: 'isCurrentPosition', label: 'Current Position' },
+    { name: 'responsibilities', label: 'Responsibilities' },
+    { name: 'supervisorName', label: 'Supervisor Name' },
+    { name: 'supervisorContact', label: 'Supervisor Contact' },
+  ],
+  summarize: (row) =>
+    joinSummary(
+      row.positionTitle,
+      row.employerName,
+      row.startDate || row.endDate || row.isCurrentPosition
+        ? `${row.startDate ?? '?'} – ${row.isCurrentPosition ? 'present' : (row.endDate ?? '?')}`
+        : null,
+    ),
+  messages: {
+    loadError: 'Failed to load work history',
+    saveError: 'Failed to save work history',
+    saveSuccess: 'Work history saved successfully',
+  },
+});
