@@ -1,0 +1,135 @@
+/**
+ * Builds the Fastify application: security headers, CSRF guard, rate limiting, the zod type
+ * provider, the OpenAPI document (/api/openapi.json, reference page at /api/docs), every feature's
+ * routes, and, when the web app is built, the SPA on the same port.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import { applicationRoutes } from './applications/applications.routes.ts';
+import { authRoutes } from './auth/auth.routes.ts';
+import { createCsrfGuard } from './http/csrf.ts';
+import { errorHandler } from './http/error-handler.ts';
+import { systemRoutes } from './http/system.routes.ts';
+import type { AppDeps, AppInstance, RegisteredRoute } from './http/types.ts';
+import { featureRoutes } from './routes.ts';
+
+const defaultWebDistDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/web');
+
+export interface BuildAppOptions {
+  deps: AppDeps;
+  logger: Logger;
+  /** Serve the built web app from dist/web when present (default true). */
+  serveWeb?: boolean;
+}
+
+export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOptions): Promise<AppInstance> {
+  const webDistDir = deps.env.WEB_DIST_DIR ? path.resolve(deps.env.WEB_DIST_DIR) : defaultWebDistDir;
+  const app = Fastify({
+    loggerInstance: logger,
+    trustProxy: deps.env.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+    // Close keep-alive and streaming connections at shutdown instead of waiting for their timeout.
+    forceCloseConnections: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+  app.decorate('deps', deps);
+
+  // Every API route must say who may call it; a forgotten declaration fails at boot, not in production.
+  const routeTable: RegisteredRoute[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    if (!route.config?.access)
+      throw new Error(`Route ${route.method} ${route.url} has no config.access declaration`);
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routeTable.push({ method, url: route.url, access: route.config.access });
+    }
+  });
+
+  const production = deps.env.NODE_ENV === 'production';
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Mantine sets style attributes at run time; scripts stay strictly same-origin.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(production ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    // HSTS only when served over TLS (production behind https).
+    hsts: production ? { maxAge: 31536000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, { global: false });
+  // API answers may carry PHI: never stored by browsers or proxies unless a route says otherwise.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
+    return payload;
+  });
+  app.addHook('onRequest', createCsrfGuard([deps.env.appUrl]));
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Healthcare Provider Credentialing API',
+        version: '0.1.0',
+        description: 'JSON API of the credentialing portal. Sessions are HttpOnly cookies set by /api/auth.',
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  await app.register(systemRoutes);
+  await app.register(authRoutes);
+  await app.register(applicationRoutes);
+  await app.register(featureRoutes);
+
+  app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
+
+  // Unknown /api paths: JSON 404, never the SPA.
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || !serveWeb || !fs.existsSync(path.join(webDistDir, 'index.html'))) {
+      return reply
+        .status(404)
+        .send({ code: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` });
+    }
+    // The SPA handles its own routes, including its 404 page.
+    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+  });
+  if (serveWeb && fs.existsSync(webDistDir)) {
+    await app.register(fastifyStatic, { root: webDistDir, wildcard: false, index: ['index.html'] });
+  }
+  return app as unknown as AppInstance;
+}

@@ -1,0 +1,103 @@
+/**
+ * /api/applications: the provider's own applications (spec §4, §7 provider_applications).
+ * Handlers: authenticate -> validate -> load -> authorize -> service -> present.
+ */
+import { z } from 'zod';
+import { errorResponseSchema } from '../../domain/app-error.ts';
+import { applicationStatuses } from '../../domain/application-status.ts';
+import { requireActor, requirePermission } from '../auth/actor.ts';
+import type { AppInstance } from '../http/types.ts';
+import { completionStateSchema } from '../notifications/completion-state.ts';
+import {
+  type ApplicationSummary,
+  createApplication,
+  findApplication,
+  listApplicationsOfUser,
+  loadApplicationFor,
+} from './applications.service.ts';
+
+export const applicationSchema = z.object({
+  id: z.uuid(),
+  applicationStatus: z.enum(applicationStatuses),
+  createdAt: z.iso.datetime(),
+  completeSections: z.array(z.string()),
+  progress: z.number().int().min(0).max(100),
+  /** The completion notification (issue 5; spec §4 button), null until the provider completes. */
+  completion: completionStateSchema.nullable(),
+});
+export type ApplicationDto = z.infer<typeof applicationSchema>;
+
+export const applicationListSchema = z.object({ applications: z.array(applicationSchema) });
+const applicationParamsSchema = z.object({ applicationId: z.string() });
+
+export function presentApplication(a: ApplicationSummary): ApplicationDto {
+  return {
+    id: a.id,
+    applicationStatus: a.applicationStatus,
+    createdAt: a.createdAt.toISOString(),
+    completeSections: a.completeSections,
+    progress: a.progress,
+    completion: a.completion,
+  };
+}
+
+export async function applicationRoutes(app: AppInstance) {
+  app.get(
+    '/api/applications',
+    {
+      config: { access: 'provider' },
+      schema: {
+        summary: "The signed-in provider's applications, newest first, with progress (spec §4)",
+        tags: ['applications'],
+        response: { 200: applicationListSchema, 401: errorResponseSchema, 403: errorResponseSchema },
+      },
+    },
+    async (request) => {
+      const actor = await requirePermission(request, 'read:application:own');
+      const applications = await listApplicationsOfUser(app.deps.db, actor.userId);
+      return { applications: applications.map(presentApplication) };
+    },
+  );
+
+  app.post(
+    '/api/applications',
+    {
+      config: { access: 'provider' },
+      schema: {
+        summary: 'Start a new draft application (spec §4)',
+        tags: ['applications'],
+        response: {
+          201: applicationSchema,
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+          409: errorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const actor = await requirePermission(request, 'create:application:own');
+      const created = await createApplication(app.deps.db, actor.userId);
+      request.log.info({ applicationId: created.id }, 'application created');
+      return reply.status(201).send(presentApplication(created));
+    },
+  );
+
+  app.get(
+    '/api/applications/:applicationId',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: 'One application with progress (owner or admin)',
+        tags: ['applications'],
+        params: applicationParamsSchema,
+        response: { 200: applicationSchema, 401: errorResponseSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request) => {
+      const actor = await requireActor(request);
+      const application = await loadApplicationFor(app.deps.db, actor, request.params.applicationId, 'read');
+      const summary = await findApplication(app.deps.db, application.id);
+      return presentApplication(summary!);
+    },
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * The database handle: one `pg` pool and a Drizzle instance over it. The same code path serves the
+ * embedded PostgreSQL and an external server (`DATABASE_URL`).
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+export type Database = NodePgDatabase<typeof schema>;
+/** A Drizzle transaction with the same API as Database. */
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** Database or transaction: what services take so they can join a caller's transaction. */
+export type Queryable = Database | Transaction;
+
+export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export interface DatabaseHandle {
+  db: Database;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+// DATE columns stay 'YYYY-MM-DD' strings (no timezone shifts); int8 (counts, sizes) as numbers.
+pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+
+/** Open a pool on `url`. `max` connections (default 10). */
+export function openDatabase(url: string, options: { max?: number } = {}): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    application_name: 'credentialing',
+  });
+  const db = drizzle(pool, { schema });
+  return { db, pool, close: () => pool.end() };
+}
+
+/** Apply the committed drizzle-kit migrations (idempotent). */
+export async function runMigrations(db: Database): Promise<void> {
+  // Extensions the schema's indexes use; created here because drizzle-kit does not emit them.
+  await db.execute(sql`create extension if not exists pg_trgm`);
+  await migrate(db, { migrationsFolder });
+}

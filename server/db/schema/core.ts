@@ -1,0 +1,57 @@
+/**
+ * Core credentialing tables: profiles, user_roles, provider_applications (spec §3, §4, §6).
+ */
+import { sql } from 'drizzle-orm';
+import { index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { applicationStatuses } from '../../../domain/application-status.ts';
+import { roles } from '../../../domain/roles.ts';
+import { user } from './auth.ts';
+
+/** One profile per user (spec §3 profiles). Created when the account is created. */
+export const profiles = pgTable(
+  'profiles',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // Admin search by name or email substring (issue 6): trigram GIN index.
+    index('profiles_search_trgm_idx').using(
+      'gin',
+      sql`(lower(${t.firstName} || ' ' || ${t.lastName} || ' ' || ${t.email})) gin_trgm_ops`,
+    ),
+    // Newest-first paging of the admin list (issue 6): user_id makes deep pages index-only scans.
+    index('profiles_created_at_idx').on(t.createdAt.desc(), t.userId),
+  ],
+);
+
+export const roleEnum = pgEnum('app_role', roles);
+
+/** Role per user (spec §6). A missing row means role `user`. */
+export const userRoles = pgTable('user_roles', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  role: roleEnum('role').notNull().default('user'),
+});
+
+export const applicationStatusEnum = pgEnum('application_status', applicationStatuses);
+
+/** A credentialing application (spec §3 provider_applications; new ones are draft, spec §4). */
+export const providerApplications = pgTable(
+  'provider_applications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    applicationStatus: applicationStatusEnum('application_status').notNull().default('draft'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('provider_applications_user_created_idx').on(t.userId, t.createdAt.desc())],
+);

@@ -1,0 +1,7 @@
+/** The Drizzle schema: the source of truth for every table (style.md habit 3). */
+export * from './audit.ts';
+export * from './auth.ts';
+export * from './core.ts';
+export * from './documents.ts';
+export * from './notifications.ts';
+export * from './sections.ts';

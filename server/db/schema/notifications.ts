@@ -1,0 +1,78 @@
+/**
+ * Completion notifications (issue 5, spec §4 and §7 "Completion notification") and their delivery
+ * attempts. A `completion_notifications` row is both the record that the provider completed the
+ * application and the outbox entry of its delivery (docs/decisions/004-completion-delivery.md): a
+ * `pending` row whose `next_attempt_at` has passed is due; while an attempt runs, `lease_id` is set and
+ * `next_attempt_at` is the end of the lease (a crashed attempt becomes due again when it ends).
+ * No PHI is stored here: the payload is built from the section tables at delivery time.
+ */
+import { sql } from 'drizzle-orm';
+import { bigserial, index, integer, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { user } from './auth.ts';
+import { providerApplications } from './core.ts';
+
+/**
+ * - pending: queued; delivered by the worker when due (retries with backoff).
+ * - delivered: the receiver answered 2xx.
+ * - failed: final; the receiver refused it (4xx other than 408/429), the payload was too large, or
+ *   every attempt failed. Only an administrator's resend queues it again.
+ * - undelivered: no NOTIFY_WEBHOOK_URL was configured; queued again when the server starts with one.
+ */
+export const completionStatuses = ['pending', 'delivered', 'failed', 'undelivered'] as const;
+export type CompletionStatus = (typeof completionStatuses)[number];
+
+export const completionStatusEnum = pgEnum('completion_status', completionStatuses);
+
+export const completionNotifications = pgTable(
+  'completion_notifications',
+  {
+    /** Also the Standard Webhooks `webhook-id` header: stable across retries, so receivers de-duplicate. */
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** One completion per application (a second click returns this one). */
+    applicationId: uuid('application_id')
+      .notNull()
+      .unique()
+      .references(() => providerApplications.id, { onDelete: 'cascade' }),
+    /** The provider who completed the application. */
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    status: completionStatusEnum('status').notNull().default('pending'),
+    /** Attempts started since creation or the last resend (a crashed attempt counts). */
+    attempts: integer('attempts').notNull().default(0),
+    /** pending: when the next attempt is due, or the end of the running attempt's lease. Else null. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    /** Set while an attempt runs; the attempt only writes its outcome if the lease is still its own. */
+    leaseId: uuid('lease_id'),
+    /** Why the last attempt did not deliver (never PHI), or 'no endpoint configured'. */
+    lastError: text('last_error'),
+    /** When the provider completed the application; the payload's `timestamp`. */
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // The worker's "what is due" scan touches pending rows only.
+    index('completion_notifications_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('completion_notifications_created_idx').on(t.createdAt.desc()),
+  ],
+);
+
+/** One delivery attempt. Written when the attempt starts ('interrupted' until its outcome is known). */
+export const notificationAttempts = pgTable(
+  'notification_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    notificationId: uuid('notification_id')
+      .notNull()
+      .references(() => completionNotifications.id, { onDelete: 'cascade' }),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The receiver's HTTP status; null when no answer came (network error, timeout, too large). */
+    httpStatus: integer('http_status'),
+    /** Milliseconds from the start of the attempt to the answer; null while running or if interrupted. */
+    durationMs: integer('duration_ms'),
+    /** null on success. */
+    error: text('error'),
+  },
+  (t) => [index('notification_attempts_notification_idx').on(t.notificationId, t.attemptedAt)],
+);

@@ -1,0 +1,159 @@
+/**
+ * Configuration contract, parsed with zod at boot (style.md habit 8). Every variable is listed in
+ * `.env.example` and the README. A bad value stops the process with a message saying what to set.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined))
+  .pipe(z.url().optional());
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  /** HTTP port of the API and, in production, the built web app. */
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Interface to bind. */
+  HOST: z.string().default('127.0.0.1'),
+  /** Embedded database, stored documents, outgoing mail (.eml) and keys live here. */
+  DATA_DIR: z.string().default('./data'),
+  /** External PostgreSQL. Unset: an embedded PostgreSQL is started under DATA_DIR. */
+  DATABASE_URL: optionalUrl,
+  /** smtp://user:pass@host:port. Unset: mail is written as .eml files under DATA_DIR/mail. */
+  SMTP_URL: optionalUrl,
+  /** Sender of outgoing mail. */
+  MAIL_FROM: z.string().default('Credentialing <no-reply@credentialing.local>'),
+  /** Public origin of the app, used in mail links and as the trusted origin for auth. */
+  APP_URL: z.url().optional(),
+  /** Secret for session tokens (>= 32 chars). Unset outside production: a random one is kept in DATA_DIR. */
+  AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional(),
+  /** Minutes of inactivity after which a session ends (HIPAA 164.312(a)(2)(iii) automatic logoff). */
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
+  /** Trust X-Forwarded-For (only behind a reverse proxy you control). */
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  /** Field encryption keys "id:base64(32 bytes),…", first is active. Unset: a key file in DATA_DIR. */
+  FIELD_ENCRYPTION_KEYS: z.string().optional(),
+  /** Per-IP limits on sign-in, sign-up and reset. Turn off only for automated tests from one address. */
+  AUTH_IP_RATE_LIMIT: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  /** Where the built web app is served from (default dist/web); tests build into their own folder. */
+  WEB_DIST_DIR: z.string().optional(),
+  /** Where document objects live (issue 4): `local` = files under DATA_DIR/objects, `s3` = an S3-compatible bucket. */
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  /** S3 bucket of document objects (spec §3: provider-documents). */
+  S3_BUCKET: z.string().trim().min(3, 'S3_BUCKET must name a bucket').default('provider-documents'),
+  /** S3-compatible endpoint (MinIO, R2, ...); unset = AWS. */
+  S3_ENDPOINT: optionalUrl,
+  /** S3 region. */
+  S3_REGION: z.string().trim().default('us-east-1'),
+  /** S3 credentials; unset = the AWS SDK's default chain (instance role, AWS_* variables, ...). */
+  S3_ACCESS_KEY_ID: z.string().trim().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().trim().optional(),
+  /** Path-style URLs (bucket in the path), needed by most S3-compatible servers. */
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  /**
+   * Completion notifications (issue 5, spec §7): the receiving workflow's URL (http or https; https in
+   * production). Unset: completions are recorded as undelivered ("no endpoint configured").
+   */
+  NOTIFY_WEBHOOK_URL: optionalUrl,
+  /** Standard Webhooks signing secret, `whsec_` + base64 of 24-64 random bytes. Required with the URL. */
+  NOTIFY_WEBHOOK_SECRET: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .pipe(
+      z
+        .string()
+        .regex(
+          /^whsec_[A-Za-z0-9+/]+={0,2}$/,
+          'NOTIFY_WEBHOOK_SECRET must be "whsec_" followed by base64, e.g. whsec_$(openssl rand -base64 32)',
+        )
+        .refine((v) => {
+          const bytes = Buffer.from(v.slice('whsec_'.length), 'base64').length;
+          return bytes >= 24 && bytes <= 64;
+        }, 'NOTIFY_WEBHOOK_SECRET must encode 24 to 64 random bytes (openssl rand -base64 32)')
+        .optional(),
+    ),
+  /** Largest notification body in bytes, base64 documents included (n8n accepts 16 MiB by default). */
+  NOTIFY_MAX_PAYLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(16 * 1024 * 1024),
+  /** Milliseconds one delivery attempt may take (signing pass, upload and the receiver's answer). */
+  NOTIFY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  /** Attempts before a notification is marked failed (network errors, timeouts, 408, 429, 5xx retry). */
+  NOTIFY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(25),
+  /** First retry delay cap in ms; doubles per attempt (full jitter) up to NOTIFY_RETRY_MAX_MS. */
+  NOTIFY_RETRY_BASE_MS: z.coerce.number().int().min(1).default(2_000),
+  /** Longest delay between two attempts, ms (also caps Retry-After). */
+  NOTIFY_RETRY_MAX_MS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(60 * 60 * 1000),
+  /** How often the delivery worker looks for due notifications, ms. */
+  NOTIFY_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(2_000),
+  /** Log level for pino. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema> & { appUrl: string; dataDir: string };
+
+/**
+ * Parse `source` (default `process.env`) into a typed Env.
+ * @throws Error listing every invalid variable and what to set.
+ */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(
+      `Invalid configuration. Fix these environment variables (see .env.example):\n${lines.join('\n')}`,
+    );
+  }
+  const env = parsed.data;
+  if (env.NODE_ENV === 'production' && !env.AUTH_SECRET) {
+    throw new Error('Invalid configuration: AUTH_SECRET must be set in production (32+ random characters).');
+  }
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+    throw new Error(
+      'Invalid configuration: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither (AWS default credentials).',
+    );
+  }
+  if (env.NOTIFY_WEBHOOK_URL && !env.NOTIFY_WEBHOOK_SECRET) {
+    throw new Error(
+      'Invalid configuration: NOTIFY_WEBHOOK_SECRET must be set with NOTIFY_WEBHOOK_URL (whsec_ + base64 of 24-64 random bytes: echo whsec_$(openssl rand -base64 32)).',
+    );
+  }
+  if (env.NOTIFY_WEBHOOK_URL && !/^https?:$/.test(new URL(env.NOTIFY_WEBHOOK_URL).protocol)) {
+    throw new Error('Invalid configuration: NOTIFY_WEBHOOK_URL must be an http or https URL.');
+  }
+  if (env.NODE_ENV === 'production' && env.NOTIFY_WEBHOOK_URL?.startsWith('http:')) {
+    throw new Error(
+      'Invalid configuration: NOTIFY_WEBHOOK_URL must use https in production (the notification carries PHI).',
+    );
+  }
+  return {
+    ...env,
+    dataDir: path.resolve(env.DATA_DIR),
+    appUrl: env.APP_URL ?? `http://localhost:${env.PORT}`,
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * Cross-site request protection (issue 7): a state-changing request that carries a cookie must come
+ * from our own origin (Origin header, or Referer when a browser omits Origin). SameSite=Lax cookies
+ * are the first line; this check is the second. better-auth applies the same rule to /api/auth.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorResponse } from '../../domain/app-error.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function createCsrfGuard(allowedOrigins: string[]) {
+  const allowed = new Set(allowedOrigins.map((o) => new URL(o).origin));
+  return async function csrfGuard(request: FastifyRequest, reply: FastifyReply) {
+    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+    if (!request.headers.cookie) return; // No ambient credentials: nothing to forge.
+    const origin =
+      request.headers.origin ?? (request.headers.referer ? safeOrigin(request.headers.referer) : undefined);
+    if (origin && allowed.has(origin)) return;
+    const body: ErrorResponse = {
+      code: 'forbidden',
+      message: 'This request came from another site and was blocked. Reload the page and try again.',
+    };
+    return reply.status(403).send(body);
+  };
+}
+
+function safeOrigin(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Operational routes: liveness, readiness (includes the database), the client's not-found report
+ * (spec §2: "The unknown path is also logged") and, outside production with the file outbox, the
+ * development mail page listing saved messages.
+ */
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { errorResponseSchema } from '../../domain/app-error.ts';
+import { readOutbox } from '../mail/outbox.ts';
+import type { AppInstance } from './types.ts';
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+export async function systemRoutes(app: AppInstance) {
+  app.get(
+    '/api/health',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'Liveness',
+        tags: ['system'],
+        response: { 200: z.object({ status: z.literal('ok') }) },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/api/ready',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'Readiness: the database answers',
+        tags: ['system'],
+        response: { 200: z.object({ status: z.literal('ready') }), 503: errorResponseSchema },
+      },
+    },
+    async (_request, reply) => {
+      try {
+        await app.deps.db.execute(sql`select 1`);
+        return { status: 'ready' as const };
+      } catch {
+        return reply.status(503).send({ code: 'internal', message: 'The database is not reachable.' });
+      }
+    },
+  );
+
+  app.post(
+    '/api/client-events/not-found',
+    {
+      config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: {
+        summary: 'Log a path the web app could not route (spec §2)',
+        tags: ['system'],
+        body: z.object({ path: z.string().max(500) }),
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      // Only the path: the query string could carry identifiers.
+      request.log.warn({ unknownPath: request.body.path.split('?')[0] }, 'page not found');
+      return reply.status(204).send(null);
+    },
+  );
+
+  const outboxDir = app.deps.mailer.outboxDir;
+  if (app.deps.env.NODE_ENV !== 'production' && outboxDir) {
+    app.get(
+      '/dev/mail',
+      { config: { access: 'public' }, schema: { hide: true } },
+      async (_request, reply) => {
+        const messages = await readOutbox(outboxDir);
+        const items = messages
+          .map(
+            (m) =>
+              `<li><p><strong>${escapeHtml(m.subject)}</strong><br>To: ${escapeHtml(m.to)}<br>${escapeHtml(m.date)}</p><ul>${m.links
+                .map((l) => `<li><a href="${escapeHtml(l)}">${escapeHtml(l)}</a></li>`)
+                .join('')}</ul></li>`,
+          )
+          .join('');
+        return reply
+          .type('text/html')
+          .header('cache-control', 'no-store')
+          .send(
+            `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Outgoing mail (development)</title></head><body><main><h1>Outgoing mail</h1><p>Messages are saved here because no SMTP_URL is set. Newest first.</p>${
+              items ? `<ol>${items}</ol>` : '<p>No messages yet.</p>'
+            }</main></body></html>`,
+          );
+      },
+    );
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Outgoing mail through nodemailer. With `SMTP_URL`: real SMTP. Without (the embedded default) no
+ * message is lost: each is written as an `.eml` file under `$DATA_DIR/mail/` and its links are logged,
+ * so a new user can confirm an account without a mail server (issue 2).
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Logger } from 'pino';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  /** Directory of saved .eml files when no SMTP server is configured, otherwise undefined. */
+  readonly outboxDir?: string;
+}
+
+/** @param smtpUrl smtp(s)://user:pass@host:port, or undefined for the file outbox */
+export function createMailer(options: {
+  smtpUrl?: string;
+  from: string;
+  dataDir: string;
+  logger: Logger;
+}): Mailer {
+  const { smtpUrl, from, dataDir, logger } = options;
+  if (smtpUrl) {
+    const transport = nodemailer.createTransport(smtpUrl);
+    return {
+      async send(message) {
+        await transport.sendMail({ from, ...message });
+        logger.info({ subject: message.subject }, 'mail sent over SMTP');
+      },
+    };
+  }
+  const outboxDir = path.join(dataDir, 'mail');
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    outboxDir,
+    async send(message) {
+      const info = await transport.sendMail({ from, ...message });
+      await fs.mkdir(outboxDir, { recursive: true });
+      const file = path.join(
+        outboxDir,
+        `${new Date().toISOString().replaceAll(':', '-')}-${randomUUID()}.eml`,
+      );
+      await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+      const links = message.text.match(/https?:\/\/\S+/g) ?? [];
+      logger.info({ file, subject: message.subject, links }, 'mail saved to the outbox (no SMTP_URL set)');
+    },
+  };
+}

@@ -1,0 +1,17 @@
+/**
+ * Feature routes (sections, documents, notifications, admin) registered in one place, so the
+ * architecture reads from this list.
+ */
+import { adminRoutes } from './admin/admin.routes.ts';
+import { documentRoutes } from './documents/documents.routes.ts';
+import type { AppInstance } from './http/types.ts';
+import { notificationRoutes } from './notifications/notifications.routes.ts';
+import { sectionRoutes } from './sections/sections.routes.ts';
+
+export async function featureRoutes(app: AppInstance) {
+  // Feature plugins are registered here as they are built.
+  await app.register(adminRoutes);
+  await app.register(documentRoutes);
+  await app.register(notificationRoutes);
+  await app.register(sectionRoutes);
+}
