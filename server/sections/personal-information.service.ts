@@ -1,0 +1,107 @@
+/**
+ * Personal information, the one single-record section (spec §2 "Personal information screen", §3
+ * personal_information, §6, §7 "upsert with application_id plus all the fields"): one row per
+ * application, upserted on application_id.
+ *
+ * The SSN is stored only encrypted (`ssn_encrypted`, AES-256-GCM, docs/decisions/005) plus its last
+ * four digits (`ssn_last4`) for the masked display. The owner gets the SSN back in plain text (the
+ * form shows it); an admin gets `***-**-1234` (spec §6 "SSN is shown masked").
+ */
+import { eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  maskSsn,
+  type PersonalInformation,
+  personalInformationSchema,
+  personalInformationSection,
+  ssnLast4,
+} from '../../domain/sections/personal-information.ts';
+import type { Queryable } from '../db/client.ts';
+import { personalInformation } from '../db/schema/sections.ts';
+import type { FieldCipher } from '../security/field-cipher.ts';
+import { fieldColumns, pickFields, rethrowAsInputError, rowResponseSchema } from './section-columns.ts';
+import { assertStorable, parseInput } from './section-input.ts';
+
+/** Every field but the SSN maps onto a column of the same name; the SSN is stored encrypted. */
+const columns = fieldColumns(personalInformationSchema, personalInformation, ['ssn']);
+const labels: ReadonlyMap<string, string> = new Map(
+  personalInformationSection.fields.map((f) => [f.name, f.label]),
+);
+
+/**
+ * The personal information the API returns: the 18 fields of the schema, `id` and `updatedAt`
+ * (ISO 8601). `ssn` is plain text for the owner, `***-**-1234` for an admin, null when none is stored.
+ */
+export const personalInformationDtoSchema = rowResponseSchema(columns, {
+  ssn: z.string().nullable(),
+  updatedAt: z.iso.datetime(),
+});
+export type PersonalInformationDto = PersonalInformation & { id: string; updatedAt: string };
+
+type PersonalInformationRow = typeof personalInformation.$inferSelect;
+
+/** Who is looking: the owner sees the SSN, anybody else (an admin) the masked form. */
+export type SsnView = 'owner' | 'masked';
+
+function present(row: PersonalInformationRow, cipher: FieldCipher, view: SsnView): PersonalInformationDto {
+  let ssn: string | null = null;
+  if (row.ssnEncrypted) {
+    // An SSN with fewer than four digits has no last four: still shown as present, fully masked.
+    ssn = view === 'owner' ? cipher.decrypt(row.ssnEncrypted) : maskSsn(row.ssnLast4) || '***-**-****';
+  }
+  return {
+    ...(pickFields(row, columns) as Omit<PersonalInformation, 'ssn'>),
+    ssn,
+    id: row.id,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * The application's personal information, or null when none was saved yet.
+ * @throws Error when the stored SSN cannot be decrypted (its key is no longer configured)
+ */
+export async function findPersonalInformation(
+  db: Queryable,
+  cipher: FieldCipher,
+  applicationId: string,
+  view: SsnView,
+): Promise<PersonalInformationDto | null> {
+  const [row] = await db
+    .select()
+    .from(personalInformation)
+    .where(eq(personalInformation.applicationId, applicationId));
+  return row ? present(row, cipher, view) : null;
+}
+
+/**
+ * Validate and upsert the application's personal information (one row per application). Every field
+ * is written: a field left empty is stored as null, and an empty SSN clears the stored one.
+ * @param body the personal information schema's input (no field required, spec §5)
+ * @returns the saved record as its owner sees it
+ * @throws AppError validation_failed (400) with `issues[].path` like `['dateOfBirth']`
+ */
+export async function upsertPersonalInformation(
+  db: Queryable,
+  cipher: FieldCipher,
+  applicationId: string,
+  body: unknown,
+): Promise<PersonalInformationDto> {
+  const input = parseInput(personalInformationSchema, body, labels);
+  assertStorable([input], columns, labels);
+  const values = {
+    ...(pickFields(input, columns) as Omit<PersonalInformation, 'ssn'>),
+    ssnEncrypted: input.ssn ? cipher.encrypt(input.ssn) : null,
+    ssnLast4: ssnLast4(input.ssn),
+  };
+  const [row] = await db
+    .insert(personalInformation)
+    .values({ ...values, applicationId })
+    .onConflictDoUpdate({
+      target: personalInformation.applicationId,
+      set: { ...values, updatedAt: sql`now()` },
+    })
+    .returning()
+    .catch(rethrowAsInputError);
+  return present(row!, cipher, 'owner');
+}

@@ -1,0 +1,136 @@
+/**
+ * Spec §6 on the server, for every section endpoint and every section: provider B gets 404 on
+ * provider A's application (read and write), an admin reads but gets 403 on every write, anonymous
+ * gets 401; and none of the refused calls changes anything.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { storedListSections } from './list-sections.service.ts';
+
+let app: TestApp;
+type Provider = Awaited<ReturnType<typeof signUpAndSignIn>>;
+let alice: Provider;
+let bob: Provider;
+let admin: Provider;
+let base: string;
+/** One saved row id per section of Alice's application, by slug. */
+const rowIdBySlug = new Map<string, string>();
+
+/** A valid write body per layout (every section accepts a row with no fields except the required ones). */
+const validRow: Record<string, Record<string, unknown>> = {
+  payors: { payorName: 'Intruder Health' },
+  certifications: { certificationName: 'Intruder', certifyingBody: 'Nobody' },
+  cme: { activityTitle: 'Intruder', providerName: 'Nobody' },
+  'peer-references': { referenceName: 'Intruder' },
+};
+const writeOf = (slug: string, layout: string) =>
+  layout === 'repeatable-cards'
+    ? { method: 'PUT', path: `${base}/${slug}`, body: { rows: [{}] } }
+    : { method: 'POST', path: `${base}/${slug}`, body: validRow[slug] };
+
+/** Every row of Alice's application, to prove refused calls change nothing. */
+async function snapshot(): Promise<unknown> {
+  const rows: unknown[] = [];
+  for (const section of storedListSections) {
+    rows.push((await alice.json('GET', `${base}/${section.slug}`)).body);
+  }
+  rows.push((await alice.json('GET', `${base}/personal-information`)).body);
+  return rows;
+}
+
+beforeAll(async () => {
+  app = await createTestApp();
+  // First, Alice fills personal information and one row of every list section.
+  alice = await signUpAndSignIn(app, { firstName: 'Alice' });
+  const application = await alice.json<{ id: string }>('POST', '/api/applications', {});
+  base = `/api/applications/${application.body.id}/sections`;
+  expect(
+    (await alice.json('PUT', `${base}/personal-information`, { ssn: '123-45-6789', city: 'Austin' })).status,
+  ).toBe(200);
+  for (const section of storedListSections) {
+    const write = writeOf(section.slug, section.layout);
+    const saved = await alice.json<{ id: string; rows?: { id: string }[] }>(
+      write.method,
+      write.path,
+      write.body,
+    );
+    expect(saved.status).toBeLessThan(300);
+    rowIdBySlug.set(section.slug, saved.body.rows ? saved.body.rows[0]!.id : saved.body.id);
+  }
+  // Second, Bob (a provider with his own draft) and an admin.
+  bob = await signUpAndSignIn(app, { firstName: 'Bob' });
+  await bob.json('POST', '/api/applications', {});
+  admin = await signUpAndSignIn(app, { firstName: 'Ada' });
+  await grantAdmin(app, admin.userId);
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+/** Every section endpoint on Alice's application: method, path, body, and whether it writes. */
+interface Endpoint {
+  method: string;
+  path: string;
+  body?: unknown;
+  writes: boolean;
+}
+function endpoints(): Endpoint[] {
+  const list: Endpoint[] = [
+    { method: 'GET', path: `${base}/personal-information`, writes: false },
+    { method: 'PUT', path: `${base}/personal-information`, body: { city: 'Intruder' }, writes: true },
+  ];
+  for (const section of storedListSections) {
+    const write = writeOf(section.slug, section.layout);
+    list.push(
+      { method: 'GET', path: `${base}/${section.slug}`, writes: false },
+      { ...write, writes: true },
+      { method: 'DELETE', path: `${base}/${section.slug}/${rowIdBySlug.get(section.slug)}`, writes: true },
+    );
+  }
+  return list;
+}
+
+describe('section authorization', () => {
+  it('covers every section endpoint: 2 personal information + 3 per list section', () => {
+    expect(endpoints()).toHaveLength(2 + 3 * storedListSections.length);
+  });
+
+  it("gives provider B 404 on every section endpoint of A's application, and changes nothing", async () => {
+    const before = await snapshot();
+    for (const { method, path, body } of endpoints()) {
+      const response = await bob.json<{ code: string }>(method, path, body);
+      expect(response.status, `${method} ${path}`).toBe(404);
+      expect(response.body.code).toBe('not_found');
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('lets an admin read every section and refuses every write with 403', async () => {
+    const before = await snapshot();
+    for (const { method, path, body, writes } of endpoints()) {
+      const response = await admin.request(method, path, body);
+      expect(response.status, `${method} ${path}`).toBe(writes ? 403 : 200);
+      if (!writes) expect(response.headers.get('cache-control')).toBe('no-store');
+      const text = await response.text();
+      expect(text).not.toContain('123-45-6789');
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('answers 401 to anonymous callers on every section endpoint, before looking at the input', async () => {
+    const anonymous = new Client(app);
+    for (const { method, path, body } of endpoints()) {
+      expect((await anonymous.json(method, path, body)).status, `${method} ${path}`).toBe(401);
+    }
+    expect((await anonymous.json('POST', `${base}/payors`, 'not even an object')).status).toBe(401);
+    expect((await anonymous.json('GET', `${base}/no-such-section`)).status).toBe(401);
+  });
+
+  it('still lets the owner read and write (the refusals above are about the caller)', async () => {
+    for (const { method, path, body } of endpoints()) {
+      const response = await alice.json(method, path, body);
+      expect(response.status, `${method} ${path}`).toBeLessThan(300);
+    }
+  });
+});
