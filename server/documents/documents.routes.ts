@@ -1,0 +1,284 @@
+/**
+ * Documents API (issue 4; spec §2 documents screen, §3, §5, §7, §9). Handlers are checklists:
+ * authenticate -> validate -> load -> authorize -> service -> present.
+ *
+ * - GET    /api/applications/:applicationId/documents               owner or admin; newest first
+ * - POST   /api/applications/:applicationId/documents               owner; multipart, see below
+ * - DELETE /api/applications/:applicationId/documents/:documentId   owner; 204
+ * - GET    /api/documents/:documentId/download                      owner or admin; the bytes
+ *
+ * Upload body (multipart/form-data), in this order: a field `documentType` (one of the ten types of
+ * §3), then one file part `file`. The type must come first because the file is streamed to storage as
+ * it arrives (never buffered whole) and its object key contains the type. A file without a prior
+ * type gets 400 'Please select a document type first' (spec §5).
+ */
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { AppError, errorResponseSchema } from '../../domain/app-error.ts';
+import {
+  DOCUMENT_TYPE_REQUIRED_MESSAGE,
+  documentExtension,
+  documentTypes,
+  MAX_DOCUMENT_BYTES,
+  sanitizeDocumentName,
+} from '../../domain/sections/documents.ts';
+import { loadApplicationFor } from '../applications/applications.service.ts';
+import { type Actor, requireActor, requirePermission } from '../auth/actor.ts';
+import type { AppInstance } from '../http/types.ts';
+import { attachmentDisposition } from './content-disposition.ts';
+import { fileTooLargeError, UNSUPPORTED_EXTENSION_MESSAGE } from './document-intake.ts';
+import {
+  type DocumentRow,
+  deleteDocument,
+  findDocument,
+  listDocuments,
+  openDocumentForDownload,
+  startOrphanSweeper,
+  storeDocument,
+} from './documents.service.ts';
+
+/** A document as the API shows it. The storage key is never exposed: downloads go through the API. */
+export const documentResponseSchema = z.object({
+  id: z.uuid(),
+  applicationId: z.uuid(),
+  documentName: z.string(),
+  documentType: z.enum(documentTypes),
+  /** Bytes. */
+  fileSize: z.number().int(),
+  mimeType: z.string(),
+  /** Hex SHA-256 of the stored bytes. */
+  sha256: z.string(),
+  uploadedAt: z.iso.datetime(),
+  /** Authorized download path (same-origin, needs the session). */
+  downloadUrl: z.string(),
+});
+export type DocumentDto = z.infer<typeof documentResponseSchema>;
+
+export const documentListResponseSchema = z.object({ documents: z.array(documentResponseSchema) });
+
+/** The multipart text field of an upload (the file part `file` follows it). */
+export const uploadDocumentFieldsSchema = z.object({
+  documentType: z.enum(documentTypes, { error: 'Choose one of the listed document types.' }),
+});
+
+const applicationParamsSchema = z.object({ applicationId: z.string() });
+const applicationDocumentParamsSchema = z.object({ applicationId: z.string(), documentId: z.string() });
+const documentParamsSchema = z.object({ documentId: z.string() });
+
+/**
+ * Room for multipart boundaries and headers around a 10 MB file. A declared body larger than the
+ * limit plus this is refused before reading; the streaming check stays the rule for everything else.
+ */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+const documentNotFound = () =>
+  new AppError('not_found', 'Document not found. Reload the page to see your documents.');
+
+export function presentDocument(row: DocumentRow): DocumentDto {
+  return {
+    id: row.id,
+    applicationId: row.applicationId,
+    documentName: row.documentName,
+    documentType: row.documentType,
+    fileSize: row.fileSize,
+    mimeType: row.mimeType,
+    sha256: row.sha256,
+    uploadedAt: row.uploadedAt.toISOString(),
+    downloadUrl: `/api/documents/${row.id}/download`,
+  };
+}
+
+/** Providers read their own documents, admins any (spec §6). */
+function requireDocumentReader(request: FastifyRequest, actor: Actor) {
+  return requirePermission(request, actor.role === 'admin' ? 'read:document:any' : 'read:document:own');
+}
+
+export async function documentRoutes(app: AppInstance) {
+  await app.register(multipart, {
+    // busboy stops the file at 10 MB and flags it `truncated`; the service answers 413 and keeps nothing.
+    limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 1024, headerPairs: 20 },
+    throwFileSizeLimit: false,
+  });
+
+  const sweeper: { current?: { stop(): Promise<void> } } = {};
+  app.addHook('onReady', async () => {
+    sweeper.current = startOrphanSweeper({ db: app.deps.db, storage: app.deps.storage, logger: app.log });
+  });
+  app.addHook('onClose', async () => {
+    await sweeper.current?.stop();
+  });
+
+  app.get(
+    '/api/applications/:applicationId/documents',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: "An application's documents, newest first (owner or admin; spec §2, §7)",
+        tags: ['documents'],
+        params: applicationParamsSchema,
+        response: {
+          200: documentListResponseSchema,
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+          404: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => {
+      const actor = await requireActor(request);
+      await requireDocumentReader(request, actor);
+      const application = await loadApplicationFor(app.deps.db, actor, request.params.applicationId, 'read');
+      const rows = await listDocuments(app.deps.db, application.id);
+      return { documents: rows.map(presentDocument) };
+    },
+  );
+
+  app.post(
+    '/api/applications/:applicationId/documents',
+    {
+      config: { access: 'provider' },
+      schema: {
+        summary:
+          'Upload one document (owner; multipart: field documentType first, then the file part `file`)',
+        description:
+          'Accepted: pdf, doc, docx, jpg, jpeg, png, at most 10 MB (10,485,760 bytes), content matching the extension.',
+        tags: ['documents'],
+        consumes: ['multipart/form-data'],
+        params: applicationParamsSchema,
+        response: {
+          201: documentResponseSchema,
+          400: errorResponseSchema,
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+          404: errorResponseSchema,
+          413: errorResponseSchema,
+          415: errorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const actor = await requirePermission(request, 'write:document:own');
+      if (!request.isMultipart()) {
+        throw new AppError(
+          'bad_request',
+          'Send the upload as multipart/form-data with the field documentType, then the file.',
+        );
+      }
+      const declaredBytes = Number(request.headers['content-length'] ?? 0);
+      if (declaredBytes > MAX_DOCUMENT_BYTES + MULTIPART_OVERHEAD_BYTES) {
+        reply.header('connection', 'close');
+        throw fileTooLargeError();
+      }
+      const application = await loadApplicationFor(app.deps.db, actor, request.params.applicationId, 'write');
+
+      // A client gone during the awaits above would leave the multipart parser waiting forever.
+      if (request.raw.destroyed)
+        throw new AppError('bad_request', 'The upload was interrupted. Please try again.');
+      let fields: z.infer<typeof uploadDocumentFieldsSchema> | undefined;
+      for await (const part of request.parts()) {
+        if (part.type === 'field') {
+          if (part.fieldname !== 'documentType') continue;
+          const parsed = uploadDocumentFieldsSchema.safeParse({ documentType: part.value });
+          if (!parsed.success) throw new AppError('bad_request', parsed.error.issues[0]!.message);
+          fields = parsed.data;
+          continue;
+        }
+        if (part.fieldname !== 'file' || !fields) {
+          part.file.resume();
+          throw new AppError(
+            'bad_request',
+            fields ? 'Send the file in the part named "file".' : DOCUMENT_TYPE_REQUIRED_MESSAGE,
+          );
+        }
+        const extension = documentExtension(part.filename);
+        if (!extension) {
+          part.file.resume();
+          throw new AppError('unsupported_media_type', UNSUPPORTED_EXTENSION_MESSAGE);
+        }
+        const row = await storeDocument(
+          { db: app.deps.db, storage: app.deps.storage, logger: request.log },
+          {
+            actor,
+            applicationId: application.id,
+            documentType: fields.documentType,
+            documentName: sanitizeDocumentName(part.filename),
+            extension,
+            source: part.file,
+          },
+        );
+        request.log.info({ documentId: row.id, fileSize: row.fileSize }, 'document uploaded');
+        return reply.status(201).send(presentDocument(row));
+      }
+      throw new AppError('bad_request', fields ? 'Choose a file to upload.' : DOCUMENT_TYPE_REQUIRED_MESSAGE);
+    },
+  );
+
+  app.delete(
+    '/api/applications/:applicationId/documents/:documentId',
+    {
+      config: { access: 'provider' },
+      schema: {
+        summary: 'Delete one document and its file (owner)',
+        tags: ['documents'],
+        params: applicationDocumentParamsSchema,
+        response: {
+          204: z.null(),
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+          404: errorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const actor = await requirePermission(request, 'write:document:own');
+      const application = await loadApplicationFor(app.deps.db, actor, request.params.applicationId, 'write');
+      const document = await findDocument(app.deps.db, request.params.documentId);
+      if (!document || document.applicationId !== application.id) throw documentNotFound();
+      await deleteDocument(
+        { db: app.deps.db, storage: app.deps.storage, logger: request.log },
+        actor,
+        document,
+      );
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/documents/:documentId/download',
+    {
+      config: { access: 'signed-in' },
+      // A HEAD would open the object and write a download to the audit log.
+      exposeHeadRoute: false,
+      schema: {
+        summary: "A document's bytes as an attachment (owner or admin; audited)",
+        tags: ['documents'],
+        params: documentParamsSchema,
+        response: {
+          200: z.unknown().describe('The document bytes, with its stored MIME type'),
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+          404: errorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const actor = await requireActor(request);
+      await requireDocumentReader(request, actor);
+      const document = await findDocument(app.deps.db, request.params.documentId);
+      // Someone else's document answers exactly like a missing one.
+      if (!document || (document.userId !== actor.userId && actor.role !== 'admin')) throw documentNotFound();
+      const body = await openDocumentForDownload(
+        { db: app.deps.db, storage: app.deps.storage },
+        actor,
+        document,
+      );
+      return reply
+        .header('content-type', document.mimeType)
+        .header('content-length', document.fileSize)
+        .header('content-disposition', attachmentDisposition(document.documentName))
+        .header('x-content-type-options', 'nosniff')
+        .send(body);
+    },
+  );
+}

@@ -1,0 +1,286 @@
+/**
+ * Documents (issue 4; spec §3 documents, §5, §7 storage): rows in `documents`, bytes in the
+ * provider-documents bucket. The invariant is "a row exists if and only if its object exists":
+ *
+ * - upload: stream the object to storage through the intake checks; insert the row (and its audit
+ *   event) only once the object is durable; any failure deletes the object.
+ * - delete: delete the row first (commit), then the object. A crash in between leaves an object no
+ *   row points to: invisible to everyone, and removed by `sweepOrphanObjects`.
+ * - `sweepOrphanObjects` also removes the object of an upload whose process died before the insert.
+ */
+import type { Readable } from 'node:stream';
+import { desc, eq, inArray } from 'drizzle-orm';
+import type { BaseLogger } from 'pino';
+import { AppError } from '../../domain/app-error.ts';
+import {
+  type DocumentExtension,
+  type DocumentType,
+  documentMimeTypeByExtension,
+  documentObjectKey,
+  MAX_DOCUMENT_BYTES,
+} from '../../domain/sections/documents.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { Database, Queryable } from '../db/client.ts';
+import { documents } from '../db/schema/documents.ts';
+import type { ObjectStorage } from '../storage/object-storage.ts';
+import { DocumentIntake, fileTooLargeError } from './document-intake.ts';
+
+export type DocumentRow = typeof documents.$inferSelect;
+
+/** What the service logs with (pino, or a request's Fastify logger). */
+type ServiceLogger = Pick<BaseLogger, 'info' | 'warn'>;
+
+/** An application's documents, newest first (spec §9). */
+export function listDocuments(db: Queryable, applicationId: string): Promise<DocumentRow[]> {
+  return db
+    .select()
+    .from(documents)
+    .where(eq(documents.applicationId, applicationId))
+    .orderBy(desc(documents.uploadedAt), desc(documents.id));
+}
+
+/** One document, or undefined (also for a malformed id). */
+export async function findDocument(db: Queryable, documentId: string): Promise<DocumentRow | undefined> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(documentId)) return undefined;
+  const [row] = await db.select().from(documents).where(eq(documents.id, documentId));
+  return row;
+}
+
+let lastTimestamp = 0;
+/**
+ * Milliseconds since the epoch for an object key, strictly increasing within this process, so two
+ * uploads in the same millisecond never share (and overwrite) a key.
+ */
+function nextKeyTimestamp(): number {
+  lastTimestamp = Math.max(Date.now(), lastTimestamp + 1);
+  return lastTimestamp;
+}
+
+/** The multipart file as @fastify/multipart hands it over: busboy's stream with its `truncated` flag. */
+export type UploadSource = Readable & { truncated?: boolean };
+
+export interface StoreDocumentInput {
+  actor: Actor;
+  applicationId: string;
+  documentType: DocumentType;
+  /** Sanitised display name (never used in a path). */
+  documentName: string;
+  extension: DocumentExtension;
+  source: UploadSource;
+  /** Bytes; default the 10 MB of spec §9. */
+  maxBytes?: number;
+}
+
+/**
+ * Stream one upload into storage and record it (spec §7: key `{userId}/{documentType}/{timestamp}.{ext}`).
+ * On any failure the object is deleted and the rest of the upload is drained, so nothing is kept.
+ * @throws AppError 413 (over the limit), 415 (content does not match the extension), 400 (empty or
+ *   interrupted upload); storage and database errors propagate (500).
+ */
+export async function storeDocument(
+  deps: { db: Database; storage: ObjectStorage; logger: ServiceLogger },
+  input: StoreDocumentInput,
+): Promise<DocumentRow> {
+  const { db, storage, logger } = deps;
+  const { source, actor } = input;
+  const key = documentObjectKey(actor.userId, input.documentType, nextKeyTimestamp(), input.extension);
+  const mimeType = documentMimeTypeByExtension[input.extension];
+  const intake = new DocumentIntake(input.extension, input.maxBytes ?? MAX_DOCUMENT_BYTES);
+
+  // busboy stops at limits.fileSize and says so with 'limit'; fail at once rather than store a prefix.
+  source.on('limit', () => intake.destroy(fileTooLargeError()));
+  source.on('error', () =>
+    intake.destroy(new AppError('bad_request', 'The upload was interrupted. Please try again.')),
+  );
+  source.on('close', () => {
+    if (!source.readableEnded)
+      intake.destroy(new AppError('bad_request', 'The upload was interrupted. Please try again.'));
+  });
+  // The driver may attach to `intake` only after some awaits; its verdict is read from
+  // `intake.errored`, so an early error must not go unheard meanwhile.
+  intake.on('error', () => {});
+  source.pipe(intake);
+
+  const discard = async (reason: string) => {
+    source.unpipe(intake);
+    source.resume(); // Drain the rest of the part so the request completes and the answer is read.
+    await storage.delete(key).catch((error: unknown) => {
+      // The sweep removes it later: the row was never written.
+      logger.warn({ err: error, key, reason }, 'could not delete a discarded upload object');
+    });
+  };
+
+  try {
+    await storage.put(key, intake, { contentType: mimeType });
+    if (source.truncated) throw fileTooLargeError();
+  } catch (error) {
+    await discard('upload failed');
+    // The intake's own verdict (413, 415, ...) explains the failure better than the driver's echo of it.
+    throw intake.errored ?? error;
+  }
+
+  try {
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(documents)
+        .values({
+          applicationId: input.applicationId,
+          userId: actor.userId,
+          documentName: input.documentName,
+          documentType: input.documentType,
+          filePath: key,
+          fileSize: intake.size,
+          mimeType,
+          sha256: intake.sha256!,
+        })
+        .returning();
+      await recordAudit(tx, {
+        action: 'document.upload',
+        actorUserId: actor.userId,
+        subjectUserId: actor.userId,
+        resourceType: 'document',
+        resourceId: row!.id,
+        ipAddress: actor.ipAddress,
+        details: { documentType: input.documentType, fileSize: intake.size },
+      });
+      return row!;
+    });
+  } catch (error) {
+    await discard('insert failed');
+    throw error;
+  }
+}
+
+/**
+ * Delete a document: the row (with its audit event) commits first, then the object goes. If the
+ * object delete fails or the process dies, the orphan sweep removes it later.
+ */
+export async function deleteDocument(
+  deps: { db: Database; storage: ObjectStorage; logger: ServiceLogger },
+  actor: Actor,
+  document: DocumentRow,
+): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    await tx.delete(documents).where(eq(documents.id, document.id));
+    await recordAudit(tx, {
+      action: 'document.delete',
+      actorUserId: actor.userId,
+      subjectUserId: document.userId,
+      resourceType: 'document',
+      resourceId: document.id,
+      ipAddress: actor.ipAddress,
+    });
+  });
+  await deps.storage.delete(document.filePath).catch((error: unknown) => {
+    deps.logger.warn({ err: error, documentId: document.id }, 'document object left for the orphan sweep');
+  });
+}
+
+/**
+ * Open a document's bytes for download and audit the access (HIPAA 164.312(b)).
+ * @throws AppError not_found when the object is missing from storage
+ */
+export async function openDocumentForDownload(
+  deps: { db: Database; storage: ObjectStorage },
+  actor: Actor,
+  document: DocumentRow,
+): Promise<Readable> {
+  let body: Readable;
+  try {
+    body = await deps.storage.get(document.filePath);
+  } catch (error) {
+    if ((error as Error).name === 'ObjectNotFoundError') {
+      throw new AppError('not_found', 'The file of this document could not be found. Upload it again.');
+    }
+    throw error;
+  }
+  try {
+    await recordAudit(deps.db, {
+      action: 'document.download',
+      actorUserId: actor.userId,
+      subjectUserId: document.userId,
+      resourceType: 'document',
+      resourceId: document.id,
+      ipAddress: actor.ipAddress,
+      details: { byAdmin: actor.role === 'admin' },
+    });
+  } catch (error) {
+    body.destroy();
+    throw error;
+  }
+  return body;
+}
+
+/** Objects younger than this are left alone by the sweep: an upload may be between put and insert. */
+export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * Delete stored objects that no document row points to and that are older than `minAgeMs`
+ * (default one hour). Returns the deleted keys.
+ */
+export async function sweepOrphanObjects(
+  db: Queryable,
+  storage: ObjectStorage,
+  options: { minAgeMs?: number; now?: Date } = {},
+): Promise<string[]> {
+  const cutoff = (options.now ?? new Date()).getTime() - (options.minAgeMs ?? ORPHAN_MIN_AGE_MS);
+  const deleted: string[] = [];
+  let batch: string[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const known = await db
+      .select({ filePath: documents.filePath })
+      .from(documents)
+      .where(inArray(documents.filePath, batch));
+    const referenced = new Set(known.map((k) => k.filePath));
+    for (const key of batch) {
+      if (referenced.has(key)) continue;
+      await storage.delete(key);
+      deleted.push(key);
+    }
+    batch = [];
+  };
+  for await (const object of storage.list()) {
+    if (object.lastModified.getTime() > cutoff) continue;
+    batch.push(object.key);
+    if (batch.length >= 500) await flush();
+  }
+  await flush();
+  return deleted;
+}
+
+/**
+ * Run the orphan sweep now and then every `intervalMs` (default hourly) on an unref'd timer.
+ * `stop()` clears the timer and waits for a running sweep, so the database can close after it.
+ */
+export function startOrphanSweeper(
+  deps: { db: Database; storage: ObjectStorage; logger: ServiceLogger },
+  intervalMs = ORPHAN_MIN_AGE_MS,
+): { stop(): Promise<void> } {
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const run = () => {
+    if (stopped) return;
+    running = running.then(async () => {
+      if (stopped) return;
+      try {
+        const deleted = await sweepOrphanObjects(deps.db, deps.storage);
+        if (deleted.length > 0)
+          deps.logger.info({ count: deleted.length }, 'removed orphan document objects');
+      } catch (error) {
+        deps.logger.warn({ err: error }, 'orphan document sweep failed; it runs again later');
+      }
+    });
+  };
+  run();
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
