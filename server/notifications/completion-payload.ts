@@ -1,0 +1,348 @@
+/**
+ * The completion notification body (spec §7 "Completion notification"; JSON Schema in
+ * docs/completion-payload.schema.json). Built in two steps so that no body is ever held whole in
+ * memory:
+ *
+ * 1. `loadCompletionSource` reads everything but the document bytes from the database (small: the
+ *    section rows and the documents' metadata).
+ * 2. `completionBody` yields the JSON as Buffer chunks, streaming each document from object storage
+ *    and base64-encoding it on the fly. Called twice per attempt (once into the HMAC, once into the
+ *    request), it yields the same bytes both times as long as it is given the same `unreadable` set.
+ *
+ * Key names are the spec's: camelCase envelope, snake_case rows (spec §3 column names), `licenses` with
+ * `license_issue`/`license_exp` and `certifications` with `cert_issue_date`/`cert_exp_date` (spec §7).
+ */
+
+import type { Readable } from 'node:stream';
+import { asc, desc, eq, getTableColumns } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Logger } from 'pino';
+import { type ListSectionKey, listSections, type SectionKey } from '../../domain/sections/registry.ts';
+import type { SectionOrder } from '../../domain/sections/section.ts';
+import type { Queryable } from '../db/client.ts';
+import { user } from '../db/schema/auth.ts';
+import { profiles } from '../db/schema/core.ts';
+import { documents } from '../db/schema/documents.ts';
+import {
+  type certifications,
+  personalInformation,
+  type professionalLicenses,
+  sectionTables,
+} from '../db/schema/sections.ts';
+import type { FieldCipher } from '../security/field-cipher.ts';
+import type { ObjectStorage } from '../storage/object-storage.ts';
+
+/** A JSON value of a payload row. */
+export type PayloadValue = string | number | boolean | null;
+export type PayloadRow = Record<string, PayloadValue>;
+
+/**
+ * The 17 personal fields of spec §7 (spec §3 names; address_line2 is not among them), '' when empty.
+ * Order is the payload's key order.
+ */
+export const personalInformationFields = [
+  'ssn',
+  'date_of_birth',
+  'address_line1',
+  'city',
+  'state',
+  'zip_code',
+  'driver_license_number',
+  'driver_license_state',
+  'driver_license_expiration',
+  'caqh_id',
+  'dea_number',
+  'npi_number',
+  'mobile_phone',
+  'gender',
+  'medicaid_number',
+  'medicare_number',
+  'provider_type',
+] as const;
+export type PersonalInformationField = (typeof personalInformationFields)[number];
+
+/**
+ * Payload key of each list section (spec §7). Documents are written separately (with their bytes);
+ * every other key is the registry key, except professional licenses, sent as `licenses`.
+ */
+export const payloadKeyOfSection = {
+  professionalLicenses: 'licenses',
+  education: 'education',
+  workHistory: 'workHistory',
+  malpracticeInsurance: 'malpracticeInsurance',
+  vaccinations: 'vaccinations',
+  payors: 'payors',
+  certifications: 'certifications',
+  cme: 'cme',
+  peerReferences: 'peerReferences',
+} as const satisfies Record<Exclude<ListSectionKey, 'documents'>, string>;
+
+/** One document's metadata row (snake_case) plus `filename`; `base64Content` is streamed after it. */
+export interface PayloadDocument {
+  /** documents.id: the key of the `unreadable` set. */
+  id: string;
+  /** documents.file_path: the object key. */
+  filePath: string;
+  /** The row as sent, without base64Content. */
+  row: PayloadRow;
+}
+
+/** Everything in the body except document bytes. */
+export interface CompletionSource {
+  /** applicationId, userId, userEmail, timestamp, applicantInfo (spec §7 order). */
+  head: {
+    applicationId: string;
+    userId: string;
+    userEmail: string;
+    timestamp: string;
+    applicantInfo: {
+      profile: PayloadRow | null;
+      personalInformation: Record<PersonalInformationField, string>;
+    };
+  };
+  documents: PayloadDocument[];
+  /** The list sections after `documents`, keyed by payload key. */
+  lists: Record<(typeof payloadKeyOfSection)[keyof typeof payloadKeyOfSection], PayloadRow[]>;
+}
+
+/** Columns that are bookkeeping of this system, not spec §3 data. */
+const bookkeepingColumns = new Set(['updated_at', 'position']);
+
+function toPayloadValue(value: unknown): PayloadValue {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  return String(value);
+}
+
+/** A Drizzle row (camelCase properties) as a snake_case payload row, bookkeeping columns dropped. */
+function snakeRow(table: PgTable, row: Record<string, unknown>): PayloadRow {
+  const out: PayloadRow = {};
+  for (const [property, column] of Object.entries(getTableColumns(table) as Record<string, PgColumn>)) {
+    if (bookkeepingColumns.has(column.name)) continue;
+    out[column.name] = toPayloadValue(row[property]);
+  }
+  return out;
+}
+
+function orderFor(table: PgTable, order: SectionOrder) {
+  const columns = getTableColumns(table) as Record<string, PgColumn>;
+  const id = columns.id!;
+  switch (order) {
+    case 'position':
+      return [asc(columns.position!), asc(id)];
+    case 'createdAt':
+      return [desc(columns.createdAt!), desc(id)];
+    case 'completionDate':
+      return [desc(columns.completionDate!), desc(id)];
+    case 'uploadedAt':
+      return [desc(columns.uploadedAt!), desc(id)];
+  }
+}
+
+/** The rows of one list section of an application, in the registry's order (spec §7, §9). */
+async function listRows(
+  db: Queryable,
+  key: ListSectionKey,
+  applicationId: string,
+): Promise<Record<string, unknown>[]> {
+  const section = listSections.find((s) => s.key === key)!;
+  const table = sectionTables[key as SectionKey] as PgTable;
+  const applicationIdColumn = (getTableColumns(table) as Record<string, PgColumn>).applicationId!;
+  return (await db
+    .select()
+    .from(table)
+    .where(eq(applicationIdColumn, applicationId))
+    .orderBy(...orderFor(table, section.orderBy))) as Record<string, unknown>[];
+}
+
+export interface LoadSourceOptions {
+  db: Queryable;
+  cipher: FieldCipher;
+  logger: Logger;
+  notification: { id: string; applicationId: string; userId: string; createdAt: Date };
+}
+
+/**
+ * Read the payload's data for one notification from the database. The SSN is decrypted (the
+ * credentialing team needs it); one that cannot be decrypted is sent as '' and logged (no value).
+ * @throws on database errors (the attempt is then retried rather than sending a partial payload)
+ */
+export async function loadCompletionSource(options: LoadSourceOptions): Promise<CompletionSource> {
+  const { db, cipher, logger, notification } = options;
+  const { applicationId, userId } = notification;
+
+  const [account] = await db.select({ email: user.email }).from(user).where(eq(user.id, userId));
+  const [profile] = await db.select().from(profiles).where(eq(profiles.userId, userId));
+  const [personal] = await db
+    .select()
+    .from(personalInformation)
+    .where(eq(personalInformation.applicationId, applicationId));
+
+  const personalRow = personal ? snakeRow(personalInformation, personal) : {};
+  let ssn = '';
+  if (personal?.ssnEncrypted) {
+    try {
+      ssn = cipher.decrypt(personal.ssnEncrypted);
+    } catch (error) {
+      logger.warn(
+        { notificationId: notification.id, reason: (error as Error).message },
+        'completion payload: the SSN could not be decrypted; sent empty',
+      );
+    }
+  }
+  const personalFields = {} as Record<PersonalInformationField, string>;
+  for (const field of personalInformationFields) {
+    const value = field === 'ssn' ? ssn : personalRow[field];
+    personalFields[field] = value === null || value === undefined ? '' : String(value);
+  }
+
+  const rowsByKey = {} as Record<ListSectionKey, Record<string, unknown>[]>;
+  for (const section of listSections) rowsByKey[section.key] = await listRows(db, section.key, applicationId);
+
+  const lists = {} as CompletionSource['lists'];
+  for (const [key, payloadKey] of Object.entries(payloadKeyOfSection) as [
+    keyof typeof payloadKeyOfSection,
+    (typeof payloadKeyOfSection)[keyof typeof payloadKeyOfSection],
+  ][]) {
+    const rows = rowsByKey[key];
+    if (key === 'professionalLicenses') {
+      lists[payloadKey] = rows.map((r) => {
+        const row = r as typeof professionalLicenses.$inferSelect;
+        return {
+          license_type: row.licenseType,
+          license_number: row.licenseNumber,
+          issuing_state: row.issuingState,
+          license_issue: row.issueDate,
+          license_exp: row.expirationDate,
+          status: row.status,
+        };
+      });
+    } else if (key === 'certifications') {
+      lists[payloadKey] = rows.map((r) => {
+        const row = r as typeof certifications.$inferSelect;
+        return {
+          certification_name: row.certificationName,
+          certifying_body: row.certifyingBody,
+          certification_number: row.certificationNumber,
+          cert_issue_date: row.issueDate,
+          cert_exp_date: row.expirationDate,
+        };
+      });
+    } else {
+      lists[payloadKey] = rows.map((r) => snakeRow(sectionTables[key] as PgTable, r));
+    }
+  }
+
+  return {
+    head: {
+      applicationId,
+      userId,
+      userEmail: account?.email ?? profile?.email ?? '',
+      // When the provider completed the application: the same in every retry of this notification.
+      timestamp: notification.createdAt.toISOString(),
+      applicantInfo: {
+        profile: profile ? snakeRow(profiles, profile) : null,
+        personalInformation: personalFields,
+      },
+    },
+    documents: rowsByKey.documents.map((r) => {
+      const row = r as typeof documents.$inferSelect;
+      return {
+        id: row.id,
+        filePath: row.filePath,
+        row: { ...snakeRow(documents, row), filename: row.documentName },
+      };
+    }),
+    lists,
+  };
+}
+
+/** A document that could not be read while streaming (not at open): the caller restarts the pass. */
+export class DocumentReadError extends Error {
+  constructor(
+    readonly documentId: string,
+    cause: unknown,
+  ) {
+    super(`document ${documentId} could not be read: ${(cause as Error)?.message ?? cause}`);
+    this.name = 'DocumentReadError';
+  }
+}
+
+export interface BodyOptions {
+  storage: ObjectStorage;
+  logger: Logger;
+  notificationId: string;
+  /**
+   * Documents sent with `base64Content: null`. In `discover` mode a document whose object cannot be
+   * opened is added here (and logged); otherwise such a document is an error (the body would differ
+   * from the signed one).
+   */
+  unreadable: Set<string>;
+  discover: boolean;
+  /** Checked between chunks: an aborted attempt stops reading. */
+  signal?: AbortSignal;
+}
+
+/** Streaming base64 of `source`: 3-byte groups are encoded as they arrive, the tail at the end. */
+async function* base64Chunks(source: AsyncIterable<Buffer>, signal?: AbortSignal): AsyncGenerator<Buffer> {
+  let carry: Buffer = Buffer.alloc(0);
+  for await (const chunk of source) {
+    signal?.throwIfAborted();
+    const bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+    const usable = bytes.length - (bytes.length % 3);
+    if (usable > 0) yield Buffer.from(bytes.subarray(0, usable).toString('base64'), 'latin1');
+    carry = Buffer.from(bytes.subarray(usable));
+  }
+  if (carry.length > 0) yield Buffer.from(carry.toString('base64'), 'latin1');
+}
+
+/**
+ * The JSON body, chunk by chunk (UTF-8). Memory: one storage chunk (64 KiB locally) at a time.
+ * @throws DocumentReadError when a document fails mid-stream; Error when (not in discover mode) a
+ *   document that was readable in the signing pass cannot be opened; AbortError when `signal` aborts.
+ */
+export async function* completionBody(
+  source: CompletionSource,
+  options: BodyOptions,
+): AsyncGenerator<Buffer> {
+  const { storage, logger, notificationId, unreadable, discover, signal } = options;
+  const head = JSON.stringify(source.head);
+  yield Buffer.from(`${head.slice(0, -1)},"documents":[`);
+  let first = true;
+  for (const document of source.documents) {
+    const meta = JSON.stringify(document.row);
+    yield Buffer.from(`${first ? '' : ','}${meta.slice(0, -1)},"base64Content":`);
+    first = false;
+    let stream: Readable | undefined;
+    if (!unreadable.has(document.id)) {
+      try {
+        stream = await storage.get(document.filePath);
+      } catch (error) {
+        if (!discover) throw new Error(`document ${document.id} became unreadable between the two passes`);
+        // Spec §8: a failed download is only logged; the document goes with base64Content null.
+        logger.warn(
+          { notificationId, documentId: document.id, reason: (error as Error).name },
+          'completion payload: document could not be read; sent with base64Content null',
+        );
+        unreadable.add(document.id);
+      }
+    }
+    if (!stream) {
+      yield Buffer.from('null}');
+      continue;
+    }
+    try {
+      yield Buffer.from('"');
+      yield* base64Chunks(stream, signal);
+      yield Buffer.from('"}');
+    } catch (error) {
+      if (signal?.aborted || error instanceof DocumentReadError) throw error;
+      throw new DocumentReadError(document.id, error);
+    } finally {
+      // Also when the consumer stops early (payload too large, aborted request): close the file.
+      stream.destroy();
+    }
+  }
+  yield Buffer.from(`],${JSON.stringify(source.lists).slice(1)}`);
+}

@@ -1,0 +1,240 @@
+/**
+ * Completion of an application (spec §4, §7; issue 5) and the administrators' view of deliveries.
+ * SQL of the feature lives here and in completion-delivery.ts (claims and outcomes).
+ */
+import { randomUUID } from 'node:crypto';
+import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { AppError } from '../../domain/app-error.ts';
+import { SECTION_COUNT } from '../../domain/sections/registry.ts';
+import { findApplication, loadApplicationFor } from '../applications/applications.service.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { Database } from '../db/client.ts';
+import { profiles } from '../db/schema/core.ts';
+import {
+  type CompletionStatus,
+  completionNotifications,
+  notificationAttempts,
+} from '../db/schema/notifications.ts';
+import {
+  type Claim,
+  type CompletionDelivery,
+  insertAttempt,
+  NO_ENDPOINT_ERROR,
+  type NotificationRow,
+} from './completion-delivery.ts';
+
+export interface CompletionRequest {
+  row: NotificationRow;
+  /** False when the application was already completed (the existing record is returned). */
+  created: boolean;
+  /** The first attempt, claimed in the same transaction; run it with `delivery.runClaim`. */
+  claim?: Claim;
+}
+
+/**
+ * Record that the provider completed `applicationId` and queue its notification, in one transaction
+ * (spec §4: only a draft at 100%; the application status is not changed). Idempotent: a second call
+ * returns the existing record. With an endpoint configured, the first attempt is claimed right away
+ * (so the caller can run it inline); without one the record is `undelivered` ('no endpoint configured').
+ * @throws AppError not_found (404; not the caller's), forbidden (403; admins), conflict (409; not a
+ *   draft, or not every section complete)
+ */
+export async function requestCompletion(
+  db: Database,
+  delivery: Pick<CompletionDelivery, 'configured' | 'leaseMs'>,
+  actor: Actor,
+  applicationId: string,
+): Promise<CompletionRequest> {
+  return db.transaction(async (tx) => {
+    const application = await loadApplicationFor(tx, actor, applicationId, 'write');
+    // Serialise double clicks on one application.
+    await tx.execute(sql`select 1 from provider_applications where id = ${application.id} for update`);
+    const [existing] = await tx
+      .select()
+      .from(completionNotifications)
+      .where(eq(completionNotifications.applicationId, application.id));
+    if (existing) return { row: existing, created: false };
+
+    if (application.applicationStatus !== 'draft') {
+      throw new AppError('conflict', 'Only a draft application can be completed.');
+    }
+    const summary = await findApplication(tx, application.id);
+    if (summary?.progress !== 100) {
+      throw new AppError(
+        'conflict',
+        `Complete every section first: ${summary?.completeSections.length ?? 0} of ${SECTION_COUNT} are complete.`,
+      );
+    }
+
+    const leaseId = randomUUID();
+    const [row] = await tx
+      .insert(completionNotifications)
+      .values(
+        delivery.configured
+          ? {
+              applicationId: application.id,
+              userId: application.userId,
+              status: 'pending',
+              attempts: 1,
+              leaseId,
+              nextAttemptAt: sql`now() + ${delivery.leaseMs} * interval '1 millisecond'`,
+            }
+          : {
+              applicationId: application.id,
+              userId: application.userId,
+              status: 'undelivered',
+              lastError: NO_ENDPOINT_ERROR,
+            },
+      )
+      .returning();
+    await recordAudit(tx, {
+      action: 'notification.sent',
+      actorUserId: actor.userId,
+      subjectUserId: application.userId,
+      resourceType: 'completion_notification',
+      resourceId: row!.id,
+      ipAddress: actor.ipAddress,
+      details: { applicationId: application.id, status: row!.status },
+    });
+    if (!delivery.configured) return { row: row!, created: true };
+    const attemptId = await insertAttempt(tx, row!.id);
+    return { row: row!, created: true, claim: { notification: row!, leaseId, attemptId } };
+  });
+}
+
+/** One delivery attempt as admins see it. */
+export interface AttemptView {
+  attemptedAt: string;
+  httpStatus: number | null;
+  durationMs: number | null;
+  error: string | null;
+}
+
+/** One notification as admins see it (GET /api/admin/notifications). */
+export interface NotificationView {
+  id: string;
+  applicationId: string;
+  userId: string;
+  providerName: string;
+  providerEmail: string;
+  status: CompletionStatus;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastError: string | null;
+  requestedAt: string;
+  deliveredAt: string | null;
+  /** Oldest first. */
+  attemptLog: AttemptView[];
+}
+
+/**
+ * Notifications, newest first, with their attempts.
+ * @param options.status only this state; options.limit at most this many (1..500)
+ */
+export async function listNotifications(
+  db: Database,
+  options: { status?: CompletionStatus; limit: number; ids?: string[] },
+): Promise<NotificationView[]> {
+  const where = options.ids
+    ? inArray(completionNotifications.id, options.ids)
+    : options.status
+      ? eq(completionNotifications.status, options.status)
+      : undefined;
+  const rows = await db
+    .select({
+      notification: completionNotifications,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      email: profiles.email,
+    })
+    .from(completionNotifications)
+    .leftJoin(profiles, eq(profiles.userId, completionNotifications.userId))
+    .where(where)
+    .orderBy(desc(completionNotifications.createdAt), desc(completionNotifications.id))
+    .limit(options.limit);
+  const ids = rows.map((r) => r.notification.id);
+  const attempts =
+    ids.length === 0
+      ? []
+      : await db
+          .select()
+          .from(notificationAttempts)
+          .where(inArray(notificationAttempts.notificationId, ids))
+          .orderBy(notificationAttempts.attemptedAt, notificationAttempts.id);
+  const byNotification = new Map<string, AttemptView[]>();
+  for (const a of attempts) {
+    const list = byNotification.get(a.notificationId) ?? [];
+    list.push({
+      attemptedAt: a.attemptedAt.toISOString(),
+      httpStatus: a.httpStatus,
+      durationMs: a.durationMs,
+      error: a.error,
+    });
+    byNotification.set(a.notificationId, list);
+  }
+  return rows.map(({ notification: n, firstName, lastName, email }) => ({
+    id: n.id,
+    applicationId: n.applicationId,
+    userId: n.userId,
+    providerName: [firstName, lastName].filter(Boolean).join(' '),
+    providerEmail: email ?? '',
+    status: n.status,
+    attempts: n.attempts,
+    nextAttemptAt: n.nextAttemptAt?.toISOString() ?? null,
+    lastError: n.lastError,
+    requestedAt: n.createdAt.toISOString(),
+    deliveredAt: n.deliveredAt?.toISOString() ?? null,
+    attemptLog: byNotification.get(n.id) ?? [],
+  }));
+}
+
+/**
+ * Queue a notification again (admin "re-send"), whatever its state: attempts start over, and the
+ * receiver can de-duplicate by the unchanged `webhook-id`. Audited as 'notification.resend'.
+ * @throws AppError not_found (404)
+ */
+export async function resendNotification(
+  db: Database,
+  delivery: Pick<CompletionDelivery, 'configured'>,
+  actor: Actor,
+  notificationId: string,
+): Promise<void> {
+  const notFound = new AppError('not_found', 'Notification not found. Reload the list and try again.');
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(notificationId)) throw notFound;
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(completionNotifications)
+      .set(
+        delivery.configured
+          ? {
+              status: 'pending',
+              attempts: 0,
+              nextAttemptAt: new Date(),
+              leaseId: null,
+              lastError: null,
+              deliveredAt: null,
+              updatedAt: new Date(),
+            }
+          : {
+              status: 'undelivered',
+              nextAttemptAt: null,
+              leaseId: null,
+              lastError: NO_ENDPOINT_ERROR,
+              updatedAt: new Date(),
+            },
+      )
+      .where(eq(completionNotifications.id, notificationId))
+      .returning();
+    if (!row) throw notFound;
+    await recordAudit(tx, {
+      action: 'notification.resend',
+      actorUserId: actor.userId,
+      subjectUserId: row.userId,
+      resourceType: 'completion_notification',
+      resourceId: row.id,
+      ipAddress: actor.ipAddress,
+      details: { applicationId: row.applicationId },
+    });
+  });
+}

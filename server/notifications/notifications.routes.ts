@@ -1,0 +1,154 @@
+/**
+ * Completion notification routes (issue 5; spec §4 completion button, §7 "Completion notification"):
+ *
+ * - POST /api/applications/:applicationId/completion (provider, owner): record the completion, queue
+ *   its notification and make the first delivery attempt inline (bounded by NOTIFY_TIMEOUT_MS).
+ *   200 `{ status: 'delivered', ... }` when the receiver accepted it; 202 with the state otherwise
+ *   (pending: queued and retried; failed: refused; undelivered: no endpoint configured). A second
+ *   call returns the existing record (and, while pending, tries again at once).
+ * - GET /api/admin/notifications (admin): every notification with its state and attempts.
+ * - POST /api/admin/notifications/:notificationId/resend (admin): queue again and try at once.
+ *
+ * Handlers: authenticate -> validate -> load -> authorize -> service -> present.
+ */
+import { z } from 'zod';
+import { errorResponseSchema } from '../../domain/app-error.ts';
+import { requirePermission } from '../auth/actor.ts';
+import { completionStatuses } from '../db/schema/notifications.ts';
+import type { AppInstance } from '../http/types.ts';
+import { listNotifications, requestCompletion, resendNotification } from './completion.service.ts';
+import { completionStateSchema, presentCompletionState } from './completion-state.ts';
+
+const completionParamsSchema = z.object({ applicationId: z.string() });
+
+export const notificationAttemptSchema = z.object({
+  attemptedAt: z.iso.datetime(),
+  /** null when no answer came (network error, timeout, payload too large, interrupted). */
+  httpStatus: z.number().int().nullable(),
+  durationMs: z.number().int().nullable(),
+  error: z.string().nullable(),
+});
+
+export const adminNotificationSchema = z.object({
+  /** Also the `webhook-id` the receiver saw. */
+  id: z.uuid(),
+  applicationId: z.uuid(),
+  userId: z.string(),
+  providerName: z.string(),
+  providerEmail: z.string(),
+  status: z.enum(completionStatuses),
+  /** Attempts since creation or the last resend. */
+  attempts: z.number().int(),
+  /** pending: when the next attempt is due (or the running attempt's lease ends). */
+  nextAttemptAt: z.iso.datetime().nullable(),
+  lastError: z.string().nullable(),
+  requestedAt: z.iso.datetime(),
+  deliveredAt: z.iso.datetime().nullable(),
+  /** Oldest first. */
+  attemptLog: z.array(notificationAttemptSchema),
+});
+
+export const adminNotificationListSchema = z.object({ notifications: z.array(adminNotificationSchema) });
+
+const adminListQuerySchema = z.object({
+  status: z
+    .enum(completionStatuses, { error: 'status must be pending, delivered, failed or undelivered' })
+    .optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a number from 1 to 500' })
+    .int()
+    .min(1, 'limit must be a number from 1 to 500')
+    .max(500, 'limit must be a number from 1 to 500')
+    .default(100),
+});
+
+const resendParamsSchema = z.object({ notificationId: z.string() });
+
+export async function notificationRoutes(app: AppInstance) {
+  app.post(
+    '/api/applications/:applicationId/completion',
+    {
+      config: { access: 'provider' },
+      schema: {
+        summary: 'Complete the application: notify the credentialing team (spec §4, §7)',
+        description:
+          'Only for a draft at 100%. Records the completion (the application status is not changed) and ' +
+          'sends the signed notification. 200 when delivered; 202 when queued (pending), refused (failed) ' +
+          'or no endpoint is configured (undelivered). Idempotent.',
+        tags: ['notifications'],
+        params: completionParamsSchema,
+        response: {
+          200: completionStateSchema,
+          202: completionStateSchema,
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+          404: errorResponseSchema,
+          409: errorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const actor = await requirePermission(request, 'send:notification:own');
+      const { completionDelivery } = app.deps;
+      const completion = await requestCompletion(
+        app.deps.db,
+        completionDelivery,
+        actor,
+        request.params.applicationId,
+      );
+      let row = completion.row;
+      if (completion.claim) row = (await completionDelivery.runClaim(completion.claim)) ?? row;
+      else if (row.status === 'pending') row = (await completionDelivery.deliverNow(row.id)) ?? row;
+      request.log.info(
+        { notificationId: row.id, status: row.status, created: completion.created },
+        'completion',
+      );
+      return reply.status(row.status === 'delivered' ? 200 : 202).send(presentCompletionState(row));
+    },
+  );
+
+  app.get(
+    '/api/admin/notifications',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'Completion notifications with their delivery state and attempts, newest first',
+        tags: ['notifications', 'admin'],
+        querystring: adminListQuerySchema,
+        response: { 200: adminNotificationListSchema, 401: errorResponseSchema, 403: errorResponseSchema },
+      },
+    },
+    async (request) => {
+      await requirePermission(request, 'read:application:any');
+      const notifications = await listNotifications(app.deps.db, request.query);
+      return { notifications };
+    },
+  );
+
+  app.post(
+    '/api/admin/notifications/:notificationId/resend',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'Send a completion notification again (same webhook-id), trying at once',
+        tags: ['notifications', 'admin'],
+        params: resendParamsSchema,
+        response: {
+          200: adminNotificationSchema,
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+          404: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => {
+      const actor = await requirePermission(request, 'send:notification:any');
+      const { completionDelivery } = app.deps;
+      const { notificationId } = request.params;
+      await resendNotification(app.deps.db, completionDelivery, actor, notificationId);
+      if (completionDelivery.configured) await completionDelivery.deliverNow(notificationId);
+      const [view] = await listNotifications(app.deps.db, { ids: [notificationId], limit: 1 });
+      return view!;
+    },
+  );
+}
