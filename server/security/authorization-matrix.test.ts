@@ -1,0 +1,139 @@
+/**
+ * Calls every registered API route as anonymous, provider A (owner), provider B and an admin against
+ * provider A's resources and compares each status with the explicit table in authorization-matrix.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { minimalPdf } from '../../tests/fixtures/files.ts';
+import { Client, createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { authorizationMatrix, type Caller, callers, type MatrixContext } from './authorization-matrix.ts';
+
+let app: TestApp;
+let clients: Record<Caller, Client>;
+let ctx: MatrixContext;
+
+function uploadBody(): FormData {
+  const form = new FormData();
+  form.append('documentType', 'cv_resume');
+  form.append('file', new Blob([new Uint8Array(minimalPdf())], { type: 'application/pdf' }), 'cv.pdf');
+  return form;
+}
+
+async function expectStatus(response: { status: number; body: unknown }, status: number) {
+  expect(response.status, JSON.stringify(response.body)).toBe(status);
+}
+
+beforeAll(async () => {
+  app = await createTestApp();
+  // First, provider A completes an application: every section and one document.
+  const providerA = await signUpAndSignIn(app, { firstName: 'Alice' });
+  const application = await providerA.json<{ id: string }>('POST', '/api/applications', {});
+  const applicationId = application.body.id;
+  const base = `/api/applications/${applicationId}/sections`;
+  await expectStatus(
+    await providerA.json('PUT', `${base}/personal-information`, { providerType: 'MD', ssn: '123-45-6789' }),
+    200,
+  );
+  await expectStatus(
+    await providerA.json('PUT', `${base}/professional-licenses`, { rows: [{ licenseNumber: 'L-1' }] }),
+    200,
+  );
+  await expectStatus(
+    await providerA.json('PUT', `${base}/education`, { rows: [{ institutionName: 'Uni' }] }),
+    200,
+  );
+  await expectStatus(
+    await providerA.json('PUT', `${base}/work-history`, { rows: [{ employerName: 'Clinic' }] }),
+    200,
+  );
+  await expectStatus(
+    await providerA.json('PUT', `${base}/malpractice-insurance`, { rows: [{ insuranceCompany: 'Ins' }] }),
+    200,
+  );
+  await expectStatus(
+    await providerA.json('PUT', `${base}/vaccinations`, { rows: [{ vaccineName: 'influenza' }] }),
+    200,
+  );
+  await expectStatus(await providerA.json('POST', `${base}/payors`, { payorName: 'Payor' }), 201);
+  await expectStatus(
+    await providerA.json('POST', `${base}/certifications`, { certificationName: 'C', certifyingBody: 'B' }),
+    201,
+  );
+  await expectStatus(
+    await providerA.json('POST', `${base}/cme`, { activityTitle: 'A', providerName: 'P' }),
+    201,
+  );
+  await expectStatus(await providerA.json('POST', `${base}/peer-references`, { referenceName: 'R' }), 201);
+  const upload = await providerA.request(
+    'POST',
+    `/api/applications/${applicationId}/documents`,
+    uploadBody(),
+  );
+  expect(upload.status).toBe(201);
+  const document = (await upload.json()) as { id: string };
+  // Then A notifies the team (no endpoint configured here: recorded as undelivered).
+  expect((await providerA.request('POST', `/api/applications/${applicationId}/completion`, {})).status).toBe(
+    202,
+  );
+  const notification = await app.runtime.deps.database.pool.query<{ id: string }>(
+    'select id from completion_notifications where application_id = $1',
+    [applicationId],
+  );
+
+  // Second, provider B with a draft of their own, and an admin.
+  const providerB = await signUpAndSignIn(app, { firstName: 'Bob' });
+  await providerB.json('POST', '/api/applications', {});
+  const admin = await signUpAndSignIn(app, { firstName: 'Ada' });
+  await grantAdmin(app, admin.userId);
+
+  clients = { anonymous: new Client(app), providerA, providerB, admin };
+  ctx = {
+    applicationId,
+    userId: providerA.userId,
+    documentId: document.id,
+    notificationId: notification.rows[0]!.id,
+    uploadBody,
+    async freshPayorId() {
+      const row = await providerA.json<{ id: string }>('POST', `${base}/payors`, { payorName: 'To delete' });
+      return row.body.id;
+    },
+    async freshDocumentId() {
+      const response = await providerA.request(
+        'POST',
+        `/api/applications/${applicationId}/documents`,
+        uploadBody(),
+      );
+      return ((await response.json()) as { id: string }).id;
+    },
+  };
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('authorization matrix', () => {
+  it('has an entry for every registered route and a route for every entry', () => {
+    const registered = app.runtime.app.routeTable.map((r) => `${r.method} ${r.url}`);
+    expect(registered.length).toBeGreaterThan(20);
+    expect(registered.filter((key) => !(key in authorizationMatrix))).toEqual([]);
+    expect(Object.keys(authorizationMatrix).filter((key) => !registered.includes(key))).toEqual([]);
+  });
+
+  it('answers every caller on every route as the table says', async () => {
+    const mismatches: string[] = [];
+    for (const route of app.runtime.app.routeTable) {
+      const key = `${route.method} ${route.url}`;
+      const entry = authorizationMatrix[key];
+      if (!entry) continue;
+      for (const caller of callers) {
+        const { path, body } = await entry.request(ctx);
+        const response = await clients[caller].request(route.method, path, body);
+        await response.arrayBuffer();
+        if (response.status !== entry.expected[caller]) {
+          mismatches.push(`${key} as ${caller}: expected ${entry.expected[caller]}, got ${response.status}`);
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  }, 120_000);
+});

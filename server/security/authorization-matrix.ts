@@ -1,0 +1,162 @@
+/**
+ * The authorization matrix (issue 7; HIPAA 164.312(a)(1) access control): for every registered API
+ * route, the status each caller gets on provider A's resources. The test in
+ * authorization-matrix.test.ts calls every route as each caller and compares with this table; a route
+ * missing here (or an entry with no route) fails it, so a new route cannot skip review.
+ *
+ * Callers: anonymous; provider A (the owner); provider B (another provider); an admin.
+ * Spec §6: providers see only their own data; admins read everything and write nothing of a provider's.
+ */
+
+export const callers = ['anonymous', 'providerB', 'admin', 'providerA'] as const;
+export type Caller = (typeof callers)[number];
+
+/** What a matrix request may use: provider A's resources, made fresh where a call consumes them. */
+export interface MatrixContext {
+  applicationId: string;
+  userId: string;
+  notificationId: string;
+  /** A new payor row of A's application (for DELETE). */
+  freshPayorId(): Promise<string>;
+  /** A new document of A's application (for DELETE). */
+  freshDocumentId(): Promise<string>;
+  documentId: string;
+  /** A multipart body uploading a small PDF. */
+  uploadBody(): FormData;
+}
+
+export interface MatrixRequest {
+  path: string;
+  body?: unknown;
+}
+
+export interface MatrixEntry {
+  expected: Record<Caller, number>;
+  request(ctx: MatrixContext): MatrixRequest | Promise<MatrixRequest>;
+}
+
+const owner = (a: number, b = 404, admin = 200) => ({ anonymous: 401, providerB: b, admin, providerA: a });
+const ownerWrite = (a: number) => ({ anonymous: 401, providerB: 404, admin: 403, providerA: a });
+const adminOnly = (admin = 200) => ({ anonymous: 401, providerB: 403, admin, providerA: 403 });
+const everyone = (status: number) => ({
+  anonymous: status,
+  providerB: status,
+  admin: status,
+  providerA: status,
+});
+
+const sections = (ctx: MatrixContext) => `/api/applications/${ctx.applicationId}/sections`;
+
+export const authorizationMatrix: Record<string, MatrixEntry> = {
+  // System and auth
+  'GET /api/health': { expected: everyone(200), request: () => ({ path: '/api/health' }) },
+  'GET /api/ready': { expected: everyone(200), request: () => ({ path: '/api/ready' }) },
+  'GET /api/openapi.json': { expected: everyone(200), request: () => ({ path: '/api/openapi.json' }) },
+  'POST /api/client-events/not-found': {
+    expected: everyone(204),
+    request: () => ({ path: '/api/client-events/not-found', body: { path: '/nowhere' } }),
+  },
+  'GET /api/auth/*': { expected: everyone(200), request: () => ({ path: '/api/auth/get-session' }) },
+  'POST /api/auth/*': {
+    expected: everyone(401),
+    request: () => ({
+      path: '/api/auth/sign-in/email',
+      body: { email: 'matrix.nobody@example.test', password: 'not the password 123' },
+    }),
+  },
+  'GET /api/me': {
+    expected: { anonymous: 401, providerB: 200, admin: 200, providerA: 200 },
+    request: () => ({ path: '/api/me' }),
+  },
+
+  // Applications
+  'GET /api/applications': {
+    expected: { anonymous: 401, providerB: 200, admin: 403, providerA: 200 },
+    request: () => ({ path: '/api/applications' }),
+  },
+  'POST /api/applications': {
+    // Both providers already have a draft: 409 proves the call got past authorization.
+    expected: { anonymous: 401, providerB: 409, admin: 403, providerA: 409 },
+    request: () => ({ path: '/api/applications', body: {} }),
+  },
+  'GET /api/applications/:applicationId': {
+    expected: owner(200),
+    request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}` }),
+  },
+
+  // Sections (spec §6: owner reads and writes, admin reads)
+  'GET /api/applications/:applicationId/sections/personal-information': {
+    expected: owner(200),
+    request: (ctx) => ({ path: `${sections(ctx)}/personal-information` }),
+  },
+  'PUT /api/applications/:applicationId/sections/personal-information': {
+    expected: ownerWrite(200),
+    request: (ctx) => ({
+      path: `${sections(ctx)}/personal-information`,
+      body: { providerType: 'MD', ssn: '123-45-6789' },
+    }),
+  },
+  'GET /api/applications/:applicationId/sections/:slug': {
+    expected: owner(200),
+    request: (ctx) => ({ path: `${sections(ctx)}/payors` }),
+  },
+  'POST /api/applications/:applicationId/sections/:slug': {
+    expected: ownerWrite(201),
+    request: (ctx) => ({ path: `${sections(ctx)}/payors`, body: { payorName: 'Matrix Health Plan' } }),
+  },
+  'PUT /api/applications/:applicationId/sections/:slug': {
+    expected: ownerWrite(200),
+    request: (ctx) => ({
+      path: `${sections(ctx)}/education`,
+      body: { rows: [{ institutionName: 'Matrix University', degreeType: 'doctorate' }] },
+    }),
+  },
+  'DELETE /api/applications/:applicationId/sections/:slug/:rowId': {
+    expected: ownerWrite(204),
+    request: async (ctx) => ({ path: `${sections(ctx)}/payors/${await ctx.freshPayorId()}` }),
+  },
+
+  // Documents
+  'GET /api/applications/:applicationId/documents': {
+    expected: owner(200),
+    request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/documents` }),
+  },
+  'POST /api/applications/:applicationId/documents': {
+    expected: ownerWrite(201),
+    request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/documents`, body: ctx.uploadBody() }),
+  },
+  'DELETE /api/applications/:applicationId/documents/:documentId': {
+    expected: ownerWrite(204),
+    request: async (ctx) => ({
+      path: `/api/applications/${ctx.applicationId}/documents/${await ctx.freshDocumentId()}`,
+    }),
+  },
+  'GET /api/documents/:documentId/download': {
+    expected: owner(200),
+    request: (ctx) => ({ path: `/api/documents/${ctx.documentId}/download` }),
+  },
+
+  // Completion notification (provider A's application is complete and already notified: idempotent 202)
+  'POST /api/applications/:applicationId/completion': {
+    expected: ownerWrite(202),
+    request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/completion`, body: {} }),
+  },
+
+  // Admin
+  'GET /api/admin/stats': { expected: adminOnly(), request: () => ({ path: '/api/admin/stats' }) },
+  'GET /api/admin/providers': { expected: adminOnly(), request: () => ({ path: '/api/admin/providers' }) },
+  'GET /api/admin/providers/:userId': {
+    expected: adminOnly(),
+    request: (ctx) => ({ path: `/api/admin/providers/${ctx.userId}` }),
+  },
+  'GET /api/admin/documents': { expected: adminOnly(), request: () => ({ path: '/api/admin/documents' }) },
+  'GET /api/admin/audit-log': { expected: adminOnly(), request: () => ({ path: '/api/admin/audit-log' }) },
+  'GET /api/admin/notifications': {
+    expected: adminOnly(),
+    request: () => ({ path: '/api/admin/notifications' }),
+  },
+  'POST /api/admin/notifications/:notificationId/resend': {
+    expected: adminOnly(),
+    request: (ctx) => ({ path: `/api/admin/notifications/${ctx.notificationId}/resend`, body: {} }),
+  },
+};
