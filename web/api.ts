@@ -1,0 +1,68 @@
+/**
+ * The web client's one way to call the API: JSON in and out, cookies included, and every error
+ * parsed into an ApiError carrying the server's code, message, field issues and password reasons.
+ */
+import type { ErrorResponse, FieldIssue } from '../domain/app-error.ts';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorResponse['code'] | 'network',
+    message: string,
+    readonly issues: FieldIssue[] = [],
+    readonly reasons: string[] = [],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Call `path` (e.g. '/api/applications') and return the parsed JSON body (undefined for 204).
+ * @throws ApiError with the server's message, or code 'network' when the server cannot be reached
+ */
+export async function api<T>(
+  method: Method,
+  path: string,
+  body?: unknown,
+  init: RequestInit = {},
+): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers:
+        body === undefined
+          ? { accept: 'application/json' }
+          : { 'content-type': 'application/json', accept: 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      ...init,
+    });
+  } catch {
+    throw new ApiError(0, 'network', 'Cannot reach the server. Check your connection and try again.');
+  }
+  const text = await response.text();
+  const data = text ? safeJson(text) : undefined;
+  if (!response.ok) {
+    const error = (data ?? {}) as Partial<ErrorResponse> & { message?: string; code?: string };
+    throw new ApiError(
+      response.status,
+      (error.code as ErrorResponse['code']) ?? 'internal',
+      error.message || `The request failed (${response.status}).`,
+      error.issues ?? [],
+      error.reasons ?? [],
+    );
+  }
+  return data as T;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * `/auth`: tabs 'Sign In' (default) and 'Sign Up' (spec §2 /auth, §5, §8). Sign-up always ends in
+ * 'Registration Successful' for a new or an existing email (the server does not reveal accounts).
+ */
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Container,
+  List,
+  Paper,
+  PasswordInput,
+  Stack,
+  Tabs,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { ApiError, api } from '../../api.ts';
+import { FullPageLoader } from '../../components/full-page-loader.tsx';
+import { notifyError, notifySuccess } from '../../notify.ts';
+import { meQueryKey, useSession } from './session.ts';
+
+const required = (label: string) => (value: string) => (value.trim() ? null : `${label} is required`);
+
+function SignInForm() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const form = useForm({
+    initialValues: { email: '', password: '' },
+    validate: { email: required('Email'), password: (v) => (v ? null : 'Password is required') },
+  });
+  const submit = form.onSubmit(async (values) => {
+    setBusy(true);
+    try {
+      await api('POST', '/api/auth/sign-in/email', { email: values.email.trim(), password: values.password });
+      await queryClient.invalidateQueries({ queryKey: meQueryKey });
+      notifySuccess('Welcome back!', 'You have been signed in successfully.');
+      navigate('/dashboard');
+    } catch (error) {
+      notifyError('Sign In Failed', error instanceof Error ? error.message : 'Sign in failed.');
+    } finally {
+      setBusy(false);
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate aria-label="Sign in">
+      <Stack>
+        <TextInput
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          {...form.getInputProps('email')}
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          required
+          {...form.getInputProps('password')}
+        />
+        <Button type="submit" loading={false} disabled={busy} fullWidth>
+          {busy ? 'Signing In...' : 'Sign In'}
+        </Button>
+        <Anchor component={Link} to="/forgot-password" size="sm" ta="center">
+          Forgot your password?
+        </Anchor>
+      </Stack>
+    </form>
+  );
+}
+
+function SignUpForm() {
+  const [busy, setBusy] = useState(false);
+  const [reasons, setReasons] = useState<string[]>([]);
+  const form = useForm({
+    initialValues: { firstName: '', lastName: '', email: '', password: '' },
+    validate: {
+      firstName: required('First name'),
+      lastName: required('Last name'),
+      email: required('Email'),
+      password: (v) => (v ? null : 'Password is required'),
+    },
+  });
+  const submit = form.onSubmit(async (values) => {
+    setBusy(true);
+    setReasons([]);
+    const firstName = values.firstName.trim();
+    const lastName = values.lastName.trim();
+    try {
+      await api('POST', '/api/auth/sign-up/email', {
+        email: values.email.trim(),
+        password: values.password,
+        name: `${firstName} ${lastName}`,
+        firstName,
+        lastName,
+        callbackURL: '/auth?confirmed=1',
+      });
+      notifySuccess('Registration Successful', 'Please check your email to confirm your account.');
+      form.reset();
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'weak_password') {
+        setReasons(error.reasons);
+        form.setFieldError('password', error.message);
+      }
+      notifyError('Registration Failed', error instanceof Error ? error.message : 'Registration failed.');
+    } finally {
+      setBusy(false);
+    }
+  });
+  return (
+    <form onSubmit={submit} noValidate aria-label="Sign up">
+      <Stack>
+        <TextInput
+          label="First Name"
+          autoComplete="given-name"
+          required
+          {...form.getInputProps('firstName')}
+        />
+        <TextInput
+          label="Last Name"
+          autoComplete="family-name"
+          required
+          {...form.getInputProps('lastName')}
+        />
+        <TextInput
+          label="Email"
+          type="email"
+          autoComplete="email"
+          required
+          {...form.getInputProps('email')}
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="new-password"
+          required
+          description="At least 12 characters. A passphrase of several unrelated words works well."
+          {...form.getInputProps('password')}
+        />
+        {reasons.length > 0 && (
+          <Alert color="red" title="Choose a stronger password" role="alert">
+            <List size="sm">
+              {reasons.map((reason) => (
+                <List.Item key={reason}>{reason}</List.Item>
+              ))}
+            </List>
+          </Alert>
+        )}
+        <Button type="submit" disabled={busy} fullWidth>
+          {busy ? 'Creating Account...' : 'Create Account'}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+export default function AuthPage() {
+  const { data: me, isPending } = useSession();
+  const [params] = useSearchParams();
+  if (isPending) return <FullPageLoader />;
+  if (me) return <Navigate to={me.role === 'admin' ? '/admin' : '/dashboard'} replace />;
+  return (
+    <main>
+      <Center mih="100vh" py="xl">
+        <Container size={460} w="100%">
+          <Stack>
+            <Title order={1} ta="center" size="h2">
+              Healthcare Provider Credentialing System
+            </Title>
+            <Text ta="center" c="dimmed">
+              Secure healthcare onboarding platform
+            </Text>
+            {params.get('confirmed') && (
+              <Alert color="green" title="Email confirmed">
+                Your email address is confirmed. You can sign in now.
+              </Alert>
+            )}
+            {params.get('timeout') && (
+              <Alert color="yellow" title="Signed out">
+                You were signed out after a period of inactivity. Sign in again to continue.
+              </Alert>
+            )}
+            {params.get('error') && (
+              <Alert color="red" title="The link did not work">
+                The confirmation link is invalid or has expired. Sign in to receive a new one.
+              </Alert>
+            )}
+            <Paper withBorder p="lg">
+              <Tabs defaultValue="sign-in">
+                <Tabs.List grow mb="md">
+                  <Tabs.Tab value="sign-in">Sign In</Tabs.Tab>
+                  <Tabs.Tab value="sign-up">Sign Up</Tabs.Tab>
+                </Tabs.List>
+                <Tabs.Panel value="sign-in">
+                  <SignInForm />
+                </Tabs.Panel>
+                <Tabs.Panel value="sign-up">
+                  <SignUpForm />
+                </Tabs.Panel>
+              </Tabs>
+            </Paper>
+          </Stack>
+        </Container>
+      </Center>
+    </main>
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * The completion button on the Application Status card (spec §4; issue 5). Shown only for a draft at
+ * 100%: 'Application Completed' -> 'Submitting...' (disabled) -> 'Completed ✓' (green, disabled).
+ * The server sends the notification (never the browser) and answers 200 once the credentialing team's
+ * system accepted it, 202 otherwise; the toasts and the line under the button tell the truth about
+ * which (spec §8 texts). The state comes from the application (`completion`), so it survives reloads.
+ * Completing does not change the application status (spec §4).
+ */
+import { Button, Stack, Text } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { api } from '../../api.ts';
+import { notifyError, notifySuccess } from '../../notify.ts';
+import { type Application, applicationsQueryKey } from './applications-api.ts';
+
+type Completion = NonNullable<Application['completion']>;
+
+/** What the provider is told while the notification is not delivered. */
+const undeliveredExplanation: Record<Exclude<Completion['status'], 'delivered'>, string> = {
+  pending:
+    'Your application is marked complete. The notification to the credentialing team is queued and will be delivered automatically when their system is reachable again.',
+  failed:
+    "Your application is marked complete, but the credentialing team's system did not accept the notification. Their administrators can see it and send it again.",
+  undelivered:
+    "Saved; the credentialing team's endpoint is not configured yet. Your completion is recorded and will be sent once it is.",
+};
+
+/** How often the dashboard re-reads a queued notification's state, ms. */
+const QUEUED_REFRESH_MS = 15_000;
+
+function useCompleteApplication(applicationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<Completion>('POST', `/api/applications/${applicationId}/completion`, {}),
+    onSuccess: (completion) =>
+      queryClient.setQueryData<Application[]>(applicationsQueryKey, (applications) =>
+        applications?.map((a) => (a.id === applicationId ? { ...a, completion } : a)),
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: applicationsQueryKey }),
+  });
+}
+
+/** While the notification is queued, re-read the applications now and then: the button turns green when delivered. */
+function useRefreshWhileQueued(queued: boolean) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!queued) return;
+    const timer = setInterval(
+      () => queryClient.invalidateQueries({ queryKey: applicationsQueryKey }),
+      QUEUED_REFRESH_MS,
+    );
+    return () => clearInterval(timer);
+  }, [queued, queryClient]);
+}
+
+export function CompletionSlot({ application }: { application: Application }) {
+  const complete = useCompleteApplication(application.id);
+  const completion = application.completion;
+  const delivered = completion?.status === 'delivered';
+  useRefreshWhileQueued(completion?.status === 'pending');
+  const offered = application.applicationStatus === 'draft' && application.progress === 100;
+  if (!offered && !completion) return null;
+
+  const send = () =>
+    complete.mutate(undefined, {
+      onSuccess: (state) => {
+        if (state.status === 'delivered') {
+          notifySuccess('Success', 'Application completion notification sent successfully');
+        } else {
+          notifyError('Error', 'Failed to send application completion notification');
+        }
+      },
+      onError: () => notifyError('Error', 'Failed to send application completion notification'),
+    });
+
+  return (
+    <Stack gap="xs" align="flex-start">
+      {offered && (
+        <Button
+          onClick={send}
+          disabled={complete.isPending || delivered}
+          color={delivered ? 'green.9' : undefined}
+          // Disabled buttons are grey by default; the completed one stays green (spec §4).
+          style={
+            delivered
+              ? { backgroundColor: 'var(--mantine-color-green-9)', color: 'var(--mantine-color-white)' }
+              : undefined
+          }
+        >
+          {complete.isPending ? 'Submitting...' : delivered ? 'Completed ✓' : 'Application Completed'}
+        </Button>
+      )}
+      {completion && completion.status !== 'delivered' && !complete.isPending && (
+        <Text size="sm" role="status">
+          {undeliveredExplanation[completion.status]}
+        </Text>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,220 @@
+/**
+ * `/dashboard` (spec §2 /dashboard, §4): welcome line, Sign Out, Application Status card, the eleven
+ * section cards, Previous Applications. The current application is the first draft, else the newest.
+ */
+import {
+  Button,
+  Card,
+  Container,
+  Group,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
+import { IconCircleCheck, IconCircleDashed } from '@tabler/icons-react';
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import { pickCurrentApplication } from '../../../domain/application-status.ts';
+import { sections } from '../../../domain/sections/registry.ts';
+import { InlineLoader } from '../../components/inline-loader.tsx';
+import { SignOutButton } from '../../components/sign-out-button.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
+import { formatDate } from '../../format.ts';
+import { notifyError, notifySuccess } from '../../notify.ts';
+import type { Me } from '../auth/session.ts';
+import { type Application, useApplications, useCreateApplication } from './applications-api.ts';
+import { CompletionSlot } from './completion-slot.tsx';
+
+function StartApplicationButton({ label = 'Start New Application' }: { label?: string }) {
+  const create = useCreateApplication();
+  return (
+    <Button
+      disabled={create.isPending}
+      onClick={() =>
+        create.mutate(undefined, {
+          onSuccess: () => notifySuccess('Application Created', 'New credentialing application started'),
+          onError: () => notifyError('Error', 'Failed to create new application'),
+        })
+      }
+    >
+      {create.isPending ? 'Creating...' : label}
+    </Button>
+  );
+}
+
+function StatusCard({ application }: { application: Application }) {
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="status-title">
+      <Stack>
+        <Group justify="space-between">
+          <Title order={2} size="h3" id="status-title">
+            Application Status
+          </Title>
+          <StatusBadge status={application.applicationStatus} />
+        </Group>
+        <Text size="sm" c="dimmed">
+          Created {formatDate(application.createdAt)}
+        </Text>
+        <div>
+          <Group justify="space-between" mb={4}>
+            <Text size="sm" id="progress-label">
+              Progress
+            </Text>
+            <Text size="sm" fw={600}>
+              {application.progress}%
+            </Text>
+          </Group>
+          <Progress.Root size="lg">
+            <Progress.Section value={application.progress} aria-labelledby="progress-label" />
+          </Progress.Root>
+        </div>
+        {application.applicationStatus === 'draft' && (
+          <Text size="sm">Complete all sections to submit your application for review.</Text>
+        )}
+        <CompletionSlot application={application} />
+        {application.applicationStatus !== 'draft' && (
+          <Group>
+            <Text size="sm">
+              Credentialing repeats every few years. You can start a new application at any time.
+            </Text>
+            <StartApplicationButton />
+          </Group>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+function SectionsCard({ application }: { application: Application }) {
+  const complete = new Set(application.completeSections);
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="sections-title">
+      <Title order={2} size="h3" id="sections-title" mb="md">
+        Application Sections
+      </Title>
+      <SimpleGrid
+        cols={{ base: 1, sm: 2, md: 3 }}
+        component="ul"
+        style={{ listStyle: 'none', padding: 0, margin: 0 }}
+      >
+        {sections.map((section) => {
+          const done = complete.has(section.key);
+          return (
+            <li key={section.key}>
+              <UnstyledButton
+                component={Link}
+                to={`/${section.slug}/${application.id}`}
+                w="100%"
+                h="100%"
+                aria-label={`${section.title}: ${section.description}${done ? ' (complete)' : ''}`}
+              >
+                <Card withBorder padding="md" h="100%">
+                  <Group justify="space-between" wrap="nowrap" align="flex-start">
+                    <div>
+                      <Text fw={600}>{section.title}</Text>
+                      <Text size="sm" c="dimmed">
+                        {section.description}
+                      </Text>
+                    </div>
+                    {done ? (
+                      <ThemeIcon
+                        color="green.9"
+                        variant="transparent"
+                        aria-hidden="true"
+                        data-testid={`complete-${section.key}`}
+                      >
+                        <IconCircleCheck />
+                      </ThemeIcon>
+                    ) : (
+                      <ThemeIcon color="gray.6" variant="transparent" aria-hidden="true">
+                        <IconCircleDashed />
+                      </ThemeIcon>
+                    )}
+                  </Group>
+                </Card>
+              </UnstyledButton>
+            </li>
+          );
+        })}
+      </SimpleGrid>
+    </Card>
+  );
+}
+
+function PreviousApplicationsCard({ applications }: { applications: Application[] }) {
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="previous-title">
+      <Title order={2} size="h3" id="previous-title" mb="md">
+        Previous Applications
+      </Title>
+      <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        {applications.map((a) => (
+          <Group key={a.id} justify="space-between" component="li">
+            <Text ff="monospace">{a.id.slice(0, 8)}</Text>
+            <Text size="sm">{formatDate(a.createdAt)}</Text>
+            <StatusBadge status={a.applicationStatus} />
+          </Group>
+        ))}
+      </Stack>
+    </Card>
+  );
+}
+
+export default function DashboardPage({ me }: { me: Me }) {
+  const { data: applications, isPending, isError } = useApplications();
+  const current = applications ? pickCurrentApplication(applications) : undefined;
+  useEffect(() => {
+    if (isError) notifyError('Error', 'Failed to load applications');
+  }, [isError]);
+  useEffect(() => {
+    if (!me.profile) notifyError('Error', 'Failed to load profile information');
+  }, [me.profile]);
+  const previous =
+    applications && applications.length > 1 ? applications.filter((a) => a.id !== current?.id) : [];
+
+  return (
+    <>
+      <header>
+        <Container size="lg" py="md">
+          <Group justify="space-between">
+            <Title order={1} size="h3">
+              Welcome, {me.profile?.firstName} {me.profile?.lastName}
+            </Title>
+            <SignOutButton />
+          </Group>
+        </Container>
+      </header>
+      <main>
+        <Container size="lg" pb="xl">
+          {isPending ? (
+            <InlineLoader />
+          ) : isError ? (
+            <Card withBorder padding="lg">
+              <Text>We could not load your applications. Reload the page to try again.</Text>
+            </Card>
+          ) : !current ? (
+            <Card withBorder padding="xl" component="section">
+              <Stack align="center" ta="center">
+                <Title order={2} size="h3">
+                  No Applications Yet
+                </Title>
+                <Text>Start your provider credentialing application to begin the process.</Text>
+                <StartApplicationButton />
+              </Stack>
+            </Card>
+          ) : (
+            <Stack>
+              <StatusCard application={current} />
+              <SectionsCard application={current} />
+              {previous.length > 0 && <PreviousApplicationsCard applications={previous} />}
+            </Stack>
+          )}
+        </Container>
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,309 @@
+/**
+ * `/documents/:applicationId` (spec §2 documents screen, §5, §8, §9; issue 4): choose a document type,
+ * then a file; the upload shows its progress; the list shows name, type, size in MB (two decimals), a
+ * download and a delete with confirmation; 'Back to Dashboard' and 'Continue' return to /dashboard.
+ * The checks here (type first, extension, 10MB) only spare a round trip: the server enforces them.
+ */
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Card,
+  Container,
+  FileButton,
+  Group,
+  Loader,
+  Modal,
+  Progress,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { IconDownload, IconTrash, IconUpload } from '@tabler/icons-react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import {
+  acceptedDocumentExtensions,
+  DOCUMENT_TYPE_REQUIRED_MESSAGE,
+  type DocumentType,
+  documentExtension,
+  documentsSection,
+  documentTypeLabel,
+  documentTypes,
+  formatFileSizeMb,
+  MAX_DOCUMENT_BYTES,
+} from '../../../domain/sections/documents.ts';
+import type { SectionMessages } from '../../../domain/sections/section.ts';
+import { ApiError } from '../../api.ts';
+import { notifyError, notifySuccess } from '../../notify.ts';
+import {
+  type UploadedDocument,
+  useDeleteDocument,
+  useDocuments,
+  useUploadDocument,
+} from './documents-api.ts';
+
+// Spec §8 toasts; the documents section defines all five (domain/sections/documents.ts).
+const messages = documentsSection.messages as Required<SectionMessages>;
+const ACCEPT = acceptedDocumentExtensions.map((extension) => `.${extension}`).join(',');
+const typeOptions = documentTypes.map((value) => ({ value, label: documentTypeLabel[value] }));
+
+/** Why a chosen file cannot be uploaded, or null when it may be sent. */
+function precheck(file: File): string | null {
+  if (!documentExtension(file.name)) return 'Only PDF, DOC, DOCX, JPG, JPEG and PNG files can be uploaded.';
+  if (file.size === 0) return 'The file is empty. Choose a file that has content.';
+  if (file.size > MAX_DOCUMENT_BYTES) {
+    return `The file is ${formatFileSizeMb(file.size)}. Choose a file of 10 MB or less.`;
+  }
+  return null;
+}
+
+interface UploadState {
+  fileName: string;
+  percent: number;
+  done: boolean;
+}
+
+function UploadCard({ applicationId }: { applicationId: string }) {
+  const [documentType, setDocumentType] = useState<DocumentType | null>(null);
+  const [upload, setUpload] = useState<UploadState | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const resetFileInput = useRef<() => void>(null);
+  const mutation = useUploadDocument(applicationId);
+  const progressLabelId = useId();
+
+  const onFile = (file: File | null) => {
+    resetFileInput.current?.(); // Choosing the same file again must fire a change again.
+    if (!file) return;
+    setProblem(null);
+    if (!documentType) {
+      notifyError('Error', DOCUMENT_TYPE_REQUIRED_MESSAGE);
+      setProblem(DOCUMENT_TYPE_REQUIRED_MESSAGE);
+      return;
+    }
+    const reason = precheck(file);
+    if (reason) {
+      notifyError('Error', messages.saveError);
+      setProblem(reason);
+      return;
+    }
+    setUpload({ fileName: file.name, percent: 0, done: false });
+    mutation.mutate(
+      {
+        documentType,
+        file,
+        onProgress: (percent) => setUpload((u) => (u ? { ...u, percent } : u)),
+      },
+      {
+        onSuccess: () => {
+          setUpload((u) => (u ? { ...u, percent: 100, done: true } : u));
+          notifySuccess('Success', messages.saveSuccess);
+        },
+        onError: (error) => {
+          setUpload(null);
+          setProblem(error instanceof ApiError ? error.message : 'The upload failed. Please try again.');
+          notifyError('Error', messages.saveError);
+        },
+      },
+    );
+  };
+
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="upload-title">
+      <Stack>
+        <Title order={2} size="h3" id="upload-title">
+          Upload Document
+        </Title>
+        <Select
+          label="Document Type"
+          placeholder="Select document type"
+          data={typeOptions}
+          value={documentType}
+          onChange={(value) => setDocumentType(value as DocumentType | null)}
+          allowDeselect={false}
+          maw={420}
+        />
+        <div>
+          <FileButton
+            onChange={onFile}
+            accept={ACCEPT}
+            resetRef={resetFileInput}
+            disabled={mutation.isPending}
+          >
+            {(props) => (
+              <Button
+                {...props}
+                leftSection={<IconUpload size={16} aria-hidden="true" />}
+                loading={mutation.isPending}
+                aria-describedby="upload-rules"
+              >
+                Choose File
+              </Button>
+            )}
+          </FileButton>
+          <Stack gap={0} mt="xs" id="upload-rules">
+            <Text size="sm" c="dimmed">
+              Accepted file types: PDF, DOC, DOCX, JPG, JPEG, PNG
+            </Text>
+            <Text size="sm" c="dimmed">
+              Maximum file size: 10MB
+            </Text>
+          </Stack>
+        </div>
+        {problem && (
+          <Alert color="red" variant="light" role="alert" title="The file was not uploaded">
+            {problem}
+          </Alert>
+        )}
+        {upload && (
+          <div>
+            <Group justify="space-between" mb={4}>
+              <Text size="sm" id={progressLabelId}>
+                {upload.done ? `Uploaded ${upload.fileName}` : `Uploading ${upload.fileName}`}
+              </Text>
+              <Text size="sm" fw={600} aria-hidden="true">
+                {upload.percent}%
+              </Text>
+            </Group>
+            <Progress.Root size="lg">
+              <Progress.Section value={upload.percent} aria-labelledby={progressLabelId} />
+            </Progress.Root>
+          </div>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+function DocumentList({ applicationId }: { applicationId: string }) {
+  const { data: documents, isPending, isError } = useDocuments(applicationId);
+  const remove = useDeleteDocument(applicationId);
+  const [pendingDelete, setPendingDelete] = useState<UploadedDocument | null>(null);
+
+  useEffect(() => {
+    if (isError) notifyError('Error', messages.loadError);
+  }, [isError]);
+
+  const confirmDelete = () => {
+    if (!pendingDelete) return;
+    remove.mutate(pendingDelete.id, {
+      onSuccess: () => notifySuccess('Success', messages.deleteSuccess),
+      onError: () => notifyError('Error', messages.deleteError),
+      onSettled: () => setPendingDelete(null),
+    });
+  };
+
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="list-title">
+      <Title order={2} size="h3" id="list-title" mb="md">
+        Uploaded Documents
+      </Title>
+      {isPending ? (
+        <Group role="status">
+          <Loader size="sm" aria-hidden="true" />
+          <Text>Loading...</Text>
+        </Group>
+      ) : isError ? (
+        <Text>We could not load the documents of this application. Reload the page to try again.</Text>
+      ) : documents.length === 0 ? (
+        <Text c="dimmed">No documents uploaded yet.</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={560}>
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Name</Table.Th>
+                <Table.Th scope="col">Type</Table.Th>
+                <Table.Th scope="col">Size</Table.Th>
+                <Table.Th scope="col">
+                  <VisuallyHidden>Actions</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {documents.map((d) => (
+                <Table.Tr key={d.id}>
+                  <Table.Td style={{ wordBreak: 'break-word' }}>{d.documentName}</Table.Td>
+                  <Table.Td>{documentTypeLabel[d.documentType]}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatFileSizeMb(d.fileSize)}</Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap" justify="flex-end">
+                      <ActionIcon
+                        component="a"
+                        href={d.downloadUrl}
+                        download={d.documentName}
+                        variant="subtle"
+                        aria-label={`Download ${d.documentName}`}
+                      >
+                        <IconDownload size={18} aria-hidden="true" />
+                      </ActionIcon>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red.9"
+                        aria-label={`Delete ${d.documentName}`}
+                        onClick={() => setPendingDelete(d)}
+                      >
+                        <IconTrash size={18} aria-hidden="true" />
+                      </ActionIcon>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Modal
+        opened={pendingDelete !== null}
+        onClose={() => !remove.isPending && setPendingDelete(null)}
+        title="Delete document"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        centered
+      >
+        <Stack>
+          <Text>
+            Delete <strong>{pendingDelete?.documentName}</strong>? The file is removed for good.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setPendingDelete(null)} disabled={remove.isPending}>
+              Cancel
+            </Button>
+            <Button color="red.9" onClick={confirmDelete} loading={remove.isPending}>
+              Delete
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Card>
+  );
+}
+
+export default function DocumentsPage() {
+  const { applicationId = '' } = useParams();
+  const navigate = useNavigate();
+  return (
+    <main>
+      <Container size="md" py="xl">
+        <Stack>
+          <div>
+            <Title order={1} size="h2">
+              Documents
+            </Title>
+            <Text c="dimmed">Upload your supporting documentation.</Text>
+          </div>
+          <UploadCard applicationId={applicationId} />
+          <DocumentList applicationId={applicationId} />
+          <Group justify="space-between">
+            <Button variant="default" onClick={() => navigate('/dashboard')}>
+              Back to Dashboard
+            </Button>
+            <Button onClick={() => navigate('/dashboard')}>Continue</Button>
+          </Group>
+        </Stack>
+      </Container>
+    </main>
+  );
+}

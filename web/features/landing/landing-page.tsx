@@ -1,0 +1,58 @@
+/** `/`: the landing page (spec §1, §2). A signed-in user goes to /dashboard. */
+import { Anchor, Button, Container, Group, Stack, Text, Title } from '@mantine/core';
+import { Link, Navigate } from 'react-router';
+import { FullPageLoader } from '../../components/full-page-loader.tsx';
+import { useSession } from '../auth/session.ts';
+
+export default function LandingPage() {
+  const { data: me, isPending } = useSession();
+  if (isPending) return <FullPageLoader />;
+  if (me) return <Navigate to="/dashboard" replace />;
+  return (
+    <>
+      <header>
+        <Container size="lg" py="md">
+          <Group justify="space-between">
+            <Text fw={700}>Healthcare Provider Credentialing System</Text>
+            <Group gap="sm">
+              <Button component={Link} to="/auth" variant="default">
+                Sign In
+              </Button>
+              <Button component={Link} to="/auth">
+                Get Started
+              </Button>
+            </Group>
+          </Group>
+        </Container>
+      </header>
+      <main>
+        <Container size="md" py={80}>
+          <Stack align="center" gap="lg" ta="center">
+            <Title order={1}>Healthcare Provider Credentialing System</Title>
+            <Text size="xl" c="dimmed">
+              Secure healthcare onboarding platform
+            </Text>
+            <Group justify="center">
+              <Button component={Link} to="/auth" size="lg">
+                Start Application
+              </Button>
+              <Button component={Link} to="/auth" size="lg" variant="outline">
+                Provider Login
+              </Button>
+            </Group>
+          </Stack>
+        </Container>
+      </main>
+      <footer>
+        <Container size="lg" py="md">
+          <Text size="sm" c="dimmed" ta="center">
+            © 2024 Healthcare Provider Credentialing System. All rights reserved.{' '}
+            <Anchor component={Link} to="/auth" size="sm" underline="always">
+              Sign In
+            </Anchor>
+          </Text>
+        </Container>
+      </footer>
+    </>
+  );
+}

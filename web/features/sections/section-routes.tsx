@@ -1,0 +1,40 @@
+/**
+ * Section screens (spec §2): one route per registry section but documents (its own feature), at
+ * `/<slug>/:applicationId`. Each section gets its layout's page by default; `sectionPages` is the one
+ * place where a section could get a page of its own instead. Pages are lazy chunks, one per layout.
+ */
+import { lazy, type ReactNode } from 'react';
+import { type SectionKey, sections } from '../../../domain/sections/registry.ts';
+
+const SingleFormPage = lazy(() => import('./single-form-page.tsx'));
+const RepeatableCardsPage = lazy(() => import('./repeatable-cards-page.tsx'));
+const AddFormTablePage = lazy(() => import('./add-form-table-page.tsx'));
+
+type ScreenSectionKey = Exclude<SectionKey, 'documents'>;
+
+/**
+ * The page of each section screen. The `key` makes React mount a fresh page when the route changes from
+ * one section to another of the same layout (no form state carried over).
+ */
+const sectionPages: Record<ScreenSectionKey, ReactNode> = {
+  personalInformation: <SingleFormPage key="personalInformation" />,
+  professionalLicenses: <RepeatableCardsPage key="professionalLicenses" sectionKey="professionalLicenses" />,
+  education: <RepeatableCardsPage key="education" sectionKey="education" />,
+  workHistory: <RepeatableCardsPage key="workHistory" sectionKey="workHistory" />,
+  malpracticeInsurance: <RepeatableCardsPage key="malpracticeInsurance" sectionKey="malpracticeInsurance" />,
+  vaccinations: <RepeatableCardsPage key="vaccinations" sectionKey="vaccinations" />,
+  payors: <AddFormTablePage key="payors" sectionKey="payors" />,
+  certifications: <AddFormTablePage key="certifications" sectionKey="certifications" />,
+  cme: <AddFormTablePage key="cme" sectionKey="cme" />,
+  peerReferences: <AddFormTablePage key="peerReferences" sectionKey="peerReferences" />,
+};
+
+const isScreenSection = (key: SectionKey): key is ScreenSectionKey => key !== 'documents';
+
+/** `{ path: '/professional-licenses/:applicationId', element }` for each of the ten section screens. */
+export const sectionRoutes: { path: string; element: ReactNode }[] = sections
+  .filter((section) => isScreenSection(section.key))
+  .map((section) => ({
+    path: `/${section.slug}/:applicationId`,
+    element: sectionPages[section.key as ScreenSectionKey],
+  }));

@@ -1,0 +1,106 @@
+/**
+ * The single-form layout: `/personal-information/:applicationId` (spec §2 "Personal information screen",
+ * §7 upsert, §8 toasts). Loads the saved record (none yet is not an error), shows the section's fields,
+ * validates with the section's zod schema (the server's), saves with one PUT, toasts the registry's
+ * message and returns to /dashboard. 'Cancel' returns without saving.
+ */
+import { Card, Stack } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useEffect } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { personalInformationSection } from '../../../domain/sections/personal-information.ts';
+import { ApiError } from '../../api.ts';
+import { notifyError, notifySuccess } from '../../notify.ts';
+import {
+  type PersonalInformationValues,
+  personalInformationScreen,
+} from './fields/personal-information-fields.tsx';
+import { FormErrorSummary, fieldLabels } from './form-error-summary.tsx';
+import {
+  SaveCancelFooter,
+  SectionLoadFailed,
+  SectionLoading,
+  SectionPageShell,
+} from './section-page-shell.tsx';
+import {
+  type PersonalInformationDto,
+  usePersonalInformation,
+  useSavePersonalInformation,
+} from './sections-api.ts';
+import { issuesToFormErrors, zodValidate } from './zod-form.ts';
+
+const section = personalInformationSection;
+const screen = personalInformationScreen;
+const { messages } = section;
+const labels = fieldLabels([
+  ...section.fields,
+  { name: 'providerTypeChoice', label: 'Provider Type' },
+  { name: 'customProviderType', label: 'Custom Provider Type' },
+]);
+const schemaErrors = zodValidate<PersonalInformationValues>(section.schema, screen.toInput);
+
+function PersonalInformationForm({
+  applicationId,
+  saved,
+}: {
+  applicationId: string;
+  saved: PersonalInformationDto | null;
+}) {
+  const navigate = useNavigate();
+  const save = useSavePersonalInformation(applicationId);
+  const form = useForm<PersonalInformationValues>({
+    initialValues: screen.toFormValues(saved),
+    validate: (values) => screen.toFormErrors(schemaErrors(values) as Record<string, string>, values),
+  });
+
+  const submit = form.onSubmit((values) => {
+    save.mutate(section.schema.parse(screen.toInput(values)), {
+      onSuccess: () => {
+        notifySuccess('Success', messages.saveSuccess);
+        navigate('/dashboard');
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.issues.length > 0) {
+          form.setErrors(screen.toFormErrors(issuesToFormErrors(error.issues), values));
+        }
+        notifyError('Error', messages.saveError);
+      },
+    });
+  });
+
+  return (
+    <form onSubmit={submit} noValidate aria-label={section.title}>
+      <Stack>
+        <FormErrorSummary errors={form.errors} describePath={(path) => labels.get(path) ?? path} />
+        <Card withBorder padding="lg">
+          <screen.Fields
+            input={(name, options) => form.getInputProps(name, options)}
+            values={form.values}
+            setValue={(name, value) => form.getInputProps(name).onChange(value)}
+          />
+        </Card>
+        <SaveCancelFooter saving={save.isPending} />
+      </Stack>
+    </form>
+  );
+}
+
+export default function SingleFormPage() {
+  const { applicationId = '' } = useParams();
+  const query = usePersonalInformation(applicationId);
+  useEffect(() => {
+    if (query.isError) notifyError('Error', messages.loadError ?? messages.saveError);
+  }, [query.isError]);
+
+  return (
+    <SectionPageShell section={section}>
+      {query.isPending ? (
+        <SectionLoading />
+      ) : query.isError ? (
+        <SectionLoadFailed />
+      ) : (
+        <PersonalInformationForm applicationId={applicationId} saved={query.data} />
+      )}
+    </SectionPageShell>
+  );
+}
