@@ -1,0 +1,70 @@
+import { expect, test } from '@playwright/test';
+import { signIn, signUpAndConfirm, uniqueEmail } from './helpers.ts';
+
+test('no session token or PHI in browser storage; the session cookie is HttpOnly', async ({
+  page,
+  context,
+}) => {
+  const email = uniqueEmail('storage');
+  await signUpAndConfirm(page, { firstName: 'Sam', lastName: 'Storage', email });
+  await signIn(page, email);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByRole('button', { name: 'Start New Application' }).click();
+  await expect(page.getByText('Draft', { exact: true })).toBeVisible();
+  const applicationId = (await page.getByRole('link', { name: /Personal Information/ }).getAttribute('href'))!
+    .split('/')
+    .pop()!;
+  // Saved through the page's own fetch (same origin, the HttpOnly cookie sent by the browser).
+  const status = await page.evaluate(async (id) => {
+    const response = await fetch(`/api/applications/${id}/sections/personal-information`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ssn: '987-65-4329', providerType: 'RN' }),
+    });
+    return response.status;
+  }, applicationId);
+  expect(status).toBe(200);
+  await page.reload();
+
+  const storage = await page.evaluate(() => ({
+    local: JSON.stringify({ ...localStorage }),
+    session: JSON.stringify({ ...sessionStorage }),
+    cookie: document.cookie,
+  }));
+  for (const value of Object.values(storage)) {
+    expect(value).not.toContain('987-65-4329');
+    expect(value).not.toContain('session_token');
+  }
+  const cookies = await context.cookies();
+  const session = cookies.find((c) => c.name.includes('session_token'));
+  expect(session?.httpOnly).toBe(true);
+  expect(session?.sameSite).toBe('Lax');
+});
+
+test('warns before the automatic logoff and signs out an idle user', async ({ page }) => {
+  await page.clock.install();
+  const email = uniqueEmail('idle');
+  await signUpAndConfirm(page, { firstName: 'Ida', lastName: 'Idle', email });
+  await signIn(page, email);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  // The guard is mounted with the signed-in page.
+  await expect(page.getByRole('heading', { name: 'Welcome, Ida Idle' })).toBeVisible();
+
+  // 28.5 minutes without activity: the warning appears (two minutes before the 30-minute timeout).
+  // runFor fires every due timer (the guard's checks and the dialog's transitions) on the way.
+  await page.clock.runFor('28:30');
+  const dialog = page.getByRole('dialog', { name: 'Are you still there?' });
+  await page.clock.runFor(1000);
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('you will be signed out in 1 min');
+  await dialog.getByRole('button', { name: 'Stay signed in' }).click();
+  await page.clock.runFor(1000);
+  await expect(dialog).toBeHidden();
+
+  // Idle again past the timeout: signed out and told why.
+  await page.clock.runFor('30:05');
+  await expect(page).toHaveURL(/\/auth\?timeout=1$/);
+  await expect(page.getByText('You were signed out after a period of inactivity.')).toBeVisible();
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/auth/);
+});

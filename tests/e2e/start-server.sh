@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Server for the end-to-end suite: the built web app (npm test builds it first), a fresh DATA_DIR,
+# and a fresh database on DATABASE_URL's server when one is given.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export DATA_DIR="$PWD/.data-test/e2e-${PORT:-3100}"
+rm -rf "$DATA_DIR"
+mkdir -p "$DATA_DIR"
+if [ -n "${DATABASE_URL:-}" ]; then
+  DB="e2e_$(date +%s)_$$"
+  psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -qc "create database $DB"
+  export DATABASE_URL="${DATABASE_URL%/*}/$DB"
+  # Lets the tests run CLIs (npm run admin) against the same database.
+  echo "$DATABASE_URL" > "$DATA_DIR/e2e-database-url"
+fi
+if [ -n "${E2E_WEB_DIR:-}" ]; then
+  # A private build, so parallel runs do not replace each other's files.
+  npx vite build --logLevel warn --outDir "$E2E_WEB_DIR" --emptyOutDir
+  export WEB_DIST_DIR="$E2E_WEB_DIR"
+else
+  [ -f dist/web/index.html ] || npx vite build --logLevel warn
+fi
+export NODE_ENV=test
+export LOG_LEVEL=warn
+# Every browser in the suite comes from 127.0.0.1.
+export AUTH_IP_RATE_LIMIT=false
+# Completion notifications go to the receiver tests/e2e/completion.spec.ts starts on PORT + 1000,
+# signed with this test-only secret (the spec holds the same one).
+export NOTIFY_WEBHOOK_URL="http://127.0.0.1:$(( ${PORT:-3100} + 1000 ))/completion"
+export NOTIFY_WEBHOOK_SECRET="whsec_pBPvcKLMACQL4VARJRDbv+AcGGhWm0/Z+vRh9SuUCrQ="
+exec npx tsx server/main.ts

@@ -1,0 +1,203 @@
+/**
+ * Integration-test harness: a fresh database per test file on the real PostgreSQL server, the real
+ * app listening on a loopback port (real HTTP), and a mailer that captures outgoing messages.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { inject } from 'vitest';
+import { loadEnv } from '../server/env.ts';
+import type { Mailer, MailMessage } from '../server/mail/mailer.ts';
+import { createRuntime, type Runtime } from '../server/runtime.ts';
+
+export const TEST_ORIGIN = 'http://localhost:3000';
+
+/** A new empty database on the test server; `drop()` removes it. */
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = inject('adminDatabaseUrl');
+  const name = `cred_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestApp {
+  runtime: Runtime;
+  /** http://127.0.0.1:<port> */
+  baseUrl: string;
+  databaseUrl: string;
+  dataDir: string;
+  /** Messages "sent" so far. */
+  mail: MailMessage[];
+  /** Captured log lines (JSON strings) for PHI-leak checks. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** Start the real app on a fresh database. `env` overrides configuration variables. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cred-test-'));
+  const mail: MailMessage[] = [];
+  const logs: string[] = [];
+  const mailer: Mailer = {
+    async send(message) {
+      mail.push(message);
+    },
+  };
+  const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(line) });
+  const runtime = await createRuntime({
+    env: loadEnv({
+      NODE_ENV: 'test',
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      APP_URL: TEST_ORIGIN,
+      LOG_LEVEL: 'info',
+      // Every test client comes from 127.0.0.1; the per-account limit stays on and is tested.
+      AUTH_IP_RATE_LIMIT: 'false',
+      ...env,
+    }),
+    logger,
+    mailer,
+    serveWeb: false,
+  });
+  await runtime.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = runtime.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    runtime,
+    baseUrl: `http://127.0.0.1:${port}`,
+    databaseUrl: database.url,
+    dataDir,
+    mail,
+    logs,
+    async close() {
+      await runtime.close();
+      await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A signed-in HTTP client: keeps the session cookie and sends our Origin on every request. */
+export class Client {
+  cookie = '';
+  constructor(readonly app: TestApp) {}
+
+  async request(
+    method: string,
+    urlPath: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
+    const isForm = body instanceof FormData;
+    const response = await fetch(`${this.app.baseUrl}${urlPath}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        origin: TEST_ORIGIN,
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...(body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+    });
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) {
+      const jar = new Map(
+        this.cookie ? this.cookie.split('; ').map((c) => c.split('=', 2) as [string, string]) : [],
+      );
+      for (const c of cookies) {
+        const [pair] = c.split(';');
+        const [name, value] = pair!.split('=', 2) as [string, string];
+        if (value === '' || /max-age=0/i.test(c)) jar.delete(name);
+        else jar.set(name, value);
+      }
+      this.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    }
+    return response;
+  }
+
+  async json<T = unknown>(
+    method: string,
+    urlPath: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: T }> {
+    const response = await this.request(method, urlPath, body);
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+  }
+}
+
+let counter = 0;
+export interface ProviderOverrides {
+  email?: string;
+  firstName?: string;
+  lastName?: string;
+  password?: string;
+}
+
+/** A strong password used by the factories. */
+export const STRONG_PASSWORD = 'correct horse battery staple 42!';
+
+/**
+ * Sign up, confirm the email through the captured message, sign in. Returns the signed-in client.
+ */
+export async function signUpAndSignIn(
+  app: TestApp,
+  overrides: ProviderOverrides = {},
+): Promise<Client & { userId: string; email: string }> {
+  counter += 1;
+  const email = overrides.email ?? `provider${counter}.${randomBytes(3).toString('hex')}@example.test`;
+  const password = overrides.password ?? STRONG_PASSWORD;
+  const firstName = overrides.firstName ?? 'Alice';
+  const lastName = overrides.lastName ?? `Provider${counter}`;
+  const client = new Client(app);
+  const signUp = await client.json('POST', '/api/auth/sign-up/email', {
+    email,
+    password,
+    name: `${firstName} ${lastName}`,
+    firstName,
+    lastName,
+    callbackURL: '/auth?confirmed=1',
+  });
+  if (signUp.status !== 200)
+    throw new Error(`sign-up failed: ${signUp.status} ${JSON.stringify(signUp.body)}`);
+  const message = [...app.mail].reverse().find((m) => m.to === email);
+  const link = message?.text.match(/https?:\/\/\S+/)?.[0];
+  if (!link) throw new Error('no confirmation mail captured');
+  const verifyUrl = new URL(link);
+  const verify = await client.request('GET', `${verifyUrl.pathname}${verifyUrl.search}`);
+  if (verify.status >= 400) throw new Error(`verification failed: ${verify.status}`);
+  client.cookie = '';
+  const signIn = await client.json<{ user: { id: string } }>('POST', '/api/auth/sign-in/email', {
+    email,
+    password,
+  });
+  if (signIn.status !== 200)
+    throw new Error(`sign-in failed: ${signIn.status} ${JSON.stringify(signIn.body)}`);
+  return Object.assign(client, { userId: signIn.body.user.id, email });
+}
+
+/** Make `userId` an admin directly in the database (the CLI does the same; tested separately). */
+export async function grantAdmin(app: TestApp, userId: string): Promise<void> {
+  await app.runtime.deps.database.pool.query(
+    `insert into user_roles (user_id, role) values ($1, 'admin') on conflict (user_id) do update set role = 'admin'`,
+    [userId],
+  );
+}
