@@ -1,0 +1,189 @@
+/**
+ * `npm run bench:admin` (issue 6): latency of the admin endpoints on the 100,000-provider volume seed.
+ *
+ * Database: BENCH_DATABASE_URL; else, when DATABASE_URL names a server, the dedicated database
+ * `cred_bench` on that server (created when missing); else an embedded cluster under `.data-bench/`.
+ * It is seeded with `scripts/seed-volume.ts` when it holds no seed yet (about 30 s).
+ *
+ * Then it starts the real app (createRuntime, real HTTP on a loopback port), signs an admin in through
+ * /api/auth, and times sequential requests (BENCH_REQUESTS each, default 200, after 20 warm-up requests)
+ * from sending to the last byte of the body. Prints p50/p95/max per endpoint, in milliseconds.
+ * Goal (issue 6): p95 under 50 ms for the list, search and counters.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import pino from 'pino';
+import { isSeeded, SEED_USER_PREFIX, seedVolume } from '../scripts/seed-volume.ts';
+import { loadEnv } from '../server/env.ts';
+import type { MailMessage } from '../server/mail/mailer.ts';
+import { createRuntime } from '../server/runtime.ts';
+
+const ORIGIN = 'http://localhost:3000';
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
+const WARM_UP = 20;
+const ADMIN_EMAIL = 'bench-admin@bench.example';
+const ADMIN_PASSWORD = 'bench admin passphrase 2026!';
+
+/** The benchmark database URL (created on the server when missing), or undefined for embedded. */
+async function benchDatabaseUrl(): Promise<string | undefined> {
+  if (process.env.BENCH_DATABASE_URL) return process.env.BENCH_DATABASE_URL;
+  if (!process.env.DATABASE_URL) return undefined;
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = '/cred_bench';
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  try {
+    const exists = await admin.query(`select 1 from pg_database where datname = 'cred_bench'`);
+    if (exists.rowCount === 0) await admin.query('create database cred_bench');
+  } finally {
+    await admin.end();
+  }
+  return url.toString();
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function main() {
+  const databaseUrl = await benchDatabaseUrl();
+  const dataDir = databaseUrl
+    ? fs.mkdtempSync(path.join(os.tmpdir(), 'cred-bench-'))
+    : path.resolve('.data-bench');
+  const mail: MailMessage[] = [];
+  const runtime = await createRuntime({
+    env: loadEnv({
+      ...process.env,
+      NODE_ENV: 'test',
+      DATABASE_URL: databaseUrl ?? '',
+      DATA_DIR: dataDir,
+      APP_URL: ORIGIN,
+      LOG_LEVEL: 'warn',
+      AUTH_IP_RATE_LIMIT: 'false',
+    }),
+    logger: pino({ level: 'warn' }),
+    mailer: { send: async (message) => void mail.push(message) },
+    serveWeb: false,
+  });
+  try {
+    const pool = runtime.deps.database.pool;
+    const client = await pool.connect();
+    const seeded = await isSeeded(client).finally(() => client.release());
+    if (!seeded) {
+      console.log('Seeding the volume data set (100,000 providers)...');
+      await seedVolume(pool);
+    }
+    await runtime.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = runtime.app.server.address();
+    const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+    // An admin, signed in through the real auth routes.
+    let cookie = '';
+    const call = async (method: string, urlPath: string, body?: unknown) => {
+      const response = await fetch(`${baseUrl}${urlPath}`, {
+        method,
+        redirect: 'manual',
+        headers: {
+          origin: ORIGIN,
+          ...(cookie ? { cookie } : {}),
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const setCookie = response.headers.getSetCookie().map((c) => c.split(';')[0]);
+      if (setCookie.length > 0) cookie = setCookie.join('; ');
+      return { status: response.status, text: await response.text() };
+    };
+    await call('POST', '/api/auth/sign-up/email', {
+      email: ADMIN_EMAIL,
+      password: ADMIN_PASSWORD,
+      name: 'Bench Admin',
+      firstName: 'Bench',
+      lastName: 'Admin',
+    });
+    const link = mail.find((m) => m.to === ADMIN_EMAIL)?.text.match(/https?:\/\/\S+/)?.[0];
+    if (link) await call('GET', new URL(link).pathname + new URL(link).search);
+    cookie = '';
+    await pool.query(
+      `insert into user_roles (user_id, role) select id, 'admin' from "user" where email = $1
+       on conflict (user_id) do update set role = 'admin'`,
+      [ADMIN_EMAIL],
+    );
+    const signIn = await call('POST', '/api/auth/sign-in/email', {
+      email: ADMIN_EMAIL,
+      password: ADMIN_PASSWORD,
+    });
+    if (signIn.status !== 200) throw new Error(`admin sign-in failed: ${signIn.status} ${signIn.text}`);
+
+    // Targets from the seed: a provider in the middle of the list (with two applications), part of
+    // their email, and part of a common last name.
+    const { rows } = await pool.query<{ user_id: string; email: string; last_name: string; total: number }>(
+      `select user_id, email, last_name, (select count(*)::int from profiles) as total
+       from profiles where user_id = $1`,
+      [`${SEED_USER_PREFIX}${(54_320).toString(16).padStart(12, '0')}`],
+    );
+    const target = rows[0];
+    if (!target)
+      throw new Error('The seeded provider 54320 is missing; reseed with npm run seed:volume -- --replace');
+    const emailPart = target.email.split('@')[0]!.slice(2);
+    const namePart = target.last_name.toLowerCase().slice(1);
+    const middlePage = Math.floor(target.total / 20 / 2);
+    const lastPage = Math.ceil(target.total / 20);
+    const cases: [string, string][] = [
+      ['counters         /stats', '/api/admin/stats'],
+      ['list page 1      /providers', '/api/admin/providers'],
+      [`list page ${middlePage}   /providers`, `/api/admin/providers?page=${middlePage}`],
+      [`list page ${lastPage}   /providers`, `/api/admin/providers?page=${lastPage}`],
+      [`search email "${emailPart}"`, `/api/admin/providers?search=${encodeURIComponent(emailPart)}`],
+      [`search name "${namePart}"`, `/api/admin/providers?search=${encodeURIComponent(namePart)}`],
+      // Under three characters the trigram index cannot help: the worst case, a rare pair of letters.
+      ['search 2 letters "qx" (no index)', '/api/admin/providers?search=qx'],
+      ['details          /providers/:id', `/api/admin/providers/${target.user_id}`],
+      ['documents page 1 /documents', '/api/admin/documents'],
+      ['audit log page 1 /audit-log', '/api/admin/audit-log'],
+    ];
+    const counts = await pool.query<Record<string, number>>(
+      `select (select count(*)::int from profiles) as providers,
+              (select count(*)::int from provider_applications) as applications,
+              (select count(*)::int from documents) as documents`,
+    );
+    console.log(
+      `Data: ${JSON.stringify(counts.rows[0])}; ${REQUESTS} sequential requests per endpoint after ${WARM_UP} warm-up; ms.`,
+    );
+    console.log(
+      `${'endpoint'.padEnd(40)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'max'.padStart(7)}  result`,
+    );
+    for (const [name, urlPath] of cases) {
+      const timings: number[] = [];
+      let status = 0;
+      let bytes = 0;
+      for (let i = 0; i < WARM_UP + REQUESTS; i++) {
+        const started = performance.now();
+        const response = await call('GET', urlPath);
+        const elapsed = performance.now() - started;
+        if (response.status !== 200)
+          throw new Error(`${urlPath} answered ${response.status}: ${response.text}`);
+        status = response.status;
+        bytes = response.text.length;
+        if (i >= WARM_UP) timings.push(elapsed);
+      }
+      timings.sort((x, y) => x - y);
+      console.log(
+        `${name.padEnd(40)} ${percentile(timings, 50).toFixed(1).padStart(7)} ${percentile(timings, 95)
+          .toFixed(1)
+          .padStart(7)} ${timings.at(-1)!.toFixed(1).padStart(7)}  ${status}, ${bytes} bytes`,
+      );
+    }
+  } finally {
+    await runtime.close();
+    if (databaseUrl) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

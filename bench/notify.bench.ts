@@ -1,0 +1,228 @@
+/**
+ * `npm run bench:notify` (issue 5): one completion notification carrying ten 10 MB documents
+ * (about 140 MB of JSON once base64-encoded), sent by the real server to a local receiver that
+ * discards the bytes (it only checks the Standard Webhooks signature over the stream).
+ *
+ * The server runs in a child process (`node --import tsx server/main.ts`) so its memory is measured
+ * alone: VmRSS from /proc/<pid>/status is sampled every 5 ms from before the click until the answer.
+ * Reports: payload size, time from the click to the answer (both passes: signing and sending),
+ * throughput, and the peak RSS growth over the idle baseline. Goal (issue 5): growth under 100 MB.
+ *
+ * Database: a fresh database on DATABASE_URL's server (dropped afterwards), else the server's own
+ * embedded PostgreSQL in a temporary DATA_DIR under .data-test/. Env: BENCH_DOCUMENTS (10), BENCH_DOCUMENT_BYTES (10 MiB).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { MAX_DOCUMENT_BYTES } from '../domain/sections/documents.ts';
+import { openDatabase } from '../server/db/client.ts';
+import { runningEmbeddedUrl } from '../server/db/embedded-postgres.ts';
+import { loadEnv } from '../server/env.ts';
+import { readOutbox } from '../server/mail/outbox.ts';
+import { createCompletedApplication } from '../server/notifications/testing/completed-application.ts';
+import { WebhookReceiver, waitUntil } from '../server/notifications/testing/webhook-receiver.ts';
+import { loadFieldCipher } from '../server/security/field-cipher.ts';
+import { createStorage } from '../server/storage/create-storage.ts';
+
+const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 10);
+const DOCUMENT_BYTES = Number(process.env.BENCH_DOCUMENT_BYTES ?? MAX_DOCUMENT_BYTES);
+const GOAL_MB = 100;
+const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
+const PASSWORD = 'bench provider passphrase 2026!';
+const MB = 1024 * 1024;
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Resident set size of `pid` in bytes (Linux). */
+function rssOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/** A fresh database on DATABASE_URL's server, or undefined (the server then embeds PostgreSQL). */
+async function createBenchDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  if (!process.env.DATABASE_URL) return undefined;
+  const name = `bench_notify_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/** Cookie-keeping fetch against the server, with our Origin (CSRF guard). */
+function httpClient(baseUrl: string) {
+  let cookie = '';
+  return async (method: string, urlPath: string, body?: unknown) => {
+    const response = await fetch(`${baseUrl}${urlPath}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        origin: baseUrl,
+        ...(cookie ? { cookie } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const set = response.headers.getSetCookie().map((c) => c.split(';')[0]!);
+    if (set.length > 0) cookie = set.join('; ');
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+}
+
+async function main() {
+  const database = await createBenchDatabase();
+  // Under the project (like the e2e data): an embedded cluster run as root cannot use a 0700 mkdtemp dir.
+  const dataDir = path.resolve('.data-test', `bench-notify-${randomBytes(4).toString('hex')}`);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const receiver = new WebhookReceiver({ secret: SECRET, discard: true });
+  await receiver.listen();
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env = {
+    PATH: process.env.PATH,
+    NODE_ENV: 'test',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    APP_URL: baseUrl,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    AUTH_IP_RATE_LIMIT: 'false',
+    ...(database ? { DATABASE_URL: database.url } : {}),
+    NOTIFY_WEBHOOK_URL: receiver.url,
+    NOTIFY_WEBHOOK_SECRET: SECRET,
+    // Ten 10 MB documents are ~140 MB of base64: far over the 16 MiB default (and n8n's).
+    NOTIFY_MAX_PAYLOAD_BYTES: String(Math.ceil(DOCUMENTS * DOCUMENT_BYTES * 1.4 + 10 * MB)),
+    NOTIFY_TIMEOUT_MS: '300000',
+  };
+  let child: ChildProcess | undefined;
+  let output = '';
+  try {
+    child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    await waitUntil(
+      async () => {
+        if (child!.exitCode !== null) throw new Error(`server exited:\n${output}`);
+        return fetch(`${baseUrl}/api/ready`).then(
+          (r) => r.ok,
+          () => false,
+        );
+      },
+      60_000,
+      'the server to start',
+    );
+
+    // A provider signs up (confirmation link from the .eml outbox), signs in, starts an application.
+    const call = httpClient(baseUrl);
+    const email = `bench.${Date.now()}@bench.example`;
+    const signUp = await call('POST', '/api/auth/sign-up/email', {
+      email,
+      password: PASSWORD,
+      name: 'Bench Provider',
+      firstName: 'Bench',
+      lastName: 'Provider',
+      callbackURL: '/auth?confirmed=1',
+    });
+    if (signUp.status !== 200) throw new Error(`sign-up failed: ${JSON.stringify(signUp.body)}`);
+    const mailDir = path.join(dataDir, 'mail');
+    await waitUntil(async () => (await readOutbox(mailDir)).length > 0, 10_000, 'the confirmation mail');
+    const [message] = await readOutbox(mailDir);
+    const link = message!.links.find((l) => l.includes('verify-email'));
+    if (!link) throw new Error('no confirmation link in the mail');
+    await call('GET', new URL(link).pathname + new URL(link).search);
+    const signIn = await call('POST', '/api/auth/sign-in/email', { email, password: PASSWORD });
+    if (signIn.status !== 200) throw new Error(`sign-in failed: ${JSON.stringify(signIn.body)}`);
+    const created = await call('POST', '/api/applications', {});
+    const applicationId = created.body.id as string;
+    const userId = signIn.body.user.id as string;
+
+    // Every section complete, and the documents stored where the server reads them.
+    process.stdout.write(`Storing ${DOCUMENTS} documents of ${(DOCUMENT_BYTES / MB).toFixed(1)} MiB... `);
+    const url = database?.url ?? runningEmbeddedUrl(dataDir);
+    if (!url) throw new Error('no database URL');
+    const handle = openDatabase(url, { max: 2 });
+    try {
+      await createCompletedApplication({
+        db: handle.db,
+        storage: createStorage(loadEnv(env)),
+        cipher: loadFieldCipher({ dataDir }),
+        userId,
+        applicationId,
+        documentSizes: Array.from({ length: DOCUMENTS }, () => DOCUMENT_BYTES),
+      });
+    } finally {
+      await handle.close();
+    }
+    console.log('done.');
+
+    // Idle baseline, then sample while the click is answered.
+    await new Promise((r) => setTimeout(r, 2000));
+    const pid = child.pid!;
+    const baseline = rssOf(pid);
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssOf(pid));
+    }, 5);
+    const started = performance.now();
+    const answer = await call('POST', `/api/applications/${applicationId}/completion`, {});
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    peak = Math.max(peak, rssOf(pid));
+
+    const request = receiver.requests.at(-1);
+    if (answer.status !== 200 || answer.body.status !== 'delivered' || !request?.verified) {
+      throw new Error(`not delivered: ${answer.status} ${JSON.stringify(answer.body)}\n${output}`);
+    }
+    const growthMb = (peak - baseline) / MB;
+    console.log(
+      `Payload:        ${(request.bytes / MB).toFixed(1)} MiB (${DOCUMENTS} x ${(DOCUMENT_BYTES / MB).toFixed(1)} MiB documents, base64), signature verified`,
+    );
+    console.log(
+      `Time:           ${seconds.toFixed(2)} s from the click to the answer (signing pass + sending pass)`,
+    );
+    console.log(`Throughput:     ${(request.bytes / MB / seconds).toFixed(1)} MiB/s sent`);
+    console.log(`Server RSS:     ${(baseline / MB).toFixed(1)} MiB idle, ${(peak / MB).toFixed(1)} MiB peak`);
+    console.log(
+      `Peak RSS growth: ${growthMb.toFixed(1)} MiB (goal < ${GOAL_MB} MB): ${growthMb < GOAL_MB ? 'met' : 'NOT met'}`,
+    );
+    if (growthMb >= GOAL_MB) process.exitCode = 1;
+  } finally {
+    if (child && child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child!.once('exit', r));
+    }
+    await receiver.close();
+    await database?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

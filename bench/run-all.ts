@@ -1,0 +1,19 @@
+/**
+ * `npm run bench`: runs every benchmark in turn and prints their figures (speed and memory are
+ * measured here, never in timed tests). Each one can also run alone: bench:uploads, bench:notify,
+ * bench:admin (seeds 100k providers on first run, about 30 s).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+
+const benches = ['uploads', 'notify', 'admin'].filter((name) => fs.existsSync(`bench/${name}.bench.ts`));
+let failed = 0;
+for (const name of benches) {
+  console.log(`\n=== bench:${name}`);
+  const result = spawnSync('npx', ['tsx', `bench/${name}.bench.ts`], { stdio: 'inherit', env: process.env });
+  if (result.status !== 0) {
+    failed += 1;
+    console.log(`bench:${name} exited with ${result.status}`);
+  }
+}
+process.exit(failed > 0 ? 1 : 0);

@@ -1,0 +1,266 @@
+/**
+ * `npm run bench:uploads` (issue 4): does the server's memory stay flat when many large uploads
+ * arrive at once?
+ *
+ * The real server (createRuntime: Fastify, auth, the documents routes, the configured storage driver,
+ * local by default) runs in a CHILD process so its resident memory is measured alone: the parent reads
+ * VmRSS from /proc/<pid>/status every 50 ms. Database: a fresh database on DATABASE_URL's server
+ * (dropped afterwards), else an embedded PostgreSQL in a temporary DATA_DIR (its own processes, not
+ * counted). The parent signs a provider up, confirms the address from the captured mail, signs in,
+ * starts an application, warms up with one upload, then sends:
+ *
+ *   1. 20 concurrent uploads of 10 MB - 1 byte (valid PDF header), then
+ *   2. 20 concurrent uploads of 1 MB,
+ *
+ * and prints the baseline RSS, the peak RSS of each run, and p50/p95 of the upload times (from
+ * sending the request to the last byte of the 201 answer), in MiB and milliseconds. With streaming
+ * uploads the peak must not grow with file size x concurrency (20 x 10 MB = 200 MB in flight).
+ *
+ * Usage: `npm run bench:uploads`; BENCH_CONCURRENCY (default 20) changes the number of files;
+ * BENCH_STORAGE=s3 stores into an s3rver started by the parent (so it is not counted) instead of disk.
+ */
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import pino from 'pino';
+import { startTestS3Server } from '../server/storage/s3rver-test-server.ts';
+
+const ORIGIN = 'http://localhost:3000';
+const PASSWORD = 'bench uploads passphrase 2026!';
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
+const MiB = 1024 * 1024;
+
+type ChildMessage = { type: 'ready'; port: number } | { type: 'mail'; to: string; text: string };
+
+// ---------------------------------------------------------------------------------------------
+// Child: the server.
+// ---------------------------------------------------------------------------------------------
+
+async function runServer() {
+  const { loadEnv } = await import('../server/env.ts');
+  const { createRuntime } = await import('../server/runtime.ts');
+  const runtime = await createRuntime({
+    env: loadEnv({
+      ...process.env,
+      NODE_ENV: 'test',
+      APP_URL: ORIGIN,
+      LOG_LEVEL: 'warn',
+      AUTH_IP_RATE_LIMIT: 'false',
+    }),
+    logger: pino({ level: 'warn' }),
+    mailer: {
+      send: async (message) => void process.send?.({ type: 'mail', to: message.to, text: message.text }),
+    },
+    serveWeb: false,
+  });
+  await runtime.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = runtime.app.server.address();
+  process.send?.({ type: 'ready', port: typeof address === 'object' && address ? address.port : 0 });
+  process.on('message', async (message: { type: string }) => {
+    if (message.type !== 'stop') return;
+    await runtime.close();
+    process.exit(0);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parent: the clients and the measurements.
+// ---------------------------------------------------------------------------------------------
+
+function rssMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(status.match(/^VmRSS:\s+(\d+) kB$/m)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** A file of `size` bytes that file-type recognises as a PDF. */
+function pdfOfSize(size: number): Blob {
+  const bytes = Buffer.alloc(size, 0x20);
+  bytes.write('%PDF-1.4\n', 0, 'latin1');
+  return new Blob([new Uint8Array(bytes)], { type: 'application/pdf' });
+}
+
+class Session {
+  cookie = '';
+  constructor(private readonly baseUrl: string) {}
+
+  async request(method: string, urlPath: string, body?: unknown): Promise<Response> {
+    const isForm = body instanceof FormData;
+    const response = await fetch(`${this.baseUrl}${urlPath}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        origin: ORIGIN,
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...(body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+    });
+    const cookies = response.headers.getSetCookie().map((c) => c.split(';')[0]!);
+    if (cookies.length > 0) this.cookie = cookies.join('; ');
+    return response;
+  }
+}
+
+async function main() {
+  // The database: a fresh one on DATABASE_URL's server, or embedded (DATABASE_URL unset in the child).
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cred-bench-uploads-'));
+  let databaseUrl: string | undefined;
+  let dropDatabase = async () => {};
+  if (process.env.DATABASE_URL) {
+    const name = `bench_uploads_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropDatabase = async () => {
+      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    };
+  }
+
+  const s3 = process.env.BENCH_STORAGE === 's3' ? await startTestS3Server() : undefined;
+  const child = fork(fileURLToPath(import.meta.url), ['--server'], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...s3?.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const mail: { to: string; text: string }[] = [];
+  const port = await new Promise<number>((resolve, reject) => {
+    child.on('message', (message: ChildMessage) => {
+      if (message.type === 'mail') mail.push(message);
+      if (message.type === 'ready') resolve(message.port);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  const pid = child.pid!;
+
+  try {
+    const session = new Session(`http://127.0.0.1:${port}`);
+    // A provider signs up, confirms through the captured mail, signs in and starts an application.
+    const email = `bench.${randomBytes(3).toString('hex')}@bench.example`;
+    const signUp = await session.request('POST', '/api/auth/sign-up/email', {
+      email,
+      password: PASSWORD,
+      name: 'Bench Provider',
+      firstName: 'Bench',
+      lastName: 'Provider',
+      callbackURL: '/auth?confirmed=1',
+    });
+    if (signUp.status !== 200) throw new Error(`sign-up failed: ${signUp.status}`);
+    for (let i = 0; i < 100 && !mail.some((m) => m.to === email); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    const link = mail.find((m) => m.to === email)?.text.match(/https?:\/\/\S+/)?.[0];
+    if (!link) throw new Error('no confirmation mail');
+    const verifyUrl = new URL(link);
+    await (await session.request('GET', `${verifyUrl.pathname}${verifyUrl.search}`)).arrayBuffer();
+    session.cookie = '';
+    const signIn = await session.request('POST', '/api/auth/sign-in/email', { email, password: PASSWORD });
+    if (signIn.status !== 200) throw new Error(`sign-in failed: ${signIn.status}`);
+    const application = (await (await session.request('POST', '/api/applications', {})).json()) as {
+      id: string;
+    };
+
+    const upload = async (file: Blob, index: number): Promise<number> => {
+      const form = new FormData();
+      form.append('documentType', 'other');
+      form.append('file', file, `bench-${index}.pdf`);
+      const started = performance.now();
+      const response = await session.request('POST', `/api/applications/${application.id}/documents`, form);
+      await response.arrayBuffer();
+      if (response.status !== 201) throw new Error(`upload ${index} answered ${response.status}`);
+      return performance.now() - started;
+    };
+
+    // Warm-up: one upload of each size, so the first run does not pay for lazy initialisation.
+    await upload(pdfOfSize(MiB), 0);
+    await upload(pdfOfSize(10 * MiB - 1), 0);
+    await new Promise((r) => setTimeout(r, 1000));
+    const idle: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      idle.push(rssMiB(pid));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const baseline = idle.sort((a, b) => a - b)[5]!;
+
+    const runs: { label: string; size: number }[] = [
+      { label: `${CONCURRENCY} x 10 MB - 1 B`, size: 10 * MiB - 1 },
+      { label: `${CONCURRENCY} x 1 MB`, size: MiB },
+    ];
+    const results: { label: string; mib: number; peak: number; p50: number; p95: number; wall: number }[] =
+      [];
+    for (const run of runs) {
+      const file = pdfOfSize(run.size);
+      let peak = rssMiB(pid);
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, rssMiB(pid));
+      }, 50);
+      const started = performance.now();
+      const times = await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => upload(file, i + 1)));
+      const wall = performance.now() - started;
+      clearInterval(sampler);
+      peak = Math.max(peak, rssMiB(pid));
+      times.sort((a, b) => a - b);
+      results.push({
+        label: run.label,
+        mib: (run.size * CONCURRENCY) / MiB,
+        peak,
+        p50: percentile(times, 50),
+        p95: percentile(times, 95),
+        wall,
+      });
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+
+    const storage = s3 ? 's3 (s3rver)' : (process.env.STORAGE_DRIVER ?? 'local');
+    console.log(
+      `\nUploads benchmark: server in its own process (pid ${pid}), storage driver ${storage}, ${os.cpus().length} CPUs, Node ${process.version}`,
+    );
+    console.log(`Server baseline RSS (idle, after warm-up): ${baseline.toFixed(1)} MiB\n`);
+    console.log(
+      'run                     in flight   peak RSS   peak - baseline   p50 upload   p95 upload   wall',
+    );
+    for (const r of results) {
+      console.log(
+        `${r.label.padEnd(22)}  ${`${r.mib.toFixed(0)} MiB`.padStart(9)}  ${`${r.peak.toFixed(1)} MiB`.padStart(10)}  ${`+${(r.peak - baseline).toFixed(1)} MiB`.padStart(16)}  ${`${r.p50.toFixed(0)} ms`.padStart(11)}  ${`${r.p95.toFixed(0)} ms`.padStart(11)}  ${`${r.wall.toFixed(0)} ms`.padStart(8)}`,
+      );
+    }
+    const [big, small] = results;
+    console.log(
+      `\nPeak growth at 10x the bytes in flight: ${(big!.peak - baseline).toFixed(1)} MiB vs ${(small!.peak - baseline).toFixed(1)} MiB ` +
+        `(buffering whole files would need about ${big!.mib.toFixed(0)} MiB more).`,
+    );
+  } finally {
+    child.send({ type: 'stop' });
+    await new Promise((resolve) => child.once('exit', resolve));
+    await dropDatabase().catch(() => {});
+    await s3?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv.includes('--server')) {
+  runServer().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
