@@ -494,7 +494,7 @@ async function main() {
   const runningUrl = env.DATABASE_URL ? undefined : runningEmbeddedUrl(env.dataDir);
   const { database, embedded }: { database: DatabaseHandle; embedded?: { stop(): Promise<void> } } =
     runningUrl
-      ? { database: openDatabase(runningUrl, { max: 2 }) }
+      ? { database: openDatabase(runningUrl, { max: 2, logger }) }
       : await openConfiguredDatabase(env, logger);
   let failed = false;
   try {

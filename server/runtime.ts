@@ -43,9 +43,9 @@ export async function openConfiguredDatabase(
   env: Env,
   logger: Logger,
 ): Promise<{ database: DatabaseHandle; embedded?: EmbeddedDatabase }> {
-  if (env.DATABASE_URL) return { database: openDatabase(env.DATABASE_URL) };
+  if (env.DATABASE_URL) return { database: openDatabase(env.DATABASE_URL, { logger }) };
   const embedded = await startEmbeddedPostgres(env.dataDir, logger);
-  return { database: openDatabase(embedded.url), embedded };
+  return { database: openDatabase(embedded.url, { logger }), embedded };
 }
 
 export interface CreateRuntimeOptions {

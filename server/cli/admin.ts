@@ -41,7 +41,7 @@ async function main() {
   const logger = pino({ level: 'warn' });
   const runningUrl = env.DATABASE_URL ? undefined : runningEmbeddedUrl(env.dataDir);
   const { database, embedded } = runningUrl
-    ? { database: openDatabase(runningUrl, { max: 1 }), embedded: undefined }
+    ? { database: openDatabase(runningUrl, { max: 1, logger }), embedded: undefined }
     : await openConfiguredDatabase(env, logger);
   let failed = false;
   try {

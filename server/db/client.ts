@@ -28,12 +28,35 @@ export interface DatabaseHandle {
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
 
-/** Open a pool on `url`. `max` connections (default 10). */
-export function openDatabase(url: string, options: { max?: number } = {}): DatabaseHandle {
+/** Where a pool reports a connection it lost while idle. */
+export interface PoolLogger {
+  warn(fields: { code?: string; message: string }, message: string): void;
+}
+
+/**
+ * Open a pool on `url`. `max` connections (default 10).
+ *
+ * An idle connection the server ends (restart, failover, `idle_session_timeout`,
+ * `pg_terminate_backend`, `drop database … with (force)`: SQLSTATE 57P01 and kin) reaches the pool
+ * as an `error` event; without a listener Node throws it and the whole process goes down. pg has
+ * already discarded that connection and the next query opens a new one, so it is logged (code and
+ * message only: never query text or parameters) and the server carries on. Errors of a query still
+ * reject that query's promise as before.
+ */
+export function openDatabase(
+  url: string,
+  options: { max?: number; logger?: PoolLogger } = {},
+): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
     application_name: 'credentialing',
+  });
+  pool.on('error', (error: Error & { code?: string }) => {
+    options.logger?.warn(
+      { code: error.code, message: error.message },
+      'database connection lost while idle; the pool replaces it',
+    );
   });
   const db = drizzle(pool, { schema });
   return { db, pool, close: () => pool.end() };

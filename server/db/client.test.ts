@@ -1,0 +1,52 @@
+/**
+ * The pool survives the server ending one of its idle connections (restart, failover, a forced
+ * `drop database`): without a listener that `error` event is an uncaught exception that takes the
+ * process down (it failed a CI run whose 238 tests had all passed).
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../tests/harness.ts';
+import { type DatabaseHandle, openDatabase } from './client.ts';
+
+let database: { url: string; drop(): Promise<void> };
+let handle: DatabaseHandle;
+const warnings: { fields: Record<string, unknown>; message: string }[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  handle = openDatabase(database.url, {
+    max: 2,
+    logger: { warn: (fields, message) => void warnings.push({ fields, message }) },
+  });
+});
+
+afterAll(async () => {
+  await handle?.close();
+  await database?.drop();
+});
+
+describe('openDatabase', () => {
+  it('logs an idle connection the server terminates and serves the next query on a new one', async () => {
+    const before = await handle.pool.query<{ pid: number }>('select pg_backend_pid() as pid');
+    const pid = before.rows[0]!.pid;
+    expect(handle.pool.idleCount).toBe(1);
+
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      const terminated = await admin.query<{ ok: boolean }>('select pg_terminate_backend($1) as ok', [pid]);
+      expect(terminated.rows[0]!.ok).toBe(true);
+    } finally {
+      await admin.end();
+    }
+    for (let i = 0; i < 100 && warnings.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]!.fields.code).toBe('57P01');
+    expect(warnings[0]!.message).toMatch(/connection lost while idle/);
+    const after = await handle.pool.query<{ pid: number }>('select pg_backend_pid() as pid');
+    expect(after.rows[0]!.pid).not.toBe(pid);
+  });
+});
