@@ -49,4 +49,25 @@ describe('openDatabase', () => {
     const after = await handle.pool.query<{ pid: number }>('select pg_backend_pid() as pid');
     expect(after.rows[0]!.pid).not.toBe(pid);
   });
+
+  it('close() resolves only once every connection has ended, so the database can be dropped at once', async () => {
+    const other = openDatabase(database.url, { max: 4 });
+    let ended = 0;
+    other.pool.on('connect', (client) => client.once('end', () => ended++));
+    await Promise.all([1, 2, 3, 4].map(() => other.pool.query('select pg_sleep(0.05)')));
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      await other.close();
+      expect(ended).toBe(4);
+      const left = await admin.query<{ count: number }>(
+        `select count(*)::int as count from pg_stat_activity
+          where datname = current_database() and pid <> pg_backend_pid() and application_name = 'credentialing'`,
+      );
+      // Only `handle`'s idle connection of the first test remains.
+      expect(left.rows[0]!.count).toBe(1);
+    } finally {
+      await admin.end();
+    }
+  });
 });

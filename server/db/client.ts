@@ -58,8 +58,23 @@ export function openDatabase(
       'database connection lost while idle; the pool replaces it',
     );
   });
+  // pool.end() resolves once it has asked every connection to end, not when they have: a cluster
+  // stopped (or a database dropped) right after would still cut them off. close() waits for each.
+  const open = new Set<pg.Client>();
+  pool.on('connect', (client) => {
+    open.add(client);
+    client.once('end', () => open.delete(client));
+  });
   const db = drizzle(pool, { schema });
-  return { db, pool, close: () => pool.end() };
+  return {
+    db,
+    pool,
+    async close() {
+      const ended = [...open].map((client) => new Promise((resolve) => client.once('end', resolve)));
+      await pool.end();
+      await Promise.race([Promise.all(ended), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+    },
+  };
 }
 
 /** Apply the committed drizzle-kit migrations (idempotent). */
