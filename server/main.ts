@@ -23,7 +23,21 @@ async function main() {
     else logger.info({ signal }, 'shutting down');
     await runtime.close();
   });
-  await runtime.app.listen({ port: env.PORT, host: env.HOST });
+  try {
+    await runtime.app.listen({ port: env.PORT, host: env.HOST });
+  } catch (error) {
+    // Stop the embedded PostgreSQL too, instead of leaving it running without an owner.
+    await runtime.close().catch(() => {});
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      console.error(
+        `Port ${env.PORT} on ${env.HOST} is already in use: stop the program using it or set PORT.`,
+      );
+    } else {
+      console.error(`Could not listen on ${env.HOST}:${env.PORT}: ${(error as Error).message}`);
+    }
+    process.exit(1);
+  }
   logger.info(`Credentialing portal listening on ${env.appUrl}`);
 }
 

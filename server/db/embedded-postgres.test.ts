@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -152,6 +153,31 @@ describe('embedded PostgreSQL', () => {
     // it yet (containers often run without a reaping init), which kill(pid, 0) still reports.
     expect(processState(postmasterPid)).toMatch(/^(gone|Z)$/);
   }, 60_000);
+
+  it('exits with a clear message and stops its PostgreSQL when the port is taken', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+      };
+      delete env.DATABASE_URL;
+      const child = spawn('npx', ['tsx', 'server/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout!.on('data', (chunk) => (output += chunk));
+      child.stderr!.on('data', (chunk) => (output += chunk));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(output).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+      expect(code).toBe(1);
+      expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+    } finally {
+      blocker.close();
+    }
+  }, 90_000);
 
   it('leaves the exit code of the process that loads it alone (a failed test run must not exit 0)', () => {
     const child = spawnSync(
