@@ -8,7 +8,6 @@ import {
   Button,
   Center,
   Container,
-  List,
   Paper,
   PasswordInput,
   Stack,
@@ -24,6 +23,7 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, api } from '../../api.ts';
 import { FullPageLoader } from '../../components/full-page-loader.tsx';
 import { notifyError, notifySuccess } from '../../notify.ts';
+import { PasswordReasons } from './password-reasons.tsx';
 import { meQueryKey, useSession } from './session.ts';
 
 const required = (label: string) => (value: string) => (value.trim() ? null : `${label} is required`);
@@ -143,15 +143,7 @@ function SignUpForm() {
           description="At least 12 characters. A passphrase of several unrelated words works well."
           {...form.getInputProps('password')}
         />
-        {reasons.length > 0 && (
-          <Alert color="red" title="Choose a stronger password" role="alert">
-            <List size="sm">
-              {reasons.map((reason) => (
-                <List.Item key={reason}>{reason}</List.Item>
-              ))}
-            </List>
-          </Alert>
-        )}
+        <PasswordReasons reasons={reasons} />
         <Button type="submit" disabled={busy} fullWidth>
           {busy ? 'Creating Account...' : 'Create Account'}
         </Button>

@@ -9,7 +9,6 @@ import {
   Button,
   Center,
   Container,
-  List,
   Paper,
   PasswordInput,
   Stack,
@@ -22,6 +21,7 @@ import { type ReactNode, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, api } from '../../api.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
+import { PasswordReasons } from './password-reasons.tsx';
 
 function Frame({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -153,15 +153,7 @@ export function ResetPasswordPage() {
             required
             {...form.getInputProps('confirm')}
           />
-          {reasons.length > 0 && (
-            <Alert color="red" title="Choose a stronger password" role="alert">
-              <List size="sm">
-                {reasons.map((r) => (
-                  <List.Item key={r}>{r}</List.Item>
-                ))}
-              </List>
-            </Alert>
-          )}
+          <PasswordReasons reasons={reasons} />
           <Button type="submit" disabled={busy}>
             {busy ? 'Saving...' : 'Set New Password'}
           </Button>
