@@ -1,4 +1,4 @@
-import { type CSSVariablesResolver, createTheme, Notification } from '@mantine/core';
+import { Badge, type CSSVariablesResolver, createTheme, Notification } from '@mantine/core';
 
 /**
  * Theme: indigo at shade 7/8 and autoContrast keep text on filled colours at WCAG AA
@@ -12,6 +12,8 @@ export const theme = createTheme({
   autoContrast: true,
   defaultRadius: 'md',
   components: {
+    // Badges read as the spec writes them ('Draft', 'Under Review', 'Admin'), not upper-cased.
+    Badge: Badge.extend({ styles: { label: { textTransform: 'none' } } }),
     // Toasts: a named close button and a description dark enough for AA.
     Notification: Notification.extend({
       defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
