@@ -12,7 +12,7 @@
  * - Search counts (and the counts of the documents and audit lists) stop at LIST_COUNT_CAP: a
  *   one-letter search would otherwise count most of the table. The counters stay exact.
  */
-import { asc, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { AppError } from '../../domain/app-error.ts';
 import { type ApplicationStatus, pickCurrentApplication } from '../../domain/application-status.ts';
@@ -20,7 +20,6 @@ import type { Role } from '../../domain/roles.ts';
 import type { DocumentType } from '../../domain/sections/documents.ts';
 import { maskSsn } from '../../domain/sections/personal-information.ts';
 import { type SectionKey, sections } from '../../domain/sections/registry.ts';
-import type { SectionOrder } from '../../domain/sections/section.ts';
 import { type ApplicationSummary, listApplicationsOfUser } from '../applications/applications.service.ts';
 import type { Queryable } from '../db/client.ts';
 import { auditLog } from '../db/schema/audit.ts';
@@ -28,6 +27,7 @@ import { user } from '../db/schema/auth.ts';
 import { profiles, providerApplications, userRoles } from '../db/schema/core.ts';
 import { documents } from '../db/schema/documents.ts';
 import { sectionTables } from '../db/schema/sections.ts';
+import { sectionOrderBy } from '../sections/section-columns.ts';
 
 /** Rows per page when the caller does not say (spec: none; ours). */
 export const DEFAULT_PAGE_SIZE = 20;
@@ -272,13 +272,6 @@ export interface ProviderDetails {
   sections: SectionData[];
 }
 
-const orderColumns: Record<SectionOrder, (t: Record<string, PgColumn>) => SQL[]> = {
-  position: (t) => [asc(t.position!), asc(t.createdAt!)],
-  createdAt: (t) => [desc(t.createdAt!)],
-  completionDate: (t) => [sql`${t.completionDate!} desc nulls last`, desc(t.createdAt!)],
-  uploadedAt: (t) => [desc(t.uploadedAt!)],
-};
-
 /** Serialise a column value for JSON: dates become ISO strings; everything else is kept. */
 function toSectionValue(value: unknown): SectionValue {
   if (value instanceof Date) return value.toISOString();
@@ -296,7 +289,7 @@ export async function loadSectionData(db: Queryable, applicationId: string): Pro
     sections.map(async (section): Promise<SectionData> => {
       const table = sectionTables[section.key] as PgTable;
       const { ssnEncrypted: _neverSelected, ...columns } = getTableColumns(table) as Record<string, PgColumn>;
-      const order = section.kind === 'list' ? orderColumns[section.orderBy](columns) : [];
+      const order = section.kind === 'list' ? sectionOrderBy(table, section.orderBy) : [];
       const rows = (await db
         .select(columns)
         .from(table)

@@ -14,11 +14,10 @@
  */
 
 import type { Readable } from 'node:stream';
-import { asc, desc, eq, getTableColumns } from 'drizzle-orm';
+import { eq, getTableColumns } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Logger } from 'pino';
 import { type ListSectionKey, listSections, type SectionKey } from '../../domain/sections/registry.ts';
-import type { SectionOrder } from '../../domain/sections/section.ts';
 import type { Queryable } from '../db/client.ts';
 import { user } from '../db/schema/auth.ts';
 import { profiles } from '../db/schema/core.ts';
@@ -29,6 +28,7 @@ import {
   type professionalLicenses,
   sectionTables,
 } from '../db/schema/sections.ts';
+import { sectionOrderBy } from '../sections/section-columns.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
 
@@ -125,21 +125,6 @@ function snakeRow(table: PgTable, row: Record<string, unknown>): PayloadRow {
   return out;
 }
 
-function orderFor(table: PgTable, order: SectionOrder) {
-  const columns = getTableColumns(table) as Record<string, PgColumn>;
-  const id = columns.id!;
-  switch (order) {
-    case 'position':
-      return [asc(columns.position!), asc(id)];
-    case 'createdAt':
-      return [desc(columns.createdAt!), desc(id)];
-    case 'completionDate':
-      return [desc(columns.completionDate!), desc(id)];
-    case 'uploadedAt':
-      return [desc(columns.uploadedAt!), desc(id)];
-  }
-}
-
 /** The rows of one list section of an application, in the registry's order (spec §7, §9). */
 async function listRows(
   db: Queryable,
@@ -153,7 +138,7 @@ async function listRows(
     .select()
     .from(table)
     .where(eq(applicationIdColumn, applicationId))
-    .orderBy(...orderFor(table, section.orderBy))) as Record<string, unknown>[];
+    .orderBy(...sectionOrderBy(table, section.orderBy))) as Record<string, unknown>[];
 }
 
 export interface LoadSourceOptions {
@@ -172,12 +157,13 @@ export async function loadCompletionSource(options: LoadSourceOptions): Promise<
   const { db, cipher, logger, notification } = options;
   const { applicationId, userId } = notification;
 
-  const [account] = await db.select({ email: user.email }).from(user).where(eq(user.id, userId));
-  const [profile] = await db.select().from(profiles).where(eq(profiles.userId, userId));
-  const [personal] = await db
-    .select()
-    .from(personalInformation)
-    .where(eq(personalInformation.applicationId, applicationId));
+  // Issued together: on the pool they run concurrently (within a transaction, pg queues them).
+  const [[account], [profile], [personal], listRowSets] = await Promise.all([
+    db.select({ email: user.email }).from(user).where(eq(user.id, userId)),
+    db.select().from(profiles).where(eq(profiles.userId, userId)),
+    db.select().from(personalInformation).where(eq(personalInformation.applicationId, applicationId)),
+    Promise.all(listSections.map((section) => listRows(db, section.key, applicationId))),
+  ]);
 
   const personalRow = personal ? snakeRow(personalInformation, personal) : {};
   let ssn = '';
@@ -197,8 +183,9 @@ export async function loadCompletionSource(options: LoadSourceOptions): Promise<
     personalFields[field] = value === null || value === undefined ? '' : String(value);
   }
 
-  const rowsByKey = {} as Record<ListSectionKey, Record<string, unknown>[]>;
-  for (const section of listSections) rowsByKey[section.key] = await listRows(db, section.key, applicationId);
+  const rowsByKey = Object.fromEntries(
+    listSections.map((section, i) => [section.key, listRowSets[i]!]),
+  ) as Record<ListSectionKey, Record<string, unknown>[]>;
 
   const lists = {} as CompletionSource['lists'];
   for (const [key, payloadKey] of Object.entries(payloadKeyOfSection) as [

@@ -11,7 +11,7 @@
  * - Order (spec §7, §9): repeatable cards by position; payors, certifications and peer references
  *   newest first; CME by completion date, newest first, undated last, then newest first.
  */
-import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { AppError } from '../../domain/app-error.ts';
@@ -19,7 +19,13 @@ import { type ListSection, listSections, type SectionKey } from '../../domain/se
 import { type ListSectionDefinition, repeatableSaveSchema } from '../../domain/sections/section.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { sectionTables } from '../db/schema/sections.ts';
-import { fieldColumns, pickFields, rethrowAsInputError, rowResponseSchema } from './section-columns.ts';
+import {
+  fieldColumns,
+  pickFields,
+  rethrowAsInputError,
+  rowResponseSchema,
+  sectionOrderBy,
+} from './section-columns.ts';
 import { assertStorable, parseInput } from './section-input.ts';
 
 /** A list section whose rows this service stores: every list section but documents. */
@@ -79,23 +85,8 @@ function buildStore(section: StoredListSection): ListSectionStore {
       ),
     }) as unknown as ListSectionStore['saveSchema'];
   }
-  store.orderBy = orderOf(store);
+  store.orderBy = sectionOrderBy(store.table, store.section.orderBy);
   return store;
-}
-
-function orderOf(store: ListSectionStore): SQL[] {
-  const newestFirst = [desc(store.createdAt), desc(store.id)];
-  switch (store.section.orderBy) {
-    case 'position':
-      return [asc(store.position!), asc(store.createdAt), asc(store.id)];
-    case 'createdAt':
-      return newestFirst;
-    case 'completionDate':
-      // PostgreSQL sorts nulls first in descending order; undated records go last (spec §9).
-      return [sql`${store.columns.completionDate!} desc nulls last`, ...newestFirst];
-    default:
-      throw new Error(`Section ${store.key}: order ${store.section.orderBy} is not supported here`);
-  }
 }
 
 const storesBySlug = new Map(storedListSections.map((s) => [s.slug, buildStore(s)]));

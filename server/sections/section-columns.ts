@@ -6,11 +6,11 @@
  * the source of truth for what is stored), and guards the few values zod accepts but PostgreSQL
  * cannot store.
  */
-import { getTableColumns } from 'drizzle-orm';
+import { asc, desc, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { AppError, type FieldIssue } from '../../domain/app-error.ts';
-import { INVALID_DATE_MESSAGE } from '../../domain/sections/section.ts';
+import { INVALID_DATE_MESSAGE, type SectionOrder } from '../../domain/sections/section.ts';
 
 /**
  * The column of every field of `schema`, keyed by field name, minus `except` (fields stored some
@@ -131,4 +131,25 @@ function pgErrorCode(error: unknown): string | undefined {
     if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
   }
   return undefined;
+}
+
+/**
+ * ORDER BY of a section table's rows in the registry's order: the order of the screen, the admin
+ * details and the completion payload alike (spec §4 lists newest first; §9 CME by completion date,
+ * newest first, undated last). Ties fall back to creation, then id, so the order is total.
+ */
+export function sectionOrderBy(table: PgTable, order: SectionOrder): SQL[] {
+  const columns = getTableColumns(table) as Record<string, PgColumn>;
+  const newestFirst = [desc(columns.createdAt!), desc(columns.id!)];
+  switch (order) {
+    case 'position':
+      return [asc(columns.position!), asc(columns.createdAt!), asc(columns.id!)];
+    case 'createdAt':
+      return newestFirst;
+    case 'completionDate':
+      // PostgreSQL sorts nulls first in descending order; undated records go last.
+      return [sql`${columns.completionDate!} desc nulls last`, ...newestFirst];
+    case 'uploadedAt':
+      return [desc(columns.uploadedAt!), desc(columns.id!)];
+  }
 }
