@@ -117,6 +117,8 @@ export function createCompletionDelivery(options: CompletionDeliveryOptions): Co
   const running = new Set<Promise<unknown>>();
   let timer: NodeJS.Timeout | undefined;
   let ticking = false;
+  /** Ticks in progress (tick() never rejects). */
+  const ticks = new Set<Promise<void>>();
   let tickAgain = false;
 
   /** Claim one row: a given id (when not running), or the most overdue pending row. */
@@ -367,7 +369,11 @@ export function createCompletionDelivery(options: CompletionDeliveryOptions): Co
 
   function kick() {
     if (!url || stopping.signal.aborted) return;
-    void tick();
+    // Kept so stop() can wait for a tick still claiming: a claim it wins after stop() began is run
+    // (and recorded as interrupted) while the database is still open, not left leased.
+    const current = tick();
+    ticks.add(current);
+    void current.finally(() => ticks.delete(current));
   }
 
   return {
@@ -412,6 +418,7 @@ export function createCompletionDelivery(options: CompletionDeliveryOptions): Co
     async stop() {
       if (timer) clearInterval(timer);
       stopping.abort(new Error('server stopping'));
+      await Promise.allSettled([...ticks]);
       await Promise.allSettled([...running]);
     },
   };
