@@ -118,9 +118,11 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
     app.swagger(),
   );
 
+  // Whether the built web app is served is decided once: the static plugin is registered (or not) here.
+  const spa = serveWeb && fs.existsSync(path.join(webDistDir, 'index.html'));
   // Unknown /api paths: JSON 404, never the SPA.
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || !serveWeb || !fs.existsSync(path.join(webDistDir, 'index.html'))) {
+    if (request.url.startsWith('/api/') || !spa) {
       return reply
         .status(404)
         .send({ code: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` });
@@ -128,7 +130,7 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
     // The SPA handles its own routes, including its 404 page.
     return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
   });
-  if (serveWeb && fs.existsSync(webDistDir)) {
+  if (spa) {
     await app.register(fastifyStatic, { root: webDistDir, wildcard: false, index: ['index.html'] });
   }
   return app as unknown as AppInstance;
