@@ -7,6 +7,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { AppError } from '../../domain/app-error.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
 import { computeProgress, type SectionKey, sections } from '../../domain/sections/registry.ts';
+import { isUuid } from '../../domain/uuid.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
@@ -148,7 +149,7 @@ export async function loadApplicationFor(
     'not_found',
     'Application not found. Return to the dashboard and choose an application.',
   );
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(applicationId)) throw notFound;
+  if (!isUuid(applicationId)) throw notFound;
   const [application] = await db
     .select({
       id: providerApplications.id,

@@ -19,6 +19,7 @@ import {
   documentObjectKey,
   MAX_DOCUMENT_BYTES,
 } from '../../domain/sections/documents.ts';
+import { isUuid } from '../../domain/uuid.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
@@ -42,7 +43,7 @@ export function listDocuments(db: Queryable, applicationId: string): Promise<Doc
 
 /** One document, or undefined (also for a malformed id). */
 export async function findDocument(db: Queryable, documentId: string): Promise<DocumentRow | undefined> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(documentId)) return undefined;
+  if (!isUuid(documentId)) return undefined;
   const [row] = await db.select().from(documents).where(eq(documents.id, documentId));
   return row;
 }

@@ -38,8 +38,6 @@ export interface AppDeps {
   cipher: FieldCipher;
   /** Document objects (bucket provider-documents, spec §3); built in runtime.ts from env. */
   storage: ObjectStorage;
-  /** Extension point for later features (storage, notifier...). */
-  [key: string]: unknown;
 }
 
 /** One registered API route (collected at registration; the authorization matrix test reads it). */

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import { AppError } from '../../domain/app-error.ts';
 import { SECTION_COUNT } from '../../domain/sections/registry.ts';
+import { isUuid } from '../../domain/uuid.ts';
 import { findApplication, loadApplicationFor } from '../applications/applications.service.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -201,7 +202,7 @@ export async function resendNotification(
   notificationId: string,
 ): Promise<void> {
   const notFound = new AppError('not_found', 'Notification not found. Reload the list and try again.');
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(notificationId)) throw notFound;
+  if (!isUuid(notificationId)) throw notFound;
   await db.transaction(async (tx) => {
     const [row] = await tx
       .update(completionNotifications)
