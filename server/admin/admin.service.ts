@@ -468,7 +468,7 @@ export async function listAuditEvents(
   if (action) filters.push(sql`${auditLog.action} = ${action}`);
   if (subjectUserId) filters.push(sql`${auditLog.subjectUserId} = ${subjectUserId}`);
   const where = filters.length > 0 ? sql`where ${sql.join(filters, sql` and `)}` : sql``;
-  const result = await db.execute<{
+  const pageQuery = db.execute<{
     id: number;
     occurred_at: Date;
     action: string;
@@ -498,7 +498,7 @@ export async function listAuditEvents(
   const person = (id: string | null, name: string | null, email: string | null): AuditPerson | null =>
     id ? { userId: id, name: name ?? '', email: email ?? '' } : null;
   // Capped like a search: the log only grows, and "10,000+ events" is all a pager needs.
-  const count = await countRows(db, sql`from ${auditLog} ${where}`, true);
+  const [result, count] = await Promise.all([pageQuery, countRows(db, sql`from ${auditLog} ${where}`, true)]);
   return {
     items: result.rows.map((row) => ({
       id: Number(row.id),
