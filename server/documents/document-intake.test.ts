@@ -4,12 +4,9 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import type { DocumentExtension } from '../../domain/sections/documents.ts';
+import { tinyPng } from '../../tests/fixtures/files.ts';
 import { DocumentIntake } from './document-intake.ts';
 
-const TINY_PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
 const JPEG = Buffer.concat([
   Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex'),
   Buffer.alloc(200),
@@ -45,7 +42,7 @@ async function intake(
 describe('DocumentIntake', () => {
   it.each([
     ['pdf', PDF],
-    ['png', TINY_PNG],
+    ['png', tinyPng],
     ['jpg', JPEG],
     ['jpeg', JPEG],
     ['doc', CFB],

@@ -8,6 +8,7 @@ import http from 'node:http';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DOCUMENT_BYTES } from '../../domain/sections/documents.ts';
+import { minimalPdf, pdfOfSize, tinyPng } from '../../tests/fixtures/files.ts';
 import {
   Client,
   createTestApp,
@@ -31,45 +32,12 @@ interface DocumentDto {
   downloadUrl: string;
 }
 
-/** A minimal valid PDF (header, one page, a correct xref table and trailer). */
-function minimalPdf(note = 'credentialing test'): Buffer {
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Info (${note}) >>`,
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, i) => {
-    offsets.push(Buffer.byteLength(body));
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xrefOffset = Buffer.byteLength(body);
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xrefOffset}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
-}
-
-/** A real 1x1 PNG. */
-const TINY_PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
-
 /** The start of a Windows PE executable: 'MZ', e_lfanew at 0x3c, 'PE\0\0' there. */
 function peExecutable(): Buffer {
   const bytes = Buffer.alloc(1024);
   bytes.write('MZ', 0, 'latin1');
   bytes.writeUInt32LE(0x80, 0x3c);
   bytes.write('PE\0\0', 0x80, 'latin1');
-  return bytes;
-}
-
-/** A file of `size` bytes that starts like a PDF (what the benchmark and the limit tests send). */
-function pdfOfSize(size: number): Buffer {
-  const bytes = Buffer.alloc(size, 0x20);
-  bytes.write('%PDF-1.4\n', 0, 'latin1');
   return bytes;
 }
 
@@ -176,10 +144,10 @@ describe.each(drivers)('documents API with the $name storage driver', ({ name, s
     });
     const pngUpload = await upload(alice, alice.applicationId, {
       documentType: 'vaccination_record',
-      file: { name: 'flu shot.png', bytes: TINY_PNG },
+      file: { name: 'flu shot.png', bytes: tinyPng },
     });
     expect(pngUpload.status).toBe(201);
-    expect(pngUpload.body).toMatchObject({ fileSize: TINY_PNG.length, mimeType: 'image/png' });
+    expect(pngUpload.body).toMatchObject({ fileSize: tinyPng.length, mimeType: 'image/png' });
 
     const list = await alice.json<{ documents: DocumentDto[] }>(
       'GET',
@@ -187,7 +155,7 @@ describe.each(drivers)('documents API with the $name storage driver', ({ name, s
     );
     expect(list.status).toBe(200);
     expect(list.body.documents.map((d) => [d.documentName, d.fileSize])).toEqual([
-      ['flu shot.png', TINY_PNG.length],
+      ['flu shot.png', tinyPng.length],
       ['Curriculum Vitae.PDF', pdf.length],
     ]);
 
@@ -268,7 +236,7 @@ describe.each(drivers)('documents API with the $name storage driver', ({ name, s
         why: 'text',
       },
       { name: 'photo.png', bytes: minimalPdf(), why: 'a PDF named .png' },
-      { name: 'letter.docx', bytes: TINY_PNG, why: 'a PNG named .docx' },
+      { name: 'letter.docx', bytes: tinyPng, why: 'a PNG named .docx' },
     ];
     for (const file of cases) {
       const response = await upload(alice, alice.applicationId, { documentType: 'other', file });
@@ -361,7 +329,7 @@ describe.each(drivers)('documents API with the $name storage driver', ({ name, s
 
   it('lets an admin list and download (audited) but not upload or delete', async () => {
     const alice = await providerWithApplication();
-    const png = TINY_PNG;
+    const png = tinyPng;
     const uploaded = await upload(alice, alice.applicationId, {
       documentType: 'background_check',
       file: { name: 'check.png', bytes: png },
@@ -373,6 +341,15 @@ describe.each(drivers)('documents API with the $name storage driver', ({ name, s
     const list = await admin.json<{ documents: DocumentDto[] }>('GET', base);
     expect(list.status).toBe(200);
     expect(list.body.documents.map((d) => d.id)).toEqual([uploaded.body.id]);
+    // Reading the list is a view of the provider's application, audited like every section read.
+    const views = await app.runtime.deps.database.pool.query(
+      `select subject_user_id, resource_id, details from audit_log
+        where action = 'admin.view_provider' and actor_user_id = $1`,
+      [admin.userId],
+    );
+    expect(views.rows).toEqual([
+      { subject_user_id: alice.userId, resource_id: alice.applicationId, details: { section: 'documents' } },
+    ]);
 
     const adminDownload = await download(admin, uploaded.body.downloadUrl);
     expect(adminDownload.response.status).toBe(200);

@@ -26,6 +26,7 @@ import {
 import { loadApplicationFor } from '../applications/applications.service.ts';
 import { type Actor, requireActor, requirePermission } from '../auth/actor.ts';
 import type { AppInstance } from '../http/types.ts';
+import { authorizeSectionAccess } from '../sections/section-access.ts';
 import { attachmentDisposition } from './content-disposition.ts';
 import { fileTooLargeError, UNSUPPORTED_EXTENSION_MESSAGE } from './document-intake.ts';
 import {
@@ -128,7 +129,13 @@ export async function documentRoutes(app: AppInstance) {
     async (request) => {
       const actor = await requireActor(request);
       await requireDocumentReader(request, actor);
-      const application = await loadApplicationFor(app.deps.db, actor, request.params.applicationId, 'read');
+      // Same rule as every section read: owner, or an admin whose view is audited.
+      const { application } = await authorizeSectionAccess(
+        request,
+        request.params.applicationId,
+        'read',
+        'documents',
+      );
       const rows = await listDocuments(app.deps.db, application.id);
       return { documents: rows.map(presentDocument) };
     },
