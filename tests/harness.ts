@@ -60,14 +60,15 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       mail.push(message);
     },
   };
-  const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(line) });
+  const logLevel = env.LOG_LEVEL ?? 'info';
+  const logger = pino({ level: logLevel }, { write: (line: string) => void logs.push(line) });
   const runtime = await createRuntime({
     env: loadEnv({
       NODE_ENV: 'test',
       DATABASE_URL: database.url,
       DATA_DIR: dataDir,
       APP_URL: TEST_ORIGIN,
-      LOG_LEVEL: 'info',
+      LOG_LEVEL: logLevel,
       // Every test client comes from 127.0.0.1; the per-account limit stays on and is tested.
       AUTH_IP_RATE_LIMIT: 'false',
       ...env,

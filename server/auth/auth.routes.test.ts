@@ -153,7 +153,8 @@ describe('sign-up, confirmation, sign-in', () => {
     const email = `target.${Date.now()}@example.test`;
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
-      // Vary the client address header: the per-account limit must hold regardless.
+      // A fresh client (no cookies) per attempt; the harness turns the per-IP limit off, so only the
+      // per-account limit can refuse.
       const response = await new Client(app).json('POST', '/api/auth/sign-in/email', {
         email,
         password: `wrong-${i}`,
