@@ -20,6 +20,7 @@ import { isSeeded, SEED_USER_PREFIX, seedVolume } from '../scripts/seed-volume.t
 import { loadEnv } from '../server/env.ts';
 import type { MailMessage } from '../server/mail/mailer.ts';
 import { createRuntime } from '../server/runtime.ts';
+import { percentile } from './lib.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -42,10 +43,6 @@ async function benchDatabaseUrl(): Promise<string | undefined> {
     await admin.end();
   }
   return url.toString();
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 async function main() {

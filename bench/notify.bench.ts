@@ -14,19 +14,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { MAX_DOCUMENT_BYTES } from '../domain/sections/documents.ts';
 import { openDatabase } from '../server/db/client.ts';
-import { runningEmbeddedUrl } from '../server/db/embedded-postgres.ts';
+import { freePort, runningEmbeddedUrl } from '../server/db/embedded-postgres.ts';
 import { loadEnv } from '../server/env.ts';
 import { readOutbox } from '../server/mail/outbox.ts';
 import { createCompletedApplication } from '../server/notifications/testing/completed-application.ts';
 import { WebhookReceiver, waitUntil } from '../server/notifications/testing/webhook-receiver.ts';
 import { loadFieldCipher } from '../server/security/field-cipher.ts';
 import { createStorage } from '../server/storage/create-storage.ts';
+import { createDatabaseOn, rssBytes } from './lib.ts';
 
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 10);
 const DOCUMENT_BYTES = Number(process.env.BENCH_DOCUMENT_BYTES ?? MAX_DOCUMENT_BYTES);
@@ -34,41 +33,6 @@ const GOAL_MB = 100;
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const PASSWORD = 'bench provider passphrase 2026!';
 const MB = 1024 * 1024;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Resident set size of `pid` in bytes (Linux). */
-function rssOf(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-}
-
-/** A fresh database on DATABASE_URL's server, or undefined (the server then embeds PostgreSQL). */
-async function createBenchDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  if (!process.env.DATABASE_URL) return undefined;
-  const name = `bench_notify_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
 
 /** Cookie-keeping fetch against the server, with our Origin (CSRF guard). */
 function httpClient(baseUrl: string) {
@@ -92,7 +56,10 @@ function httpClient(baseUrl: string) {
 }
 
 async function main() {
-  const database = await createBenchDatabase();
+  // A fresh database on DATABASE_URL's server, or none (the server then embeds PostgreSQL).
+  const database = process.env.DATABASE_URL
+    ? await createDatabaseOn(process.env.DATABASE_URL, 'bench_notify')
+    : undefined;
   // Under the project (like the e2e data): an embedded cluster run as root cannot use a 0700 mkdtemp dir.
   const dataDir = path.resolve('.data-test', `bench-notify-${randomBytes(4).toString('hex')}`);
   fs.mkdirSync(dataDir, { recursive: true });
@@ -183,16 +150,16 @@ async function main() {
     // Idle baseline, then sample while the click is answered.
     await new Promise((r) => setTimeout(r, 2000));
     const pid = child.pid!;
-    const baseline = rssOf(pid);
+    const baseline = rssBytes(pid);
     let peak = baseline;
     const sampler = setInterval(() => {
-      peak = Math.max(peak, rssOf(pid));
+      peak = Math.max(peak, rssBytes(pid));
     }, 5);
     const started = performance.now();
     const answer = await call('POST', `/api/applications/${applicationId}/completion`, {});
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
-    peak = Math.max(peak, rssOf(pid));
+    peak = Math.max(peak, rssBytes(pid));
 
     const request = receiver.requests.at(-1);
     if (answer.status !== 200 || answer.body.status !== 'delivered' || !request?.verified) {

@@ -26,9 +26,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import pino from 'pino';
 import { startTestS3Server } from '../server/storage/s3rver-test-server.ts';
+import { pdfOfSize } from '../tests/fixtures/files.ts';
+import { createDatabaseOn, percentile, rssBytes } from './lib.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const PASSWORD = 'bench uploads passphrase 2026!';
@@ -72,21 +73,9 @@ async function runServer() {
 // Parent: the clients and the measurements.
 // ---------------------------------------------------------------------------------------------
 
-function rssMiB(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(status.match(/^VmRSS:\s+(\d+) kB$/m)?.[1] ?? 0);
-  return kb / 1024;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-/** A file of `size` bytes that file-type recognises as a PDF. */
-function pdfOfSize(size: number): Blob {
-  const bytes = Buffer.alloc(size, 0x20);
-  bytes.write('%PDF-1.4\n', 0, 'latin1');
-  return new Blob([new Uint8Array(bytes)], { type: 'application/pdf' });
+/** A file of `size` bytes that file-type recognises as a PDF, as an upload body part. */
+function pdfBlob(size: number): Blob {
+  return new Blob([new Uint8Array(pdfOfSize(size))], { type: 'application/pdf' });
 }
 
 class Session {
@@ -114,42 +103,27 @@ class Session {
 async function main() {
   // The database: a fresh one on DATABASE_URL's server, or embedded (DATABASE_URL unset in the child).
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cred-bench-uploads-'));
-  let databaseUrl: string | undefined;
-  let dropDatabase = async () => {};
-  if (process.env.DATABASE_URL) {
-    const name = `bench_uploads_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    };
-  }
+  const database = process.env.DATABASE_URL
+    ? await createDatabaseOn(process.env.DATABASE_URL, 'bench_uploads')
+    : undefined;
 
   const s3 = process.env.BENCH_STORAGE === 's3' ? await startTestS3Server() : undefined;
   const child = fork(fileURLToPath(import.meta.url), ['--server'], {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, ...s3?.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '' },
+    env: { ...process.env, ...s3?.env, DATA_DIR: dataDir, DATABASE_URL: database?.url ?? '' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const mail: { to: string; text: string }[] = [];
-  const port = await new Promise<number>((resolve, reject) => {
-    child.on('message', (message: ChildMessage) => {
-      if (message.type === 'mail') mail.push(message);
-      if (message.type === 'ready') resolve(message.port);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
   const pid = child.pid!;
 
   try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.on('message', (message: ChildMessage) => {
+        if (message.type === 'mail') mail.push(message);
+        if (message.type === 'ready') resolve(message.port);
+      });
+      child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    });
     const session = new Session(`http://127.0.0.1:${port}`);
     // A provider signs up, confirms through the captured mail, signs in and starts an application.
     const email = `bench.${randomBytes(3).toString('hex')}@bench.example`;
@@ -187,12 +161,12 @@ async function main() {
     };
 
     // Warm-up: one upload of each size, so the first run does not pay for lazy initialisation.
-    await upload(pdfOfSize(MiB), 0);
-    await upload(pdfOfSize(10 * MiB - 1), 0);
+    await upload(pdfBlob(MiB), 0);
+    await upload(pdfBlob(10 * MiB - 1), 0);
     await new Promise((r) => setTimeout(r, 1000));
     const idle: number[] = [];
     for (let i = 0; i < 10; i++) {
-      idle.push(rssMiB(pid));
+      idle.push(rssBytes(pid) / MiB);
       await new Promise((r) => setTimeout(r, 50));
     }
     const baseline = idle.sort((a, b) => a - b)[5]!;
@@ -204,16 +178,16 @@ async function main() {
     const results: { label: string; mib: number; peak: number; p50: number; p95: number; wall: number }[] =
       [];
     for (const run of runs) {
-      const file = pdfOfSize(run.size);
-      let peak = rssMiB(pid);
+      const file = pdfBlob(run.size);
+      let peak = rssBytes(pid) / MiB;
       const sampler = setInterval(() => {
-        peak = Math.max(peak, rssMiB(pid));
+        peak = Math.max(peak, rssBytes(pid) / MiB);
       }, 50);
       const started = performance.now();
       const times = await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => upload(file, i + 1)));
       const wall = performance.now() - started;
       clearInterval(sampler);
-      peak = Math.max(peak, rssMiB(pid));
+      peak = Math.max(peak, rssBytes(pid) / MiB);
       times.sort((a, b) => a - b);
       results.push({
         label: run.label,
@@ -245,9 +219,12 @@ async function main() {
         `(buffering whole files would need about ${big!.mib.toFixed(0)} MiB more).`,
     );
   } finally {
-    child.send({ type: 'stop' });
-    await new Promise((resolve) => child.once('exit', resolve));
-    await dropDatabase().catch(() => {});
+    // A child that already exited (a failed start, a crash) has no IPC channel left to stop it.
+    if (child.exitCode === null && child.signalCode === null) {
+      child.send({ type: 'stop' });
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    await database?.drop().catch(() => {});
     await s3?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

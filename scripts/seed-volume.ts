@@ -27,8 +27,8 @@ import { openConfiguredDatabase } from '../server/runtime.ts';
 
 /** Id prefix of every seeded user (text ids) and application (uuid ids). */
 export const SEED_USER_PREFIX = 'feed0000-0000-4000-8000-';
-export const SEED_APPLICATION_PREFIX = 'feed0000-0000-4000-a000-';
-export const SEED_EMAIL_DOMAIN = 'volume-seed.test';
+const SEED_APPLICATION_PREFIX = 'feed0000-0000-4000-a000-';
+const SEED_EMAIL_DOMAIN = 'volume-seed.test';
 
 export interface SeedVolumeOptions {
   /** Providers to create (default 100,000). Applications, section rows and documents scale with it. */

@@ -5,9 +5,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Client, createTestApp, signUpAndSignIn, TEST_ORIGIN, type TestApp } from '../../tests/harness.ts';
+import { freePort } from '../db/embedded-postgres.ts';
 import { createCompletedApplication } from './testing/completed-application.ts';
 import { WebhookReceiver, waitUntil } from './testing/webhook-receiver.ts';
 
@@ -36,16 +36,8 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** Start server/main.ts on the test database and data directory; resolves when it is ready. */
-async function startServer(): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
+async function startServer(): Promise<{ child: ChildProcess; baseUrl: string }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: {
@@ -79,7 +71,7 @@ async function startServer(): Promise<{ child: ChildProcess; baseUrl: string; ou
     30_000,
     'the server to start',
   );
-  return { child, baseUrl, output: () => output };
+  return { child, baseUrl };
 }
 
 it('delivers after a SIGKILL in the middle of the first attempt and a restart', {

@@ -41,8 +41,6 @@ export class WebhookReceiver {
   /** Answers for the next requests, in order; 200 once the script is used up. */
   answers: ReceiverAnswer[] = [];
   readonly requests: ReceivedRequest[] = [];
-  /** Requests whose headers arrived (before their bodies). */
-  started = 0;
   private server?: http.Server;
   private port = 0;
 
@@ -79,14 +77,7 @@ export class WebhookReceiver {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  /** Resolve once `count` verified 2xx deliveries arrived. @throws after `timeoutMs` */
-  async waitForDeliveries(count: number, timeoutMs = 20_000): Promise<ReceivedRequest[]> {
-    await waitUntil(() => this.delivered.length >= count, timeoutMs, `${count} delivery(ies)`);
-    return this.delivered;
-  }
-
   private async handle(request: http.IncomingMessage, response: http.ServerResponse) {
-    this.started += 1;
     const answer = this.answers.shift() ?? 200;
     const headers = request.headers;
     const id = String(headers['webhook-id'] ?? '');
