@@ -3,6 +3,11 @@
  * after `idleTimeoutSeconds` without requests; this guard mirrors it for the person at the screen:
  * user activity keeps the server session alive (at most one ping a minute), a dialog warns before the
  * timeout, and at the timeout the user is signed out and sent to /auth.
+ *
+ * Every tab of the browser shares the one cookie session, so activity in any tab counts for all of
+ * them: each tab records its last activity in localStorage (a timestamp only: no token, no PHI) and
+ * measures idleness from the newest record, so an idle tab neither warns nor signs out while the user
+ * works in another.
  */
 import { Button, Group, Modal, Text } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -11,10 +16,30 @@ import { api } from '../api.ts';
 const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart'] as const;
 const PING_EVERY_MS = 60_000;
 const CHECK_EVERY_MS = 1_000;
+/** localStorage key of the newest activity in any tab, in milliseconds since the epoch. */
+export const LAST_ACTIVITY_STORAGE_KEY = 'idle:lastActivity';
 
 /** Seconds of warning before the timeout: two minutes, or a quarter of a short timeout. */
 export function warningLeadSeconds(idleTimeoutSeconds: number): number {
   return Math.min(120, Math.floor(idleTimeoutSeconds / 4));
+}
+
+/** Records activity for the other tabs. Storage can be unavailable or refuse writes: then only this tab knows. */
+export function shareLastActivity(timestamp: number): void {
+  try {
+    localStorage.setItem(LAST_ACTIVITY_STORAGE_KEY, String(timestamp));
+  } catch {
+    // This tab's own record still counts.
+  }
+}
+
+/** The newest activity: this tab's own (`own`) or the one any tab recorded in localStorage. */
+export function lastActivityAcrossTabs(own: number): number {
+  try {
+    return Math.max(own, Number(localStorage.getItem(LAST_ACTIVITY_STORAGE_KEY)) || 0);
+  } catch {
+    return own;
+  }
 }
 
 export function IdleSessionGuard({ idleTimeoutSeconds }: { idleTimeoutSeconds: number }) {
@@ -25,6 +50,7 @@ export function IdleSessionGuard({ idleTimeoutSeconds }: { idleTimeoutSeconds: n
 
   const keepAlive = useCallback(() => {
     lastActivity.current = Date.now();
+    shareLastActivity(lastActivity.current);
     setSecondsLeft(null);
     if (Date.now() - lastPing.current >= PING_EVERY_MS) {
       lastPing.current = Date.now();
@@ -46,7 +72,7 @@ export function IdleSessionGuard({ idleTimeoutSeconds }: { idleTimeoutSeconds: n
 
   useEffect(() => {
     const timer = window.setInterval(() => {
-      const idleSeconds = (Date.now() - lastActivity.current) / 1000;
+      const idleSeconds = (Date.now() - lastActivityAcrossTabs(lastActivity.current)) / 1000;
       const left = Math.ceil(idleTimeoutSeconds - idleSeconds);
       if (left <= 0) {
         window.clearInterval(timer);
@@ -58,6 +84,9 @@ export function IdleSessionGuard({ idleTimeoutSeconds }: { idleTimeoutSeconds: n
           });
       } else if (left <= lead) {
         setSecondsLeft(left);
+      } else {
+        // Activity in another tab: the warning, if open, no longer applies.
+        setSecondsLeft(null);
       }
     }, CHECK_EVERY_MS);
     return () => window.clearInterval(timer);
