@@ -6,8 +6,3 @@ export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '';
   return dayjs(iso).format('MMM D, YYYY');
 }
-
-/** Bytes -> '1.23 MB' (spec §9: MB with two decimals). */
-export function formatMegabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(2)} MB`;
-}

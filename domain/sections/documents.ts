@@ -46,14 +46,11 @@ export const documentMimeTypeByExtension = {
 } as const;
 export type DocumentExtension = keyof typeof documentMimeTypeByExtension;
 export const acceptedDocumentExtensions = Object.keys(documentMimeTypeByExtension) as DocumentExtension[];
-export const acceptedDocumentMimeTypes = [
-  'application/pdf',
-  'application/msword',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  'image/jpeg',
-  'image/png',
-] as const;
-export type DocumentMimeType = (typeof acceptedDocumentMimeTypes)[number];
+export type DocumentMimeType = (typeof documentMimeTypeByExtension)[DocumentExtension];
+/** The accepted MIME types, each once (jpg and jpeg share image/jpeg). */
+export const acceptedDocumentMimeTypes: readonly DocumentMimeType[] = [
+  ...new Set(Object.values(documentMimeTypeByExtension)),
+];
 
 /** Upload maximum stated on screen (spec §9: 10MB), in bytes; enforced by the server too. */
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;

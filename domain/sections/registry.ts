@@ -12,7 +12,6 @@ import { payorsSection } from './payors.ts';
 import { peerReferencesSection } from './peer-references.ts';
 import { personalInformationSection } from './personal-information.ts';
 import { professionalLicensesSection } from './professional-licenses.ts';
-import type { SectionDefinition } from './section.ts';
 import { vaccinationsSection } from './vaccinations.ts';
 import { workHistorySection } from './work-history.ts';
 
@@ -38,7 +37,6 @@ void sectionCountMatches;
 
 export type Section = (typeof sections)[number];
 export type SectionKey = Section['key'];
-export type SectionSlug = Section['slug'];
 export type SectionOf<Key extends SectionKey> = Extract<Section, { key: Key }>;
 export type ListSection = Extract<Section, { kind: 'list' }>;
 export type ListSectionKey = ListSection['key'];
@@ -48,22 +46,11 @@ export type AddFormTableSection = Extract<Section, { layout: 'add-form-table' }>
 export type AddFormTableSectionKey = AddFormTableSection['key'];
 /** A row of a section after parsing (what the server stores, minus id and bookkeeping columns). */
 export type SectionRow<Key extends SectionKey> = z.output<SectionOf<Key>['schema']>;
-/** A row of a section as a client may send it (empty strings allowed, defaults optional). */
-export type SectionRowInput<Key extends SectionKey> = z.input<SectionOf<Key>['schema']>;
 
 /** Every section by key. */
 export const sectionByKey = Object.fromEntries(sections.map((s) => [s.key, s])) as {
   readonly [Key in SectionKey]: SectionOf<Key>;
 };
-
-/** Widened view of a section for generic code (any section, any row shape). */
-export function sectionDefinition(key: SectionKey): SectionDefinition {
-  return sectionByKey[key];
-}
-
-export function isSectionKey(value: string): value is SectionKey {
-  return Object.hasOwn(sectionByKey, value);
-}
 
 /** The section whose route slug is `slug` (spec §2), or undefined. */
 export function sectionBySlug(slug: string): Section | undefined {
@@ -81,11 +68,6 @@ export const listSections = sections.filter((s): s is ListSection => s.kind === 
 /** The five repeatable-card sections, in order. */
 export const repeatableSections = sections.filter(
   (s): s is RepeatableSection => s.layout === 'repeatable-cards',
-);
-
-/** The four add-form-plus-table sections, in order. */
-export const addFormTableSections = sections.filter(
-  (s): s is AddFormTableSection => s.layout === 'add-form-table',
 );
 
 /**
@@ -137,6 +119,6 @@ export {
   licenseTypes,
   professionalLicenseSchema,
 } from './professional-licenses.ts';
-export { MAX_REPEATABLE_ROWS, repeatableSaveSchema, toOptions } from './section.ts';
+export { MAX_REPEATABLE_ROWS, repeatableSaveSchema } from './section.ts';
 export { vaccinationSchema, vaccineNameLabel, vaccineNames } from './vaccinations.ts';
 export { workHistorySchema } from './work-history.ts';

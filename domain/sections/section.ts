@@ -17,7 +17,6 @@
  */
 import { z } from 'zod';
 
-export type SectionKind = 'single' | 'list';
 export type SectionLayout = 'single-form' | 'repeatable-cards' | 'add-form-table' | 'documents';
 export type ListSectionLayout = Exclude<SectionLayout, 'single-form'>;
 
@@ -86,8 +85,6 @@ export interface ListSectionDefinition<
   /** Add button label of a repeatable-card screen (spec §2), e.g. 'Add License'. */
   addLabel?: string;
 }
-
-export type SectionDefinition = SingleSectionDefinition | ListSectionDefinition;
 
 /** Declares the single-record section; keeps the literal key and the schema type. */
 export function defineSingleSection<const Key extends string, Schema extends z.ZodObject>(
@@ -212,14 +209,6 @@ export function numberInput<const Blank extends number | null>(whenBlank: Blank,
       }
       return n;
     });
-}
-
-/** `{ value, label }` options for a select input, in the order of `values`. */
-export function toOptions<const Values extends readonly string[]>(
-  values: Values,
-  labels: Record<Values[number], string>,
-): { value: Values[number]; label: string }[] {
-  return values.map((value: Values[number]) => ({ value, label: labels[value] }));
 }
 
 /** Joins the non-empty parts of a summary line with ' · '. */

@@ -3,9 +3,9 @@
  * owner and a download, paged on the server and filtered by the same name/email search as the users.
  */
 import { Stack, Table, Text } from '@mantine/core';
-import { documentTypeLabel } from '../../../domain/sections/documents.ts';
+import { documentTypeLabel, formatFileSizeMb } from '../../../domain/sections/documents.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
-import { formatDate, formatMegabytes } from '../../format.ts';
+import { formatDate } from '../../format.ts';
 import type { DocumentListItem, PageInfo } from './admin-api.ts';
 import { DocumentDownloadButton } from './document-download-button.tsx';
 import { ListPager } from './list-pager.tsx';
@@ -44,7 +44,7 @@ export function DocumentsTab({
                 <Table.Tr key={d.id}>
                   <Table.Td>{d.documentName}</Table.Td>
                   <Table.Td>{documentTypeLabel[d.documentType] ?? d.documentType}</Table.Td>
-                  <Table.Td>{formatMegabytes(d.fileSize)}</Table.Td>
+                  <Table.Td>{formatFileSizeMb(d.fileSize)}</Table.Td>
                   <Table.Td>
                     {d.owner ? (
                       <>

@@ -18,7 +18,8 @@ import {
   Title,
 } from '@mantine/core';
 import { useEffect, useId, useState } from 'react';
-import { applicationStatusLabel } from '../../../domain/application-status.ts';
+import { applicationStatusLabel, pickCurrentApplication } from '../../../domain/application-status.ts';
+import { formatFileSizeMb } from '../../../domain/sections/documents.ts';
 import {
   credentialingStatusColor,
   credentialingStatusLabel,
@@ -33,7 +34,7 @@ import {
 } from '../../../domain/sections/registry.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
-import { formatDate, formatMegabytes } from '../../format.ts';
+import { formatDate } from '../../format.ts';
 import { notifyError } from '../../notify.ts';
 import { badgeColor } from '../../theme.ts';
 import { type ProviderDetails, type SectionValue, useProviderDetails } from './admin-api.ts';
@@ -55,7 +56,7 @@ const EMPTY = '—';
 function formatValue(sectionKey: SectionKey, field: string, value: SectionValue): string {
   if (value === null || value === '') return EMPTY;
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  if (sectionKey === 'documents' && field === 'fileSize') return formatMegabytes(Number(value));
+  if (sectionKey === 'documents' && field === 'fileSize') return formatFileSizeMb(Number(value));
   return valueLabels[`${sectionKey}.${field}`]?.[String(value)] ?? String(value);
 }
 
@@ -141,7 +142,7 @@ function DetailsBody({
 }) {
   const { profile, applications, selectedApplicationId } = details;
   const selected = applications.find((a) => a.id === selectedApplicationId);
-  const current = applications.find((a) => a.applicationStatus === 'draft') ?? applications[0];
+  const current = pickCurrentApplication(applications);
   return (
     <Stack>
       <Box component="section" aria-label="Profile">

@@ -20,6 +20,7 @@ import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { PASSWORD_MIN_LENGTH } from '../../../domain/password-policy.ts';
 import { ApiError, api } from '../../api.ts';
 import { FullPageLoader } from '../../components/full-page-loader.tsx';
 import { notifyError, notifySuccess } from '../../notify.ts';
@@ -140,7 +141,7 @@ function SignUpForm() {
           label="Password"
           autoComplete="new-password"
           required
-          description="At least 12 characters. A passphrase of several unrelated words works well."
+          description={`At least ${PASSWORD_MIN_LENGTH} characters. A passphrase of several unrelated words works well.`}
           {...form.getInputProps('password')}
         />
         <PasswordReasons reasons={reasons} />

@@ -19,6 +19,7 @@ import {
 import { useForm } from '@mantine/form';
 import { type ReactNode, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { PASSWORD_MIN_LENGTH } from '../../../domain/password-policy.ts';
 import { ApiError, api } from '../../api.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { PasswordReasons } from './password-reasons.tsx';
@@ -144,7 +145,7 @@ export function ResetPasswordPage() {
             label="New password"
             autoComplete="new-password"
             required
-            description="At least 12 characters."
+            description={`At least ${PASSWORD_MIN_LENGTH} characters.`}
             {...form.getInputProps('password')}
           />
           <PasswordInput

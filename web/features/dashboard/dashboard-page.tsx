@@ -19,7 +19,7 @@ import { IconCircleCheck, IconCircleDashed } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { pickCurrentApplication } from '../../../domain/application-status.ts';
-import { sections } from '../../../domain/sections/registry.ts';
+import { sectionPath, sections } from '../../../domain/sections/registry.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { SignOutButton } from '../../components/sign-out-button.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
@@ -107,7 +107,7 @@ function SectionsCard({ application }: { application: Application }) {
             <li key={section.key}>
               <UnstyledButton
                 component={Link}
-                to={`/${section.slug}/${application.id}`}
+                to={sectionPath(section, application.id)}
                 w="100%"
                 h="100%"
                 aria-label={`${section.title}: ${section.description}${done ? ' (complete)' : ''}`}

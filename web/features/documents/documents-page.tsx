@@ -12,7 +12,6 @@ import {
   Container,
   FileButton,
   Group,
-  Loader,
   Modal,
   Progress,
   Select,
@@ -38,6 +37,7 @@ import {
 } from '../../../domain/sections/documents.ts';
 import type { SectionMessages } from '../../../domain/sections/section.ts';
 import { ApiError } from '../../api.ts';
+import { InlineLoader } from '../../components/inline-loader.tsx';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import {
   type UploadedDocument,
@@ -202,10 +202,7 @@ function DocumentList({ applicationId }: { applicationId: string }) {
         Uploaded Documents
       </Title>
       {isPending ? (
-        <Group role="status">
-          <Loader size="sm" aria-hidden="true" />
-          <Text>Loading...</Text>
-        </Group>
+        <InlineLoader size="sm" />
       ) : isError ? (
         <Text>We could not load the documents of this application. Reload the page to try again.</Text>
       ) : documents.length === 0 ? (

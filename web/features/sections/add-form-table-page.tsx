@@ -17,11 +17,12 @@ import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { type AddFormTableSectionKey, sectionByKey } from '../../../domain/sections/registry.ts';
 import { ApiError } from '../../api.ts';
+import { InlineLoader } from '../../components/inline-loader.tsx';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { FormErrorSummary, fieldLabels } from './form-error-summary.tsx';
 import type { ApiRow, FormValues } from './screen-types.ts';
-import { SectionLoading, SectionPageShell } from './section-page-shell.tsx';
+import { SectionPageShell } from './section-page-shell.tsx';
 import { addFormTableScreens } from './section-screens.ts';
 import { useAddRow, useDeleteRow, useSectionRows } from './sections-api.ts';
 import { issuesToFormErrors, zodValidate } from './zod-form.ts';
@@ -124,7 +125,7 @@ function SavedRows({
         {screen.listTitle}
       </Title>
       {query.isPending ? (
-        <SectionLoading />
+        <InlineLoader size="sm" />
       ) : query.isError ? (
         <Text>The saved entries could not be loaded. Reload the page to try again.</Text>
       ) : query.data.length === 0 ? (

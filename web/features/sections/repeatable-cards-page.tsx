@@ -19,16 +19,12 @@ import { useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
 import { type RepeatableSectionKey, sectionByKey } from '../../../domain/sections/registry.ts';
 import { ApiError } from '../../api.ts';
+import { InlineLoader } from '../../components/inline-loader.tsx';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { FormErrorSummary, fieldLabels } from './form-error-summary.tsx';
 import type { ApiRow, FormValues, RepeatableScreen } from './screen-types.ts';
-import {
-  SaveCancelFooter,
-  SectionLoadFailed,
-  SectionLoading,
-  SectionPageShell,
-} from './section-page-shell.tsx';
+import { SaveCancelFooter, SectionLoadFailed, SectionPageShell } from './section-page-shell.tsx';
 import { repeatableScreens } from './section-screens.ts';
 import { useDeleteRow, useSaveCards, useSectionRows } from './sections-api.ts';
 import { issuesToFormErrors, toFormValues, zodValidate } from './zod-form.ts';
@@ -187,7 +183,7 @@ export default function RepeatableCardsPage({ sectionKey }: { sectionKey: Repeat
   return (
     <SectionPageShell section={section}>
       {query.isPending ? (
-        <SectionLoading />
+        <InlineLoader size="sm" />
       ) : query.isError ? (
         <SectionLoadFailed />
       ) : (

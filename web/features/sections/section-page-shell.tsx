@@ -1,23 +1,17 @@
 /**
  * The frame every section screen shares (spec §2): a main landmark, the section title as the page's one
- * h1 with its description, and the loading and load-failure states.
+ * h1 with its description, and the load-failure state (loading shows the shared InlineLoader).
  */
-import { Alert, Button, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import type { CSSProperties, ReactNode } from 'react';
+import { Alert, Button, Container, Group, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import type { Section } from '../../../domain/sections/registry.ts';
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/**
- * Field error text at red.9: Mantine's default error red (red.6 on white, about 3.3:1) fails WCAG AA
- * contrast for the small error text under inputs.
- */
-const errorColor = { '--mantine-color-error': 'var(--mantine-color-red-9)' } as CSSProperties;
-
 export function SectionPageShell({ section, children }: { section: Section; children: ReactNode }) {
   return (
-    <main style={errorColor}>
+    <main>
       <Container size="md" py="xl">
         <Stack>
           <div>
@@ -30,16 +24,6 @@ export function SectionPageShell({ section, children }: { section: Section; chil
         </Stack>
       </Container>
     </main>
-  );
-}
-
-/** 'Loading...' while a section's data is read (spec §2: certifications show it first). */
-export function SectionLoading() {
-  return (
-    <Group role="status" aria-live="polite" py="md">
-      <Loader size="sm" aria-hidden="true" />
-      <Text>Loading...</Text>
-    </Group>
   );
 }
 

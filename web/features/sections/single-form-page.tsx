@@ -10,18 +10,14 @@ import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { personalInformationSection } from '../../../domain/sections/personal-information.ts';
 import { ApiError } from '../../api.ts';
+import { InlineLoader } from '../../components/inline-loader.tsx';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import {
   type PersonalInformationValues,
   personalInformationScreen,
 } from './fields/personal-information-fields.tsx';
 import { FormErrorSummary, fieldLabels } from './form-error-summary.tsx';
-import {
-  SaveCancelFooter,
-  SectionLoadFailed,
-  SectionLoading,
-  SectionPageShell,
-} from './section-page-shell.tsx';
+import { SaveCancelFooter, SectionLoadFailed, SectionPageShell } from './section-page-shell.tsx';
 import {
   type PersonalInformationDto,
   usePersonalInformation,
@@ -95,7 +91,7 @@ export default function SingleFormPage() {
   return (
     <SectionPageShell section={section}>
       {query.isPending ? (
-        <SectionLoading />
+        <InlineLoader size="sm" />
       ) : query.isError ? (
         <SectionLoadFailed />
       ) : (
