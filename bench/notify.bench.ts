@@ -179,7 +179,7 @@ async function main() {
     );
     if (growthMb >= GOAL_MB) process.exitCode = 1;
   } finally {
-    if (child && child.exitCode === null) {
+    if (child && child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       await new Promise((r) => child!.once('exit', r));
     }
