@@ -1,0 +1,145 @@
+/**
+ * `npm run admin` changes the server's database or says why it cannot (issue 10, item 10): pointed at
+ * the wrong DATA_DIR or database it must not create a new empty cluster and fail on a missing table.
+ * Run as a real child process, the way an operator runs it.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../tests/harness.ts';
+import { openDatabase, runMigrations } from '../db/client.ts';
+import { startEmbeddedPostgres } from '../db/embedded-postgres.ts';
+
+interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the CLI with only `env`'s database settings (none of the test process's DATABASE_URL). */
+function runAdmin(args: string[], env: { DATA_DIR: string; DATABASE_URL?: string }): Promise<Outcome> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', ...args], {
+      env: childEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const directories: string[] = [];
+function temporaryDirectory(): string {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'cred-admin-cli-'));
+  directories.push(directory);
+  return directory;
+}
+afterAll(() => {
+  for (const directory of directories) fs.rmSync(directory, { recursive: true, force: true });
+});
+
+describe('npm run admin', () => {
+  it('with a DATA_DIR that holds no database: exits 1, says where it looked, creates nothing', async () => {
+    const dataDir = temporaryDirectory();
+    const outcome = await runAdmin(['grant', 'x@example.test'], { DATA_DIR: dataDir });
+    expect(outcome.code).toBe(1);
+    // No cluster made (initdb) in the wrong directory: nothing at all.
+    expect(fs.existsSync(path.join(dataDir, 'postgres', 'PG_VERSION'))).toBe(false);
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+    expect(outcome.stderr.trim()).toBe(
+      `No database found: DATABASE_URL is not set and DATA_DIR (${dataDir}) holds no embedded database. ` +
+        "This command changes the server's database and never creates one. Set DATA_DIR to the server's " +
+        "data directory, or DATABASE_URL to the server's database, as the server has them.",
+    );
+  }, 60_000);
+
+  it("with DATABASE_URL on a database without the app's tables: says it is not the server's database", async () => {
+    const empty = await createTestDatabase();
+    try {
+      const outcome = await runAdmin(['grant', 'x@example.test'], {
+        DATA_DIR: temporaryDirectory(),
+        DATABASE_URL: empty.url,
+      });
+      expect(outcome.code).toBe(1);
+      const name = new URL(empty.url).pathname.slice(1);
+      expect(outcome.stderr).toContain(`The database "${name}" on `);
+      expect(outcome.stderr).toContain(
+        "has no tables of this application (its migrations never ran): it is not the server's database.",
+      );
+      expect(outcome.stderr).not.toContain('Failed query');
+    } finally {
+      await empty.drop();
+    }
+  }, 60_000);
+
+  it('with no account for the email: names the database (never its password) and exits 1', async () => {
+    const migrated = await createTestDatabase();
+    try {
+      const database = openDatabase(migrated.url, { max: 1 });
+      await runMigrations(database.db).finally(() => database.close());
+      const url = new URL(migrated.url);
+      // The test server trusts local connections, so any password works; it must not be printed.
+      if (!url.password) url.password = 'never-printed-secret';
+      const outcome = await runAdmin(['grant', 'nobody@example.test'], {
+        DATA_DIR: temporaryDirectory(),
+        DATABASE_URL: url.toString(),
+      });
+      expect(outcome.code).toBe(1);
+      expect(outcome.stderr).toContain(
+        `No account with the email nobody@example.test in the database "${url.pathname.slice(1)}" on ` +
+          `${url.hostname}:${url.port || '5432'} (DATABASE_URL).`,
+      );
+      expect(outcome.stderr).not.toContain(decodeURIComponent(url.password));
+    } finally {
+      await migrated.drop();
+    }
+  }, 60_000);
+
+  it('uses the running embedded cluster of DATA_DIR, else starts the stopped one and stops it after', async () => {
+    // First, a server's embedded database with one account, running in this process.
+    const dataDir = temporaryDirectory();
+    const logger = pino({ level: 'warn' });
+    let embedded = await startEmbeddedPostgres(dataDir, logger);
+    let database = openDatabase(embedded.url, { max: 1 });
+    await runMigrations(database.db);
+    await database.pool.query(
+      `insert into "user" (id, name, email) values ('cli-user', 'Cli User', 'cli.user@example.test')`,
+    );
+    await database.close();
+
+    // Second, the CLI grants while it runs (through the running cluster).
+    const granted = await runAdmin(['grant', 'CLI.User@example.test'], { DATA_DIR: dataDir });
+    expect(granted).toMatchObject({ code: 0, stderr: '' });
+    expect(granted.stdout).toContain('now has the role admin');
+    await embedded.stop();
+
+    // Third, with the server stopped, the CLI starts the cluster, revokes, and stops it again.
+    const revoked = await runAdmin(['revoke', 'cli.user@example.test'], { DATA_DIR: dataDir });
+    expect(revoked).toMatchObject({ code: 0, stderr: '' });
+    expect(revoked.stdout).toContain('now has the role user');
+    expect(fs.existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+
+    embedded = await startEmbeddedPostgres(dataDir, logger);
+    database = openDatabase(embedded.url, { max: 1 });
+    try {
+      const roles = await database.pool.query(`select role from user_roles where user_id = 'cli-user'`);
+      expect(roles.rows).toEqual([{ role: 'user' }]);
+      const audit = await database.pool.query(
+        `select count(*)::int as n from audit_log where action = 'auth.role_changed' and subject_user_id = 'cli-user'`,
+      );
+      expect(audit.rows[0].n).toBe(2);
+    } finally {
+      await database.close();
+      await embedded.stop();
+    }
+  }, 120_000);
+});
