@@ -54,18 +54,25 @@ describe('openDatabase', () => {
     const other = openDatabase(database.url, { max: 4 });
     let ended = 0;
     other.pool.on('connect', (client) => client.once('end', () => ended++));
-    await Promise.all([1, 2, 3, 4].map(() => other.pool.query('select pg_sleep(0.05)')));
+    // Four queries at once: four connections, each reporting its server process.
+    const results = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        other.pool.query<{ pid: number }>('select pg_backend_pid() as pid, pg_sleep(0.05)'),
+      ),
+    );
+    const pids = results.map((result) => result.rows[0]!.pid);
+    expect(new Set(pids).size).toBe(4);
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
     try {
       await other.close();
       expect(ended).toBe(4);
-      const left = await admin.query<{ count: number }>(
-        `select count(*)::int as count from pg_stat_activity
-          where datname = current_database() and pid <> pg_backend_pid() and application_name = 'credentialing'`,
+      // None of the pool's server processes is left (other pools' connections do not count).
+      const left = await admin.query<{ pid: number }>(
+        'select pid from pg_stat_activity where pid = any($1::int[])',
+        [pids],
       );
-      // Only `handle`'s idle connection of the first test remains.
-      expect(left.rows[0]!.count).toBe(1);
+      expect(left.rows).toEqual([]);
     } finally {
       await admin.end();
     }

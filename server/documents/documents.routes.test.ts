@@ -4,7 +4,10 @@
  * exists if and only if its object exists.
  */
 import { createHash } from 'node:crypto';
+import diagnostics from 'node:diagnostics_channel';
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DOCUMENT_BYTES } from '../../domain/sections/documents.ts';
@@ -60,32 +63,80 @@ function uploadForm(parts: {
   return form;
 }
 
-const drivers: { name: string; start(): Promise<{ env: Record<string, string>; close(): Promise<void> }> }[] =
-  [
-    { name: 'local', start: async () => ({ env: {}, close: async () => {} }) },
-    {
-      name: 's3',
-      async start() {
-        const s3: TestS3Server = await startTestS3Server();
-        return { env: s3.env, close: () => s3.close() };
-      },
+interface StorageFixture {
+  env: Record<string, string>;
+  /** Folders the driver writes to besides DATA_DIR (s3rver's bucket files). */
+  directories: string[];
+  close(): Promise<void>;
+}
+
+const drivers: { name: string; start(): Promise<StorageFixture> }[] = [
+  { name: 'local', start: async () => ({ env: {}, directories: [], close: async () => {} }) },
+  {
+    name: 's3',
+    async start() {
+      const s3: TestS3Server = await startTestS3Server();
+      return { env: s3.env, directories: [s3.directory], close: () => s3.close() };
     },
-  ];
+  },
+];
+
+/** Every file under `directory`, recursively, hidden and temporary ones included. */
+function filesUnder(directory: string): string[] {
+  if (!fs.existsSync(directory)) return [];
+  return fs
+    .readdirSync(directory, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+/**
+ * Resolves once Fastify has finished running the handler of `method url`, with the error it ended
+ * with (if any). Fastify publishes `tracing:fastify.request.handler:asyncEnd` after an async
+ * handler's promise settled and its answer went to `reply.send`. A client that vanished gets no
+ * answer, so no 'request completed' log or onResponse hook follows: this is the event that says the
+ * server is done with the request, cleanup included.
+ */
+function handlerSettled(method: string, url: string, timeoutMs = 10_000): Promise<{ error?: unknown }> {
+  const channel = 'tracing:fastify.request.handler:asyncEnd';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      diagnostics.unsubscribe(channel, onEnd);
+      reject(new Error(`the server did not finish handling ${method} ${url} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    function onEnd(message: unknown) {
+      const store = message as { request: { method: string; url: string }; error?: unknown };
+      if (store.request.method !== method || store.request.url !== url) return;
+      clearTimeout(timer);
+      diagnostics.unsubscribe(channel, onEnd);
+      resolve({ error: store.error });
+    }
+    diagnostics.subscribe(channel, onEnd);
+  });
+}
 
 describe.each(drivers)('documents API with the $name storage driver', ({ name, start }) => {
   let app: TestApp;
-  let closeStorage: () => Promise<void> = async () => {};
+  let storage: StorageFixture | undefined;
 
   beforeAll(async () => {
-    const storage = await start();
-    closeStorage = storage.close;
+    storage = await start();
     app = await createTestApp(storage.env);
     expect(app.runtime.deps.storage.driver).toBe(name);
   });
   afterAll(async () => {
     await app?.close();
-    await closeStorage();
+    await storage?.close();
   });
+
+  /**
+   * Every file the server could have written for a document: all of DATA_DIR (local objects and their
+   * `.tmp-` files, the S3 spool) and the S3 server's bucket files. Not the driver's `list`, which
+   * skips temporary files.
+   */
+  function filesOnDisk(): string[] {
+    return [app.dataDir, ...(storage?.directories ?? [])].flatMap(filesUnder).sort();
+  }
 
   async function storedKeys(prefix?: string): Promise<string[]> {
     const keys: string[] = [];
@@ -430,12 +481,17 @@ describe.each(drivers)('documents API with the $name storage driver', ({ name, s
     expect(await storedKeys(`${alice.userId}/`)).toEqual([]);
   });
 
-  /** Start a multipart upload of a 6 MiB PDF by raw HTTP, send `sendBytes` of it, then vanish after `afterMs`. */
+  const uploadPath = (applicationId: string) => `/api/applications/${applicationId}/documents`;
+
+  /**
+   * Start a multipart upload of a 6 MiB PDF by raw HTTP, send `sendBytes` of it, then vanish once
+   * `disconnectWhen` resolves.
+   */
   async function uploadAndDisconnect(
     client: Client,
     applicationId: string,
     sendBytes: number,
-    afterMs: number,
+    disconnectWhen: () => Promise<void>,
   ) {
     const boundary = '----interrupted-upload';
     const head = Buffer.from(
@@ -443,43 +499,89 @@ describe.each(drivers)('documents API with the $name storage driver', ({ name, s
         `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\n` +
         'Content-Type: application/pdf\r\n\r\n',
     );
-    const url = new URL(`${app.baseUrl}/api/applications/${applicationId}/documents`);
-    await new Promise<void>((resolve) => {
-      const request = http.request(url, {
-        method: 'POST',
-        headers: {
-          origin: TEST_ORIGIN,
-          cookie: client.cookie,
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-          'content-length': String(head.length + 6 * 1024 * 1024),
-        },
-      });
+    const url = new URL(`${app.baseUrl}${uploadPath(applicationId)}`);
+    const request = http.request(url, {
+      method: 'POST',
+      headers: {
+        origin: TEST_ORIGIN,
+        cookie: client.cookie,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(head.length + 6 * 1024 * 1024),
+      },
+    });
+    const ended = new Promise<void>((resolve) => {
       request.on('error', () => resolve());
       request.on('response', (response) => {
         response.resume();
         resolve();
       });
-      request.write(head);
-      if (sendBytes > 0) request.write(pdfOfSize(sendBytes));
-      setTimeout(() => request.destroy(), afterMs);
+    });
+    request.write(head);
+    if (sendBytes > 0) request.write(pdfOfSize(sendBytes));
+    await disconnectWhen();
+    request.destroy();
+    await ended;
+  }
+
+  /** Resolves when the server has parsed the headers of a request for `url` (the body may be unread). */
+  function serverReceived(url: string): Promise<void> {
+    return new Promise((resolve) => {
+      const onRequest = (request: http.IncomingMessage) => {
+        if (request.url !== url) return;
+        app.runtime.app.server.off('request', onRequest);
+        resolve();
+      };
+      app.runtime.app.server.on('request', onRequest);
     });
   }
 
+  /** Resolves once a file that is not in `before` exists on disk: the server is storing the upload. */
+  async function newFileOnDisk(before: string[]): Promise<void> {
+    await expect
+      .poll(() => filesOnDisk().some((file) => !before.includes(file)), { interval: 5, timeout: 10_000 })
+      .toBe(true);
+  }
+
   it.each([
-    ['mid-file, while the server stores it', 2 * 1024 * 1024, 300],
-    ['right after the headers, before the server reads the body', 0, 0],
-  ])('leaves neither row nor object when the client disconnects %s', async (_when, sendBytes, afterMs) => {
-    const alice = await providerWithApplication();
-    await uploadAndDisconnect(alice, alice.applicationId, sendBytes, afterMs);
-    await expect.poll(async () => (await storedKeys(`${alice.userId}/`)).length, { timeout: 10_000 }).toBe(0);
-    expect(await documentRowCount(alice.applicationId)).toBe(0);
-    // The server still serves this provider normally.
-    const after = await upload(alice, alice.applicationId, {
-      documentType: 'other',
-      file: { name: 'ok.pdf', bytes: minimalPdf() },
-    });
-    expect(after.status).toBe(201);
-  });
+    [
+      'mid-file, while the server stores it',
+      2 * 1024 * 1024,
+      (_url: string, before: string[]) => () => newFileOnDisk(before),
+    ],
+    [
+      'right after the headers, before the server reads the body',
+      0,
+      (url: string, _before: string[]) => {
+        const received = serverReceived(url);
+        return () => received;
+      },
+    ],
+  ] as const)(
+    'leaves neither row nor file when the client disconnects %s',
+    async (_when, sendBytes, disconnectWhen) => {
+      const alice = await providerWithApplication();
+      const url = uploadPath(alice.applicationId);
+      const before = filesOnDisk();
+      const settled = handlerSettled('POST', url);
+      await uploadAndDisconnect(alice, alice.applicationId, sendBytes, disconnectWhen(url, before));
+
+      // The server noticed the disconnect and finished the request (its cleanup is awaited before that).
+      const { error } = await settled;
+      expect(error).toMatchObject({
+        code: 'bad_request',
+        message: 'The upload was interrupted. Please try again.',
+      });
+      // Nothing at all was left: no object, no temporary or spool file, no row.
+      expect(filesOnDisk()).toEqual(before);
+      expect(await documentRowCount(alice.applicationId)).toBe(0);
+      // The server still serves this provider normally.
+      const after = await upload(alice, alice.applicationId, {
+        documentType: 'other',
+        file: { name: 'ok.pdf', bytes: minimalPdf() },
+      });
+      expect(after.status).toBe(201);
+    },
+  );
 
   it('sweeps objects that no row points to once they are an hour old, and nothing else', async () => {
     const alice = await providerWithApplication();

@@ -90,8 +90,12 @@ export interface CompletionDelivery {
   deliverNow(notificationId: string): Promise<NotificationRow | undefined>;
   /** Run the attempt of a claim made elsewhere (the completion request's transaction). */
   runClaim(claim: Claim): Promise<NotificationRow | undefined>;
-  /** Look for due notifications now instead of at the next poll. */
-  kick(): void;
+  /**
+   * Look for due notifications now instead of at the next poll. Resolves (never rejects) once a look
+   * that began at or after this call has claimed what was due, up to the concurrency limit; the
+   * attempts it claimed run on. Tests await it to know the worker looked, instead of sleeping.
+   */
+  kick(): Promise<void>;
   /** Re-queue undelivered rows when an endpoint is configured, then poll. */
   start(): Promise<void>;
   /** Stop polling, abort running attempts (recorded as interrupted, due again at once) and wait. */
@@ -119,6 +123,8 @@ export function createCompletionDelivery(options: CompletionDeliveryOptions): Co
   let ticking = false;
   /** Ticks in progress (tick() never rejects). */
   const ticks = new Set<Promise<void>>();
+  /** The tick running while `ticking`; with `tickAgain` set it looks once more before it ends. */
+  let currentTick: Promise<void> = Promise.resolve();
   let tickAgain = false;
 
   /** Claim one row: a given id (when not running), or the most overdue pending row. */
@@ -341,11 +347,8 @@ export function createCompletionDelivery(options: CompletionDeliveryOptions): Co
     return promise;
   }
 
+  /** Claim due rows until none is left or CONCURRENCY attempts run. Only kick() calls it. */
   async function tick(): Promise<void> {
-    if (ticking) {
-      tickAgain = true;
-      return;
-    }
     ticking = true;
     try {
       do {
@@ -367,13 +370,20 @@ export function createCompletionDelivery(options: CompletionDeliveryOptions): Co
     }
   }
 
-  function kick() {
-    if (!url || stopping.signal.aborted) return;
+  function kick(): Promise<void> {
+    if (!url || stopping.signal.aborted) return Promise.resolve();
+    // A running tick sees tickAgain and looks once more before it ends: wait for that one.
+    if (ticking) {
+      tickAgain = true;
+      return currentTick;
+    }
     // Kept so stop() can wait for a tick still claiming: a claim it wins after stop() began is run
     // (and recorded as interrupted) while the database is still open, not left leased.
     const current = tick();
+    currentTick = current;
     ticks.add(current);
     void current.finally(() => ticks.delete(current));
+    return current;
   }
 
   return {

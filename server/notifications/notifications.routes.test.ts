@@ -354,9 +354,10 @@ describe('POST /api/applications/:applicationId/completion', () => {
     const response = await complete(provider, applicationId);
     expect(response.status).toBe(202);
     expect(response.body).toMatchObject({ status: 'failed', lastError: 'The receiver answered HTTP 400' });
-    await new Promise((r) => setTimeout(r, 600)); // several poll intervals
-    expect(requestsFor(applicationId)).toHaveLength(1);
+    // The worker looks for due notifications, as every poll does, and finds nothing to send again.
+    await app.runtime.deps.completionDelivery.kick();
     expect(await attemptsOf(app, applicationId)).toHaveLength(1);
+    expect(requestsFor(applicationId)).toHaveLength(1);
 
     // A provider clicking again does not bypass the refusal.
     expect((await complete(provider, applicationId)).body.status).toBe('failed');
@@ -423,7 +424,8 @@ describe('limits and configuration', () => {
       expect(response.body.lastError).toMatch(
         /^payload too large: more than 50000 bytes \(NOTIFY_MAX_PAYLOAD_BYTES\)/,
       );
-      await new Promise((r) => setTimeout(r, 400));
+      // The worker looks for due notifications and has nothing to send: the failure is final.
+      await small.runtime.deps.completionDelivery.kick();
       expect(requestsFor(applicationId)).toHaveLength(0);
       const attempts = await attemptsOf(small, applicationId);
       expect(attempts).toHaveLength(1);
@@ -504,7 +506,9 @@ describe('retry budget', () => {
     expect((await attemptsOf(app, applicationId)).map((a) => a.http_status)).toEqual([
       500, 502, 503, 504, 500,
     ]);
-    await new Promise((r) => setTimeout(r, 400));
+    // The worker looks for due notifications and sends no sixth attempt.
+    await app.runtime.deps.completionDelivery.kick();
+    expect(await attemptsOf(app, applicationId)).toHaveLength(5);
     expect(requestsFor(applicationId)).toHaveLength(5);
   });
 });

@@ -11,6 +11,8 @@ export interface TestS3Server {
   /** http://127.0.0.1:<port> */
   endpoint: string;
   bucket: string;
+  /** The folder s3rver keeps its buckets' files in (`<directory>/<bucket>/<key>._S3rver_object`, ...). */
+  directory: string;
   /** s3rver's fixed credentials. */
   accessKeyId: string;
   secretAccessKey: string;
@@ -34,6 +36,7 @@ export async function startTestS3Server(bucket = 'provider-documents'): Promise<
   return {
     endpoint,
     bucket,
+    directory,
     accessKeyId: 'S3RVER',
     secretAccessKey: 'S3RVER',
     env: {

@@ -97,12 +97,17 @@ test('a provider completes the application: Submitting..., Completed ✓, still 
   await expect(button).toBeEnabled();
   await expectNoAxeViolations(page);
 
-  // The receiver takes a moment, so the sending state is visible.
-  receiver.answers = [{ status: 200, delayMs: 1500 }];
+  // The receiver holds its answer until the sending state has been seen.
+  let answer = () => {};
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  receiver.answers = [{ status: 200, until: answered }];
   await button.click();
   const sending = page.getByRole('button', { name: 'Submitting...' });
   await expect(sending).toBeVisible();
   await expect(sending).toBeDisabled();
+  answer();
 
   const done = page.getByRole('button', { name: 'Completed ✓' });
   await expect(done).toBeVisible();

@@ -10,10 +10,13 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
-/** A status, a status with headers and/or a delay before answering (ms), or 'hang' (never answer). */
+/**
+ * A status; a status with headers and/or a promise to wait for before answering (a test holds the
+ * answer until it has seen what it wants to see); or 'hang' (never answer).
+ */
 export type ReceiverAnswer =
   | number
-  | { status: number; headers?: Record<string, string>; delayMs?: number }
+  | { status: number; headers?: Record<string, string>; until?: Promise<unknown> }
   | 'hang';
 
 export interface ReceivedRequest {
@@ -125,7 +128,7 @@ export class WebhookReceiver {
     }
     this.requests.push(record);
     if (answer === 'hang') return;
-    if (typeof answer === 'object' && answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
+    if (typeof answer === 'object' && answer.until) await answer.until;
     const status = typeof answer === 'number' ? answer : answer.status;
     response.writeHead(status, typeof answer === 'number' ? {} : answer.headers);
     response.end(status < 300 ? 'ok' : 'no');
