@@ -1,7 +1,7 @@
 /**
  * Section 10, Peer References (spec §3 peer_references). Add form plus table, newest first.
- * `referenceName` is required; the email must look like an email when given; years known is a whole
- * number, 0 when blank (spec §5). Load failures are only logged.
+ * `referenceName` is required; the email must look like an email when given; years known is parsed
+ * as an integer, 0 when blank (spec §5). Load failures are only logged.
  */
 import { z } from 'zod';
 import {
@@ -23,14 +23,19 @@ export const peerReferenceSchema = z.object({
   email: optionalEmail(),
   phone: optionalText(40),
   relationship: optionalText(TEXT_MAX.name),
-  /** Spec §5 "parsed as an integer, 0 when blank"; a fraction such as 2.5 is refused rather than truncated. */
-  yearsKnown: numberInput(0, 'Enter years known as a whole number').pipe(
-    z
-      .number()
-      .int('Enter years known as a whole number')
-      .min(0, 'Years known cannot be negative')
-      .max(YEARS_KNOWN_MAX, `Years known must be at most ${YEARS_KNOWN_MAX}`),
-  ),
+  /**
+   * Spec §5 "parsed as an integer, 0 when blank": the whole part of the number, like parseInt
+   * ('2.5' and 2.5 -> 2, '' -> 0). A negative value is not truncated: the checks below refuse it.
+   */
+  yearsKnown: numberInput(0, 'Enter years known as a whole number')
+    .transform((years) => (years > 0 ? Math.trunc(years) : years))
+    .pipe(
+      z
+        .number()
+        .int('Enter years known as a whole number')
+        .min(0, 'Years known cannot be negative')
+        .max(YEARS_KNOWN_MAX, `Years known must be at most ${YEARS_KNOWN_MAX}`),
+    ),
 });
 export type PeerReferenceInput = z.input<typeof peerReferenceSchema>;
 export type PeerReference = z.output<typeof peerReferenceSchema>;

@@ -245,12 +245,17 @@ describe('section schemas', () => {
     });
   });
 
-  it('reads a blank years known as 0 and checks the reference email format', () => {
+  it('reads years known as an integer (0 when blank) and checks the reference email format', () => {
     const base = { referenceName: 'Dr. Grey' };
     expect(peerReferenceSchema.parse({ ...base, yearsKnown: '' }).yearsKnown).toBe(0);
     expect(peerReferenceSchema.parse(base).yearsKnown).toBe(0);
     expect(peerReferenceSchema.parse({ ...base, yearsKnown: '7' }).yearsKnown).toBe(7);
-    expect(messagesOf(peerReferenceSchema, { ...base, yearsKnown: 2.5 })).toEqual({
+    // Spec §5 "parsed as an integer": the whole part, as parseInt reads it.
+    expect(peerReferenceSchema.parse({ ...base, yearsKnown: 2.5 }).yearsKnown).toBe(2);
+    expect(peerReferenceSchema.parse({ ...base, yearsKnown: '2.5' }).yearsKnown).toBe(2);
+    expect(peerReferenceSchema.parse({ ...base, yearsKnown: ' 9.99 ' }).yearsKnown).toBe(9);
+    expect(peerReferenceSchema.parse({ ...base, yearsKnown: 0.5 }).yearsKnown).toBe(0);
+    expect(messagesOf(peerReferenceSchema, { ...base, yearsKnown: 'six' })).toEqual({
       yearsKnown: 'Enter years known as a whole number',
     });
     expect(messagesOf(peerReferenceSchema, { ...base, email: 'grey@' })).toEqual({

@@ -492,7 +492,7 @@ describe('list sections: create, read, update, delete, order, validation', () =>
     ]);
   });
 
-  it('keeps decimals, booleans and numbers typed: CME 0.5 steps, years known an integer', async () => {
+  it('keeps decimals, booleans and numbers typed: CME 0.5 steps, years known parsed as an integer', async () => {
     const { provider, base } = await providerWithApplication();
     const half = await provider.json<Row>('POST', `${base}/cme`, {
       activityTitle: 'A',
@@ -509,12 +509,15 @@ describe('list sections: create, read, update, delete, order, validation', () =>
     expect(off.body.issues).toEqual([
       { path: ['creditHours'], message: 'Enter credit hours in steps of 0.5' },
     ]);
-    const fraction = await provider.json<ErrorBody>('POST', `${base}/peer-references`, {
+    // Spec §5: years known is parsed as an integer: 2.5 is stored as 2.
+    const fraction = await provider.json<Row>('POST', `${base}/peer-references`, {
       referenceName: 'R',
       yearsKnown: 2.5,
     });
-    expect(fraction.status).toBe(400);
-    expect(fraction.body.issues?.[0]?.path).toEqual(['yearsKnown']);
+    expect(fraction.status, JSON.stringify(fraction.body)).toBe(201);
+    expect(fraction.body.yearsKnown).toBe(2);
+    const stored = await provider.json<{ rows: Row[] }>('GET', `${base}/peer-references`);
+    expect(stored.body.rows.map((r) => r.yearsKnown)).toEqual([2]);
   });
 });
 

@@ -66,7 +66,7 @@ test('a provider fills all ten sections, sees the progress rise and finds every 
 }) => {
   test.setTimeout(240_000);
   const applicationId = await startApplication(page, 'Renata', 'Vasquez');
-  // From here on (signed in: the signed-out session checks before answer 401 by design).
+  // From here on, signed in.
   const errors = consoleErrors(page);
   await expect(page.getByText(progressAfter(0), { exact: true })).toBeVisible();
 
@@ -229,13 +229,18 @@ test('a provider fills all ten sections, sees the progress rise and finds every 
   await page.getByRole('button', { name: 'Back to Dashboard' }).click();
   await expectComplete(page, 'payors', 7);
 
-  // 8. Certifications: 'Loading...' first (the list is held back a moment to see it).
+  // 8. Certifications: 'Loading...' first (the list is held back until the page has shown it).
+  let releaseList = () => {};
+  const listHeld = new Promise<void>((resolve) => {
+    releaseList = resolve;
+  });
   await page.route('**/sections/certifications', async (route) => {
-    if (route.request().method() === 'GET') await new Promise((resolve) => setTimeout(resolve, 800));
+    if (route.request().method() === 'GET') await listHeld;
     await route.continue();
   });
   await openSection(page, 'Certifications');
   await expect(page.getByText('Loading...')).toBeVisible();
+  releaseList();
   await expect(page.getByText('Nothing added yet.')).toBeVisible();
   await page.unroute('**/sections/certifications');
   await expectNoAxeViolations(page);
@@ -544,20 +549,57 @@ test('a card save with an invalid second card names that card and field and save
     ['RN-445566', '2024-02-01'],
   ]);
 
-  // Removing a saved card asks first, then deletes it; an unsaved card goes without asking.
+  // Removing a saved card asks first, then deletes it and reloads the list from the server (spec §4);
+  // an unsaved card goes without asking.
+  const licenseCards = page.getByRole('region', { name: /^License \d$/ });
   await page.goto(`/professional-licenses/${applicationId}`);
   await page.getByRole('button', { name: 'Add License' }).click();
-  await expect(page.getByRole('region', { name: /^License \d$/ })).toHaveCount(3);
+  await expect(licenseCards).toHaveCount(3);
   await page.getByRole('button', { name: 'Remove license 3' }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
-  await expect(page.getByRole('region', { name: /^License \d$/ })).toHaveCount(2);
+  await expect(licenseCards).toHaveCount(2);
+  // Meanwhile the provider saves a third license in another tab (the same session)...
+  const inOtherTab = await page.evaluate(async (url) => {
+    const { rows } = (await (await fetch(url)).json()) as { rows: unknown[] };
+    const response = await fetch(url, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ rows: [...rows, { licenseNumber: 'PA-778899' }] }),
+    });
+    return response.status;
+  }, api);
+  expect(inOtherTab).toBe(200);
+  // ...and here changes card 1 and adds a card, both unsaved, before removing saved card 2.
+  await card(page, 'License 1').getByLabel('Issuing State').fill('NY');
+  await page.getByRole('button', { name: 'Add License' }).click();
+  await card(page, 'License 3').getByLabel('License Number').fill('NEW-UNSAVED');
+  const calls: string[] = [];
+  page.on('response', (response) => {
+    if (/\/sections\/professional-licenses(\/[^/]+)?$/.test(new URL(response.url()).pathname))
+      calls.push(`${response.request().method()} ${response.status()}`);
+  });
   await page.getByRole('button', { name: 'Remove license 2' }).click();
   const dialog = page.getByRole('dialog', { name: 'Remove license' });
   await expectNoAxeViolations(page);
   await dialog.getByRole('button', { name: 'Remove' }).click();
-  await expect(page.getByRole('region', { name: /^License \d$/ })).toHaveCount(1);
-  await expect(page.getByRole('button', { name: /^Remove license/ })).toHaveCount(0);
-  const remaining = (await (await page.request.get(api)).json()) as { rows: { licenseNumber: string }[] };
-  expect(remaining.rows.map((r) => r.licenseNumber)).toEqual(['ME-222222']);
+  // The delete, then the list read again from the server.
+  await expect.poll(() => calls).toEqual(['DELETE 204', 'GET 200']);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  // The reloaded list: card 1 with the unsaved change, the license from the other tab, the unsaved card.
+  await expect(licenseCards).toHaveCount(3);
+  await expect(card(page, 'License 1').getByLabel('License Number')).toHaveValue('ME-222222');
+  await expect(card(page, 'License 1').getByLabel('Issuing State')).toHaveValue('NY');
+  await expect(card(page, 'License 2').getByLabel('License Number')).toHaveValue('PA-778899');
+  await expect(card(page, 'License 3').getByLabel('License Number')).toHaveValue('NEW-UNSAVED');
+  await page.getByRole('button', { name: 'Save & Continue' }).click();
+  await expect(page.getByText('Professional licenses saved successfully')).toBeVisible();
+  const remaining = (await (await page.request.get(api)).json()) as {
+    rows: { licenseNumber: string; issuingState: string | null }[];
+  };
+  expect(remaining.rows.map((r) => [r.licenseNumber, r.issuingState])).toEqual([
+    ['ME-222222', 'NY'],
+    ['PA-778899', null],
+    ['NEW-UNSAVED', null],
+  ]);
   expect(errors).toEqual([]);
 });

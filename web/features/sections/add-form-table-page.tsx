@@ -99,7 +99,7 @@ function SavedRows({
   const screen = addFormTableScreens[sectionKey];
   const { messages } = section;
   const query = useSectionRows(applicationId, sectionKey);
-  const remove = useDeleteRow(applicationId, sectionKey, true);
+  const remove = useDeleteRow(applicationId, sectionKey);
   const [confirming, setConfirming] = useState<ApiRow | null>(null);
   const titleId = `saved-${section.slug}-title`;
 

@@ -5,16 +5,18 @@
  * - One card per saved row, in saved order; one empty card when there is none. The add button (registry
  *   `addLabel`) appends an empty card; a card's trash button shows only while more than one card exists.
  * - Removing a saved card asks first, then deletes it on the server (a failed delete is only logged,
- *   spec §8 "Silent handling"); removing an unsaved card just drops it.
+ *   spec §8 "Silent handling") and reloads the list (spec §4): the reloaded rows decide which saved
+ *   cards exist, while the values typed on the other cards and the unsaved cards stay. Removing an
+ *   unsaved card just drops it.
  * - 'Save & Continue' validates every card with the section's zod schema and saves all cards with one PUT,
  *   which the server applies atomically. A 400 names the card (`issues[].path` ['rows', 1, 'issueDate']):
  *   the error shows on that card's field and in the summary. Success toasts and returns to /dashboard.
  */
 import { ActionIcon, Button, Card, Group, Stack, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { type FormErrors, useForm } from '@mantine/form';
 import { randomId } from '@mantine/hooks';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
 import { type RepeatableSectionKey, sectionByKey } from '../../../domain/sections/registry.ts';
@@ -36,15 +38,61 @@ interface CardsFormValues {
 }
 
 const newCard = (screen: RepeatableScreen): CardValues => ({ ...screen.empty, id: '', cardKey: randomId() });
+const savedCard = (screen: RepeatableScreen, row: ApiRow): CardValues => ({
+  ...toFormValues(screen.empty, row),
+  id: row.id,
+  cardKey: row.id,
+});
+
+/**
+ * The cards after the list is reloaded (spec §4): one card per saved row, in the server's order, then
+ * the unsaved cards. A saved card still on the server keeps the values typed on it; a card whose row
+ * is gone (deleted here or in another tab) goes; a row saved elsewhere gets a card. Never no card.
+ */
+function reconcileCards(
+  cards: readonly CardValues[],
+  savedRows: readonly ApiRow[],
+  screen: RepeatableScreen,
+): CardValues[] {
+  const shown = new Map(cards.filter((card) => card.id).map((card) => [card.id, card]));
+  const next = [
+    ...savedRows.map((row) => shown.get(row.id) ?? savedCard(screen, row)),
+    ...cards.filter((card) => !card.id),
+  ];
+  return next.length > 0 ? next : [newCard(screen)];
+}
+
+/** Form errors (`rows.<index>.<field>`) moved to the cards' new indexes; a removed card's errors go. */
+function moveCardErrors(
+  errors: FormErrors,
+  before: readonly CardValues[],
+  after: readonly CardValues[],
+): FormErrors {
+  const indexOf = new Map(after.map((card, index) => [card.cardKey, index]));
+  const moved: FormErrors = {};
+  for (const [path, message] of Object.entries(errors)) {
+    const match = /^rows\.(\d+)\.(.+)$/.exec(path);
+    if (!match) {
+      moved[path] = message;
+      continue;
+    }
+    const index = indexOf.get(before[Number(match[1])]?.cardKey ?? '');
+    if (index !== undefined) moved[`rows.${index}.${match[2]}`] = message;
+  }
+  return moved;
+}
 
 function CardsForm({
   applicationId,
   sectionKey,
   savedRows,
+  loadedAt,
 }: {
   applicationId: string;
   sectionKey: RepeatableSectionKey;
   savedRows: ApiRow[];
+  /** When `savedRows` were (re)loaded: a new value means the list was reloaded. */
+  loadedAt: number;
 }) {
   const section = sectionByKey[sectionKey];
   const screen = repeatableScreens[sectionKey];
@@ -52,19 +100,30 @@ function CardsForm({
   const labels = fieldLabels(section.fields);
   const navigate = useNavigate();
   const save = useSaveCards(applicationId, sectionKey);
-  const deleteRow = useDeleteRow(applicationId, sectionKey, false);
+  const deleteRow = useDeleteRow(applicationId, sectionKey);
   const [confirming, setConfirming] = useState<CardValues | null>(null);
 
   const form = useForm<CardsFormValues>({
     initialValues: {
-      rows:
-        savedRows.length > 0
-          ? savedRows.map((row) => ({ ...toFormValues(screen.empty, row), id: row.id, cardKey: row.id }))
-          : [newCard(screen)],
+      rows: savedRows.length > 0 ? savedRows.map((row) => savedCard(screen, row)) : [newCard(screen)],
     },
     validate: zodValidate(z.object({ rows: z.array(section.schema) })),
   });
   const cards = form.values.rows;
+
+  // A reloaded list (after a delete, spec §4) is merged into the cards. The rows a save answers with
+  // are not: the screen is left for the dashboard, and the unsaved cards now have saved twins.
+  const mergedLoad = useRef(loadedAt);
+  useEffect(() => {
+    if (mergedLoad.current === loadedAt) return;
+    mergedLoad.current = loadedAt;
+    if (save.isPending || save.isSuccess) return;
+    const before = form.getValues().rows;
+    const after = reconcileCards(before, savedRows, screen);
+    if (after.map((card) => card.cardKey).join() === before.map((card) => card.cardKey).join()) return;
+    form.setValues({ rows: after });
+    form.setErrors(moveCardErrors(form.errors, before, after));
+  }, [loadedAt, savedRows, screen, form, save.isPending, save.isSuccess]);
 
   const dropCard = (cardKey: string) => {
     const index = form.getValues().rows.findIndex((card) => card.cardKey === cardKey);
@@ -80,12 +139,11 @@ function CardsForm({
     if (!confirming) return;
     const card = confirming;
     deleteRow.mutate(card.id, {
-      // Spec §8: a failed delete of a saved card is only logged.
+      // The reloaded list has usually dropped the card already; this covers a reload that failed.
+      onSuccess: () => dropCard(card.cardKey),
+      // Spec §8: a failed delete of a saved card is only logged (the reloaded list still shows it).
       onError: (error) => console.warn(`Could not delete a saved ${noun} card:`, error.message),
-      onSettled: () => {
-        dropCard(card.cardKey);
-        setConfirming(null);
-      },
+      onSettled: () => setConfirming(null),
     });
   };
 
@@ -184,10 +242,16 @@ export default function RepeatableCardsPage({ sectionKey }: { sectionKey: Repeat
     <SectionPageShell section={section}>
       {query.isPending ? (
         <InlineLoader size="sm" />
-      ) : query.isError ? (
+      ) : query.data === undefined ? (
         <SectionLoadFailed />
       ) : (
-        <CardsForm applicationId={applicationId} sectionKey={sectionKey} savedRows={query.data} />
+        // A failed reload keeps the cards (and the toast above says the list could not be loaded).
+        <CardsForm
+          applicationId={applicationId}
+          sectionKey={sectionKey}
+          savedRows={query.data}
+          loadedAt={query.dataUpdatedAt}
+        />
       )}
     </SectionPageShell>
   );

@@ -96,18 +96,18 @@ export function useAddRow(applicationId: string, key: AddFormTableSectionKey) {
 }
 
 /**
- * DELETE one row of a list section.
- * @param reloadList reload the section's rows afterwards (tables: yes, spec §4; card screens: no, the
- *   page removes the card itself and must not lose the other cards' unsaved edits)
+ * DELETE one row of a list section; the section's rows are reloaded afterwards, whether the delete
+ * succeeded or not (spec §4). Card screens merge the reloaded rows into their cards
+ * (repeatable-cards-page.tsx), so the other cards' unsaved edits stay.
  */
-export function useDeleteRow(applicationId: string, key: ListSectionKey, reloadList: boolean) {
+export function useDeleteRow(applicationId: string, key: ListSectionKey) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (rowId: string) =>
       api<void>('DELETE', `${sectionUrl(applicationId, key)}/${encodeURIComponent(rowId)}`),
     onSettled: () =>
       Promise.all([
-        reloadList && queryClient.invalidateQueries({ queryKey: sectionQueryKey(applicationId, key) }),
+        queryClient.invalidateQueries({ queryKey: sectionQueryKey(applicationId, key) }),
         queryClient.invalidateQueries({ queryKey: applicationsQueryKey }),
       ]),
   });
