@@ -16,6 +16,8 @@ export const appErrorCodes = [
   'weak_password',
   'rate_limited',
   'internal',
+  'insufficient_storage',
+  'service_unavailable',
 ] as const;
 export type AppErrorCode = (typeof appErrorCodes)[number];
 
@@ -32,6 +34,8 @@ export const httpStatusOf: Record<AppErrorCode, number> = {
   weak_password: 400,
   rate_limited: 429,
   internal: 500,
+  insufficient_storage: 507,
+  service_unavailable: 503,
 };
 
 /** One problem with one field, e.g. `{ path: ['rows', 1, 'issueDate'], message: 'Enter a valid date' }`. */

@@ -21,10 +21,13 @@ import {
 import type { Logger } from 'pino';
 import { applicationRoutes } from './applications/applications.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
+import { sessionRoutes } from './auth/session.routes.ts';
 import { createCsrfGuard } from './http/csrf.ts';
-import { errorHandler } from './http/error-handler.ts';
+import { errorHandler, frameworkErrorHandler } from './http/error-handler.ts';
+import { isApiRequest, requestPath } from './http/request-route.ts';
 import { systemRoutes } from './http/system.routes.ts';
 import type { AppDeps, AppInstance, RegisteredRoute } from './http/types.ts';
+import { rejectUnstorableText } from './http/unstorable-text.ts';
 import { featureRoutes } from './routes.ts';
 
 const defaultWebDistDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/web');
@@ -43,6 +46,8 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
     trustProxy: deps.env.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    // A malformed URL (bad percent-encoding) is answered in the product's error shape, not Fastify's.
+    frameworkErrors: frameworkErrorHandler,
     // Close keep-alive and streaming connections at shutdown instead of waiting for their timeout.
     forceCloseConnections: true,
   }).withTypeProvider<ZodTypeProvider>();
@@ -90,12 +95,15 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
   });
   await app.register(rateLimit, { global: false });
   // API answers may carry PHI: never stored by browsers or proxies unless a route says otherwise.
+  // Guards read the route the router matched, never the URL text (issue 10 item 3): `/%61pi/...`
+  // is routed like `/api/...` and must be guarded like it.
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control'))
-      reply.header('cache-control', 'no-store');
+    if (isApiRequest(request) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
-  app.addHook('onRequest', createCsrfGuard([deps.env.appUrl]));
+  app.addHook('onRequest', createCsrfGuard(deps.env.trustedOrigins));
+  // Text a PostgreSQL string cannot hold (NUL) or that is not valid Unicode answers 400, never 500.
+  app.addHook('preValidation', rejectUnstorableText);
 
   await app.register(swagger, {
     openapi: {
@@ -111,6 +119,7 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
 
   await app.register(systemRoutes);
   await app.register(authRoutes);
+  await app.register(sessionRoutes);
   await app.register(applicationRoutes);
   await app.register(featureRoutes);
 
@@ -122,10 +131,12 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
   const spa = serveWeb && fs.existsSync(path.join(webDistDir, 'index.html'));
   // Unknown /api paths: JSON 404, never the SPA.
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || !spa) {
+    const path = requestPath(request);
+    if (path.startsWith('/api/') || !spa) {
       return reply
         .status(404)
-        .send({ code: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` });
+        .header('cache-control', 'no-store')
+        .send({ code: 'not_found', message: `No route for ${request.method} ${path.slice(0, 200)}` });
     }
     // The SPA handles its own routes, including its 404 page.
     return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { trustedOrigins } from './http/loopback.ts';
 
 const optionalUrl = z
   .string()
@@ -111,11 +112,21 @@ const envSchema = z.object({
     .default(60 * 60 * 1000),
   /** How often the delivery worker looks for due notifications, ms. */
   NOTIFY_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(2_000),
+  /**
+   * Local document storage: refuse uploads (507) while the disk holding DATA_DIR/objects has less
+   * than this many MiB free, so documents never fill the disk the embedded database needs.
+   */
+  STORAGE_MIN_FREE_MB: z.coerce.number().int().min(0).default(512),
   /** Log level for pino. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-export type Env = z.infer<typeof envSchema> & { appUrl: string; dataDir: string };
+export type Env = z.infer<typeof envSchema> & {
+  appUrl: string;
+  dataDir: string;
+  /** Origins browsers may send state-changing requests from (APP_URL; locally every loopback spelling). */
+  trustedOrigins: string[];
+};
 
 /**
  * Parse `source` (default `process.env`) into a typed Env.
@@ -132,6 +143,16 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const env = parsed.data;
   if (env.NODE_ENV === 'production' && !env.AUTH_SECRET) {
     throw new Error('Invalid configuration: AUTH_SECRET must be set in production (32+ random characters).');
+  }
+  if (env.NODE_ENV === 'production' && !env.SMTP_URL) {
+    throw new Error(
+      'Invalid configuration: SMTP_URL must be set in production (smtp://user:pass@host:587): without mail nobody can confirm an account or reset a password.',
+    );
+  }
+  if (env.NODE_ENV === 'production' && !env.FIELD_ENCRYPTION_KEYS) {
+    throw new Error(
+      'Invalid configuration: FIELD_ENCRYPTION_KEYS must be set in production ("k1:<base64 of 32 random bytes>", e.g. k1:$(openssl rand -base64 32)): the key must not live on the disk next to the data it protects.',
+    );
   }
   if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
     throw new Error(
@@ -151,9 +172,11 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       'Invalid configuration: NOTIFY_WEBHOOK_URL must use https in production (the notification carries PHI).',
     );
   }
+  const appUrl = env.APP_URL ?? `http://localhost:${env.PORT}`;
   return {
     ...env,
     dataDir: path.resolve(env.DATA_DIR),
-    appUrl: env.APP_URL ?? `http://localhost:${env.PORT}`,
+    appUrl,
+    trustedOrigins: trustedOrigins(appUrl, env),
   };
 }

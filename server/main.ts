@@ -4,8 +4,11 @@
  */
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
+import { EmbeddedPostgresError } from './db/embedded-postgres.ts';
 import { loadEnv } from './env.ts';
+import { isProvablyLocal } from './http/loopback.ts';
 import { loggerOptions } from './logger.ts';
+import { describeMailDestination } from './mail/mailer.ts';
 import { createRuntime } from './runtime.ts';
 
 async function main() {
@@ -24,7 +27,12 @@ async function main() {
     await runtime.close();
   });
   try {
-    await runtime.app.listen({ port: env.PORT, host: env.HOST });
+    await runtime.app.listen({
+      port: env.PORT,
+      host: env.HOST,
+      // Fastify's own line would print a URL (http://127.0.0.1:3000); the one URL to open is below.
+      listenTextResolver: () => `server bound to ${env.HOST} port ${env.PORT}`,
+    });
   } catch (error) {
     // Stop the embedded PostgreSQL too, instead of leaving it running without an owner.
     await runtime.close().catch(() => {});
@@ -38,10 +46,19 @@ async function main() {
     }
     process.exit(1);
   }
-  logger.info(`Credentialing portal listening on ${env.appUrl}`);
+  logger.info(`Credentialing portal ready: open ${env.appUrl}`);
+  logger.info(`Mail is ${describeMailDestination(env.SMTP_URL, env.dataDir)}.`);
+  if (!env.SMTP_URL) {
+    logger.info(
+      isProvablyLocal(env)
+        ? 'Read it on the /dev/mail page of that address (served only to this machine).'
+        : 'The development mailbox page (/dev/mail) is off: the server is reachable from other machines (HOST is not a loopback address, or TRUST_PROXY is set). Set SMTP_URL to deliver mail.',
+    );
+  }
 }
 
 main().catch((error) => {
-  console.error(error);
+  // A start-up problem the person can fix is one paragraph; anything else keeps its stack.
+  console.error(error instanceof EmbeddedPostgresError ? error.message : error);
   process.exit(1);
 });

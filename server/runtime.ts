@@ -16,6 +16,7 @@ import { loggerOptions } from './logger.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { createCompletionDelivery } from './notifications/completion-delivery.ts';
 import { loadFieldCipher } from './security/field-cipher.ts';
+import { createRateLimits } from './security/rate-limits.ts';
 import { createStorage } from './storage/create-storage.ts';
 
 export interface Runtime {
@@ -71,6 +72,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       mailer,
       logger,
       appUrl: env.appUrl,
+      trustedOrigins: env.trustedOrigins,
       secret: resolveAuthSecret(env, logger),
       production: env.NODE_ENV === 'production',
       sessionIdleMinutes: env.SESSION_IDLE_MINUTES,
@@ -96,6 +98,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       cipher,
       storage,
       completionDelivery,
+      rateLimits: createRateLimits(database.pool),
     };
     const app = await buildApp({ deps, logger, serveWeb: options.serveWeb });
     // Pending completion notifications (e.g. from before a crash) are picked up at start and polled.

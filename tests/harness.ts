@@ -10,7 +10,9 @@ import pg from 'pg';
 import pino from 'pino';
 import { inject } from 'vitest';
 import { loadEnv } from '../server/env.ts';
+import { loggerOptions } from '../server/logger.ts';
 import type { Mailer, MailMessage } from '../server/mail/mailer.ts';
+import { readOutbox } from '../server/mail/outbox.ts';
 import { createRuntime, type Runtime } from '../server/runtime.ts';
 
 export const TEST_ORIGIN = 'http://localhost:3000';
@@ -46,11 +48,29 @@ export interface TestApp {
   mail: MailMessage[];
   /** Captured log lines (JSON strings) for PHI-leak checks. */
   logs: string[];
+  /** The app sends mail with its configured mailer (the `.eml` outbox), not into `mail`. */
+  realMailer: boolean;
   close(): Promise<void>;
 }
 
-/** Start the real app on a fresh database. `env` overrides configuration variables. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /**
+   * Use the configured mailer (the `.eml` outbox under DATA_DIR/mail, or SMTP_URL) instead of
+   * capturing messages in `mail`: for tests of what the real mailer logs and serves.
+   */
+  realMailer?: boolean;
+  /** Use this mailer instead (e.g. a slow one); `mail` then stays empty. */
+  mailer?: Mailer;
+}
+
+/**
+ * Start the real app on a fresh database, logging with the production logger options into `logs`.
+ * `env` overrides configuration variables; the app listens on `env.HOST` (default 127.0.0.1).
+ */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cred-test-'));
   const mail: MailMessage[] = [];
@@ -61,7 +81,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     },
   };
   const logLevel = env.LOG_LEVEL ?? 'info';
-  const logger = pino({ level: logLevel }, { write: (line: string) => void logs.push(line) });
+  const logger = pino(loggerOptions(logLevel), { write: (line: string) => void logs.push(line) });
   const runtime = await createRuntime({
     env: loadEnv({
       NODE_ENV: 'test',
@@ -74,10 +94,10 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       ...env,
     }),
     logger,
-    mailer,
+    mailer: options.realMailer ? undefined : (options.mailer ?? mailer),
     serveWeb: false,
   });
-  await runtime.app.listen({ port: 0, host: '127.0.0.1' });
+  await runtime.app.listen({ port: 0, host: env.HOST ?? '127.0.0.1' });
   const address = runtime.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
@@ -87,6 +107,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     dataDir,
     mail,
     logs,
+    realMailer: options.realMailer ?? false,
     async close() {
       await runtime.close();
       await database.drop();
@@ -145,6 +166,17 @@ export class Client {
   }
 }
 
+/** The confirmation link of the newest outbox message to `email` (the real mailer writes in the background). */
+async function outboxConfirmationLink(app: TestApp, email: string): Promise<string | undefined> {
+  const dir = path.join(app.dataDir, 'mail');
+  for (let waited = 0; waited < 5000; waited += 20) {
+    const message = (await readOutbox(dir)).find((m) => m.to.includes(email));
+    if (message?.links[0]) return message.links[0];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return undefined;
+}
+
 let counter = 0;
 export interface ProviderOverrides {
   email?: string;
@@ -179,8 +211,12 @@ export async function signUpAndSignIn(
   });
   if (signUp.status !== 200)
     throw new Error(`sign-up failed: ${signUp.status} ${JSON.stringify(signUp.body)}`);
-  const message = [...app.mail].reverse().find((m) => m.to === email);
-  const link = message?.text.match(/https?:\/\/\S+/)?.[0];
+  const link = app.realMailer
+    ? await outboxConfirmationLink(app, email)
+    : [...app.mail]
+        .reverse()
+        .find((m) => m.to === email)
+        ?.text.match(/https?:\/\/\S+/)?.[0];
   if (!link) throw new Error('no confirmation mail captured');
   const verifyUrl = new URL(link);
   const verify = await client.request('GET', `${verifyUrl.pathname}${verifyUrl.search}`);

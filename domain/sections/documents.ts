@@ -54,6 +54,17 @@ export const acceptedDocumentMimeTypes: readonly DocumentMimeType[] = [
 
 /** Upload maximum stated on screen (spec §9: 10MB), in bytes; enforced by the server too. */
 export const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
+
+/** Most documents one application may hold (issue 10 item 5). */
+export const MAX_DOCUMENTS_PER_APPLICATION = 100;
+/** Most bytes of documents one application may hold: 500 MB (issue 10 item 5). */
+export const MAX_DOCUMENT_BYTES_PER_APPLICATION = 500 * 1024 * 1024;
+
+/** The refusal when an application already holds MAX_DOCUMENTS_PER_APPLICATION documents. */
+export const DOCUMENT_COUNT_LIMIT_MESSAGE = `An application can hold at most ${MAX_DOCUMENTS_PER_APPLICATION} documents. Delete one you no longer need, then upload again.`;
+/** The refusal when a file would take the application past MAX_DOCUMENT_BYTES_PER_APPLICATION. */
+export const DOCUMENT_TOTAL_SIZE_LIMIT_MESSAGE =
+  'An application can hold at most 500 MB of documents, and this file would go past that. Delete documents you no longer need, or upload a smaller file.';
 /** Longest stored display name, in characters. */
 export const DOCUMENT_NAME_MAX = 255;
 

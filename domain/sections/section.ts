@@ -220,6 +220,14 @@ export function joinSummary(...parts: (string | number | null | undefined | fals
 // Saving a repeatable-card screen as a whole.
 // ---------------------------------------------------------------------------------------------
 
+/** Most rows one list section of one application may hold (issue 10 item 5). */
+export const MAX_ROWS_PER_LIST_SECTION = 500;
+
+/** The refusal when a list section would go past MAX_ROWS_PER_LIST_SECTION rows. */
+export function rowLimitMessage(sectionTitle: string): string {
+  return `${sectionTitle} can hold at most ${MAX_ROWS_PER_LIST_SECTION} entries. Delete entries you no longer need before adding more.`;
+}
+
 /** Most cards one repeatable-card screen may save at once. */
 export const MAX_REPEATABLE_ROWS = 50;
 

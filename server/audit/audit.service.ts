@@ -13,6 +13,7 @@ export const auditActions = [
   'auth.password_reset_requested',
   'auth.password_reset',
   'auth.password_changed',
+  'auth.name_changed',
   'auth.email_verified',
   'auth.role_changed',
   'admin.view_provider',

@@ -1,7 +1,8 @@
 /**
- * Who is calling: `requireActor` reads the better-auth session from the request cookies and the role
- * from user_roles (spec §6: a failed or empty lookup means `user`, the least privilege).
+ * Who is calling: `findActor` / `requireActor` read the better-auth session from the request cookies
+ * and the role from user_roles (spec §6: a failed or empty lookup means `user`, the least privilege).
  */
+import { isAPIError } from 'better-auth/api';
 import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../domain/app-error.ts';
@@ -36,14 +37,21 @@ export async function lookupRole(db: Database, userId: string): Promise<Role> {
 }
 
 /**
- * The signed-in actor of this request, cached on the request.
- * @throws AppError unauthorized (401) without a valid session
+ * The signed-in actor of this request, cached on the request; null when the request carries no valid
+ * session (none, expired, revoked, or ended while it was being renewed).
+ * @throws when the session lookup itself fails (e.g. the database is unreachable): a failure is
+ *   never read as "signed out"
  */
-export async function requireActor(request: FastifyRequest): Promise<Actor> {
+export async function findActor(request: FastifyRequest): Promise<Actor | null> {
   if (request.actor) return request.actor;
   const { auth, db } = request.server.deps;
-  const result = await auth.api.getSession({ headers: toFetchHeaders(request) });
-  if (!result) throw new AppError('unauthorized', 'Your session has ended. Please sign in again.');
+  // better-auth answers null for a missing or expired session, and 401 when the session disappears
+  // while it renews it (a concurrent sign-out); anything else is a real failure.
+  const result = await auth.api.getSession({ headers: toFetchHeaders(request) }).catch((error: unknown) => {
+    if (isAPIError(error) && error.statusCode === 401) return null;
+    throw error;
+  });
+  if (!result) return null;
   const role = await lookupRole(db, result.user.id);
   request.actor = {
     userId: result.user.id,
@@ -55,6 +63,16 @@ export async function requireActor(request: FastifyRequest): Promise<Actor> {
     ipAddress: request.ip,
   };
   return request.actor;
+}
+
+/**
+ * The signed-in actor of this request, cached on the request.
+ * @throws AppError unauthorized (401) without a valid session
+ */
+export async function requireActor(request: FastifyRequest): Promise<Actor> {
+  const actor = await findActor(request);
+  if (!actor) throw new AppError('unauthorized', 'Your session has ended. Please sign in again.');
+  return actor;
 }
 
 /**

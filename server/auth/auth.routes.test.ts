@@ -149,7 +149,7 @@ describe('sign-up, confirmation, sign-in', () => {
     expect(missing.body.message).toBeTruthy();
   });
 
-  it('limits sign-in attempts per account', async () => {
+  it('limits sign-in attempts per account from one address (decision 010; more in hardening.test.ts)', async () => {
     const email = `target.${Date.now()}@example.test`;
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {

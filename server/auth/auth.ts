@@ -11,6 +11,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import type { Database } from '../db/client.ts';
 import { account, session, user, verification } from '../db/schema/auth.ts';
 import { profiles, userRoles } from '../db/schema/core.ts';
+import { scrubText } from '../logger.ts';
 import type { Mailer } from '../mail/mailer.ts';
 
 /** Header the Fastify glue sets from the socket address; clients cannot spoof it (the glue overwrites it). */
@@ -21,6 +22,8 @@ export interface AuthOptions {
   mailer: Mailer;
   logger: Logger;
   appUrl: string;
+  /** Origins allowed to send state-changing requests (env.trustedOrigins). */
+  trustedOrigins: string[];
   secret: string;
   production: boolean;
   sessionIdleMinutes: number;
@@ -29,21 +32,33 @@ export interface AuthOptions {
 }
 
 export function createAuth(options: AuthOptions) {
-  const { db, mailer, logger, appUrl, secret, production, sessionIdleMinutes, ipRateLimit } = options;
+  const { db, mailer, logger, appUrl, trustedOrigins, secret, production, sessionIdleMinutes, ipRateLimit } =
+    options;
+  /**
+   * Account mail leaves in the background (issue 10 item 6): the answer to a reset request takes the
+   * same time whether or not the email has an account, and a slow mail server never holds a request.
+   * A failed send is logged (without address or link); the person can ask again.
+   */
+  const sendInBackground = (message: Parameters<Mailer['send']>[0], what: string) => {
+    void mailer.send(message).catch((error: unknown) => {
+      logger.error({ err: error }, `could not send the ${what} email`);
+    });
+  };
   const idleSeconds = sessionIdleMinutes * 60;
   return betterAuth({
     appName: 'Healthcare Provider Credentialing System',
     baseURL: appUrl,
     basePath: '/api/auth',
     secret,
-    trustedOrigins: [appUrl],
+    trustedOrigins,
     database: drizzleAdapter(db, { provider: 'pg', schema: { user, session, account, verification } }),
     telemetry: { enabled: false },
     // better-auth's own messages go to pino (never the console), at debug for expected events.
     logger: {
       level: 'warn',
+      // Only the message, scrubbed: better-auth passes the email and other values as extra arguments.
       log: (level, message) =>
-        logger[level === 'error' ? 'error' : 'debug']({ source: 'better-auth' }, message),
+        logger[level === 'error' ? 'error' : 'debug']({ source: 'better-auth' }, scrubText(message)),
     },
     user: {
       additionalFields: {
@@ -60,11 +75,14 @@ export function createAuth(options: AuthOptions) {
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       async sendResetPassword({ user: account, url }) {
-        await mailer.send({
-          to: account.email,
-          subject: 'Reset your credentialing portal password',
-          text: `A password reset was requested for your account.\n\nChoose a new password: ${url}\n\nThe link expires in one hour. If you did not ask for this, ignore this message.`,
-        });
+        sendInBackground(
+          {
+            to: account.email,
+            subject: 'Reset your credentialing portal password',
+            text: `A password reset was requested for your account.\n\nChoose a new password: ${url}\n\nThe link expires in one hour. If you did not ask for this, ignore this message.`,
+          },
+          'password reset',
+        );
       },
       async onPasswordReset({ user: account }) {
         await recordAudit(db, {
@@ -80,11 +98,14 @@ export function createAuth(options: AuthOptions) {
       autoSignInAfterVerification: false,
       expiresIn: 24 * 60 * 60,
       async sendVerificationEmail({ user: account, url }) {
-        await mailer.send({
-          to: account.email,
-          subject: 'Confirm your credentialing portal account',
-          text: `Welcome to the Healthcare Provider Credentialing System.\n\nConfirm your email address: ${url}\n\nThe link expires in 24 hours.`,
-        });
+        sendInBackground(
+          {
+            to: account.email,
+            subject: 'Confirm your credentialing portal account',
+            text: `Welcome to the Healthcare Provider Credentialing System.\n\nConfirm your email address: ${url}\n\nThe link expires in 24 hours.`,
+          },
+          'account confirmation',
+        );
       },
       async afterEmailVerification(account) {
         await recordAudit(db, {

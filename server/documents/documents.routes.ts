@@ -27,9 +27,11 @@ import { loadApplicationFor } from '../applications/applications.service.ts';
 import { type Actor, requireActor, requirePermission } from '../auth/actor.ts';
 import type { AppInstance } from '../http/types.ts';
 import { authorizeSectionAccess } from '../sections/section-access.ts';
+import { assertFreeSpace } from '../storage/disk-space.ts';
 import { attachmentDisposition } from './content-disposition.ts';
 import { fileTooLargeError, UNSUPPORTED_EXTENSION_MESSAGE } from './document-intake.ts';
 import {
+  assertDocumentRoom,
   type DocumentRow,
   deleteDocument,
   findDocument,
@@ -149,7 +151,7 @@ export async function documentRoutes(app: AppInstance) {
         summary:
           'Upload one document (owner; multipart: field documentType first, then the file part `file`)',
         description:
-          'Accepted: pdf, doc, docx, jpg, jpeg, png, at most 10 MB (10,485,760 bytes), content matching the extension.',
+          'Accepted: pdf, doc, docx, jpg, jpeg, png, at most 10 MB (10,485,760 bytes), content matching the extension. Per application at most 100 documents (409) and 500 MB (413); per user at most 30 uploads a minute (429); 507 while the server is low on storage.',
         tags: ['documents'],
         consumes: ['multipart/form-data'],
         params: applicationParamsSchema,
@@ -159,8 +161,11 @@ export async function documentRoutes(app: AppInstance) {
           401: errorResponseSchema,
           403: errorResponseSchema,
           404: errorResponseSchema,
+          409: errorResponseSchema,
           413: errorResponseSchema,
           415: errorResponseSchema,
+          429: errorResponseSchema,
+          507: errorResponseSchema,
         },
       },
     },
@@ -178,6 +183,19 @@ export async function documentRoutes(app: AppInstance) {
         throw fileTooLargeError();
       }
       const application = await loadApplicationFor(app.deps.db, actor, request.params.applicationId, 'write');
+      // Limits (issue 10 item 5), checked before a byte is read; the body is then not read at all.
+      try {
+        await app.deps.rateLimits.beforeUpload(actor.userId);
+        await assertDocumentRoom(app.deps.db, application.id, 0);
+        if (app.deps.env.STORAGE_DRIVER === 'local') {
+          await assertFreeSpace(app.deps.env.dataDir, app.deps.env.STORAGE_MIN_FREE_MB, MAX_DOCUMENT_BYTES);
+        }
+      } catch (error) {
+        const seconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
+        if (seconds !== undefined) reply.header('retry-after', String(Math.ceil(seconds)));
+        reply.header('connection', 'close');
+        throw error;
+      }
 
       // A client gone during the awaits above would leave the multipart parser waiting forever.
       if (request.raw.destroyed)

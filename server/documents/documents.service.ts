@@ -9,15 +9,19 @@
  * - `sweepOrphanObjects` also removes the object of an upload whose process died before the insert.
  */
 import type { Readable } from 'node:stream';
-import { desc, eq, inArray } from 'drizzle-orm';
+import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { BaseLogger } from 'pino';
 import { AppError } from '../../domain/app-error.ts';
 import {
+  DOCUMENT_COUNT_LIMIT_MESSAGE,
+  DOCUMENT_TOTAL_SIZE_LIMIT_MESSAGE,
   type DocumentExtension,
   type DocumentType,
   documentMimeTypeByExtension,
   documentObjectKey,
   MAX_DOCUMENT_BYTES,
+  MAX_DOCUMENT_BYTES_PER_APPLICATION,
+  MAX_DOCUMENTS_PER_APPLICATION,
 } from '../../domain/sections/documents.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -46,6 +50,40 @@ export async function findDocument(db: Queryable, documentId: string): Promise<D
   if (!isUuid(documentId)) return undefined;
   const [row] = await db.select().from(documents).where(eq(documents.id, documentId));
   return row;
+}
+
+/**
+ * Refuse an upload that would pass the per-application limits (issue 10 item 5): at most
+ * MAX_DOCUMENTS_PER_APPLICATION documents and MAX_DOCUMENT_BYTES_PER_APPLICATION bytes.
+ * Inside a transaction, take `lockApplicationDocuments` first so concurrent uploads are counted.
+ * @param addingBytes size of the file being added (0 before it has been read: then only a full
+ *   application is refused)
+ * @throws AppError conflict (409) at the count limit, payload_too_large (413) past the byte limit
+ */
+export async function assertDocumentRoom(
+  db: Queryable,
+  applicationId: string,
+  addingBytes: number,
+): Promise<void> {
+  const [usage] = await db
+    .select({
+      count: sql<number>`count(*)::int`,
+      bytes: sql<number>`coalesce(sum(${documents.fileSize}), 0)::int8`,
+    })
+    .from(documents)
+    .where(eq(documents.applicationId, applicationId));
+  if ((usage?.count ?? 0) >= MAX_DOCUMENTS_PER_APPLICATION) {
+    throw new AppError('conflict', DOCUMENT_COUNT_LIMIT_MESSAGE);
+  }
+  const bytes = Number(usage?.bytes ?? 0);
+  if (bytes + Math.max(addingBytes, 1) > MAX_DOCUMENT_BYTES_PER_APPLICATION) {
+    throw new AppError('payload_too_large', DOCUMENT_TOTAL_SIZE_LIMIT_MESSAGE);
+  }
+}
+
+/** Serialise document inserts of one application for the rest of the transaction. */
+async function lockApplicationDocuments(tx: Queryable, applicationId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`documents:${applicationId}`}))`);
 }
 
 let lastTimestamp = 0;
@@ -77,7 +115,8 @@ export interface StoreDocumentInput {
  * Stream one upload into storage and record it (spec §7: key `{userId}/{documentType}/{timestamp}.{ext}`).
  * On any failure the object is deleted and the rest of the upload is drained, so nothing is kept.
  * @throws AppError 413 (over the limit), 415 (content does not match the extension), 400 (empty or
- *   interrupted upload); storage and database errors propagate (500).
+ *   interrupted upload), 409/413 (the application's document limits, see assertDocumentRoom: checked
+ *   again once the size is known); storage and database errors propagate (500).
  */
 export async function storeDocument(
   deps: { db: Database; storage: ObjectStorage; logger: ServiceLogger },
@@ -123,6 +162,8 @@ export async function storeDocument(
 
   try {
     return await db.transaction(async (tx) => {
+      await lockApplicationDocuments(tx, input.applicationId);
+      await assertDocumentRoom(tx, input.applicationId, intake.size);
       const [row] = await tx
         .insert(documents)
         .values({

@@ -1,11 +1,14 @@
 /**
  * The one error handler (style.md habit 7): AppError -> its status and body; bad JSON, schema
  * failures and oversize bodies -> 4xx with a message a person can act on; anything else -> 500 with a
- * generic message and no stack trace (issue 7), logged with the request id.
+ * generic message and no stack trace (issue 7), logged with the request id and matched route. The
+ * logged error is the logger's safe summary (server/logger.ts): a database error by its SQLSTATE and
+ * constraint only, never the SQL or its parameters (issue 10 item 4).
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, type ErrorResponse } from '../../domain/app-error.ts';
+import { describeWait } from '../security/rate-limits.ts';
 
 function describeIssue(issue: { instancePath?: string; message?: string }): string {
   const field = issue.instancePath?.replace(/^\//, '').replaceAll('/', '.') || 'request';
@@ -38,9 +41,12 @@ export function errorHandler(
   const fastifyError = error as FastifyError;
   const status = fastifyError.statusCode ?? 500;
   if (status === 429) {
+    const retryAfter = Number(reply.getHeader('retry-after'));
     return reply.status(429).send({
       code: 'rate_limited',
-      message: 'Too many attempts. Wait a minute, then try again.',
+      message: Number.isFinite(retryAfter)
+        ? `Too many requests. Try again in ${describeWait(retryAfter)}.`
+        : 'Too many requests. Try again later.',
     } satisfies ErrorResponse);
   }
   if (status === 413) {
@@ -64,9 +70,24 @@ export function errorHandler(
       .status(status)
       .send({ code: status === 404 ? 'not_found' : 'bad_request', message } satisfies ErrorResponse);
   }
-  request.log.error({ err: error }, 'unhandled error');
+  request.log.error({ err: error, route: request.routeOptions?.url }, 'unhandled error');
   return reply.status(500).send({
     code: 'internal',
     message: 'Something went wrong on our side. Please try again in a moment.',
   } satisfies ErrorResponse);
+}
+
+/**
+ * Errors Fastify raises before routing (Fastify's `frameworkErrors`): a URL with invalid
+ * percent-encoding or an over-long parameter answers 400 in the product's error shape.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const body: ErrorResponse = {
+    code: 'bad_request',
+    message:
+      error.code === 'FST_ERR_BAD_URL'
+        ? 'The address is not valid (it contains a malformed %-escape). Check the link and try again.'
+        : 'The address is not valid. Check the link and try again.',
+  };
+  return reply.status(400).header('cache-control', 'no-store').send(body);
 }

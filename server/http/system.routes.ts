@@ -1,12 +1,18 @@
 /**
  * Operational routes: liveness, readiness (includes the database), the client's not-found report
- * (spec §2: "The unknown path is also logged") and, outside production with the file outbox, the
- * development mail page listing saved messages.
+ * (spec §2: "The unknown path is also logged") and the development mail page listing saved messages.
+ *
+ * The mail page shows every confirmation and reset link, so it is an account-takeover door on any
+ * reachable server (issue 10 item 1). It exists only when the deployment is provably local (loopback
+ * bind, not production, no trusted proxy) and the file outbox is in use, and each request must come
+ * over a loopback connection, name a loopback host and carry no forwarding header.
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { errorResponseSchema } from '../../domain/app-error.ts';
+import { safeLogPath } from '../logger.ts';
 import { readOutbox } from '../mail/outbox.ts';
+import { isLocalRequest, isProvablyLocal } from './loopback.ts';
 import type { AppInstance } from './types.ts';
 
 function escapeHtml(value: string): string {
@@ -60,35 +66,43 @@ export async function systemRoutes(app: AppInstance) {
     },
     async (request, reply) => {
       // Only the path: the query string could carry identifiers.
-      request.log.warn({ unknownPath: request.body.path.split('?')[0] }, 'page not found');
+      request.log.warn({ unknownPath: safeLogPath(request.body.path) }, 'page not found');
       return reply.status(204).send(null);
     },
   );
 
-  const outboxDir = app.deps.mailer.outboxDir;
-  if (app.deps.env.NODE_ENV !== 'production' && outboxDir) {
-    app.get(
-      '/dev/mail',
-      { config: { access: 'public' }, schema: { hide: true } },
-      async (_request, reply) => {
-        const messages = await readOutbox(outboxDir);
-        const items = messages
-          .map(
-            (m) =>
-              `<li><p><strong>${escapeHtml(m.subject)}</strong><br>To: ${escapeHtml(m.to)}<br>${escapeHtml(m.date)}</p><ul>${m.links
-                .map((l) => `<li><a href="${escapeHtml(l)}">${escapeHtml(l)}</a></li>`)
-                .join('')}</ul></li>`,
-          )
-          .join('');
-        return reply
-          .type('text/html')
-          .header('cache-control', 'no-store')
-          .send(
-            `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Outgoing mail (development)</title></head><body><main><h1>Outgoing mail</h1><p>Messages are saved here because no SMTP_URL is set. Newest first.</p>${
-              items ? `<ol>${items}</ol>` : '<p>No messages yet.</p>'
-            }</main></body></html>`,
-          );
-      },
-    );
+  const outboxDir = developmentMailboxDir(app);
+  if (outboxDir) {
+    app.get('/dev/mail', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
+      if (!isLocalRequest(request)) {
+        return reply.status(404).send({ code: 'not_found', message: 'Not found' });
+      }
+      const messages = await readOutbox(outboxDir);
+      const items = messages
+        .map(
+          (m) =>
+            `<li><p><strong>${escapeHtml(m.subject)}</strong><br>To: ${escapeHtml(m.to)}<br>${escapeHtml(m.date)}</p><ul>${m.links
+              .map((l) => `<li><a href="${escapeHtml(l)}">${escapeHtml(l)}</a></li>`)
+              .join('')}</ul></li>`,
+        )
+        .join('');
+      return reply
+        .type('text/html')
+        .header('cache-control', 'no-store')
+        .send(
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Outgoing mail (development)</title></head><body><main><h1>Outgoing mail</h1><p>Messages are saved here because no SMTP_URL is set. Newest first.</p>${
+            items ? `<ol>${items}</ol>` : '<p>No messages yet.</p>'
+          }</main></body></html>`,
+        );
+    });
   }
+}
+
+/**
+ * The outbox directory the development mail page lists, or undefined when the page must not exist:
+ * in production, with SMTP, or when the server is not provably local (e.g. HOST=0.0.0.0).
+ */
+export function developmentMailboxDir(app: AppInstance): string | undefined {
+  const { env, mailer } = app.deps;
+  return mailer.outboxDir && isProvablyLocal(env) ? mailer.outboxDir : undefined;
 }

@@ -14,6 +14,7 @@ import type { Database, DatabaseHandle } from '../db/client.ts';
 import type { Env } from '../env.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
+import type { RateLimits } from '../security/rate-limits.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
 
 /** Who may call a route; every /api route declares one in `config.access` (checked at registration). */
@@ -38,6 +39,8 @@ export interface AppDeps {
   cipher: FieldCipher;
   /** Document objects (bucket provider-documents, spec §3); built in runtime.ts from env. */
   storage: ObjectStorage;
+  /** Attempt limits shared through the database (sign-in, mail requests, uploads; decision 010). */
+  rateLimits: RateLimits;
 }
 
 /** One registered API route (collected at registration; the authorization matrix test reads it). */

@@ -1,7 +1,9 @@
 /**
- * Outgoing mail through nodemailer. With `SMTP_URL`: real SMTP. Without (the embedded default) no
- * message is lost: each is written as an `.eml` file under `$DATA_DIR/mail/` and its links are logged,
- * so a new user can confirm an account without a mail server (issue 2).
+ * Outgoing mail through nodemailer. With `SMTP_URL`: real SMTP. Without (the embedded default, never
+ * in production) no message is lost: each is written as an `.eml` file under `$DATA_DIR/mail/`, which
+ * the development mail page (/dev/mail, only on a provably local server) lists, so a new user can
+ * confirm an account without a mail server (issue 2). Links are never logged: they carry
+ * verification and reset tokens (issue 10 item 2).
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -20,6 +22,16 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
   /** Directory of saved .eml files when no SMTP server is configured, otherwise undefined. */
   readonly outboxDir?: string;
+}
+
+/**
+ * Where mail goes, for the start-up log: the SMTP server's host and port (never its credentials),
+ * or the outbox directory.
+ */
+export function describeMailDestination(smtpUrl: string | undefined, dataDir: string): string {
+  if (!smtpUrl) return `saved as .eml files in ${path.join(dataDir, 'mail')} (no SMTP_URL set)`;
+  const url = new URL(smtpUrl);
+  return `sent through the SMTP server ${url.hostname}:${url.port || (url.protocol === 'smtps:' ? 465 : 587)}`;
 }
 
 /** @param smtpUrl smtp(s)://user:pass@host:port, or undefined for the file outbox */
@@ -51,8 +63,10 @@ export function createMailer(options: {
         `${new Date().toISOString().replaceAll(':', '-')}-${randomUUID()}.eml`,
       );
       await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
-      const links = message.text.match(/https?:\/\/\S+/g) ?? [];
-      logger.info({ file, subject: message.subject, links }, 'mail saved to the outbox (no SMTP_URL set)');
+      logger.info(
+        { file: path.basename(file), subject: message.subject },
+        'mail saved to the outbox (no SMTP_URL set)',
+      );
     },
   };
 }

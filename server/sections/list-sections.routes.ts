@@ -57,6 +57,8 @@ const errorResponses = {
   401: errorResponseSchema,
   403: errorResponseSchema,
   404: errorResponseSchema,
+  /** The section holds its maximum of rows (MAX_ROWS_PER_LIST_SECTION). */
+  409: errorResponseSchema,
 } as const;
 
 /**

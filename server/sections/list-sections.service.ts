@@ -16,8 +16,13 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { AppError } from '../../domain/app-error.ts';
 import { type ListSection, listSections, type SectionKey } from '../../domain/sections/registry.ts';
-import { type ListSectionDefinition, repeatableSaveSchema } from '../../domain/sections/section.ts';
-import type { Database, Queryable } from '../db/client.ts';
+import {
+  type ListSectionDefinition,
+  MAX_ROWS_PER_LIST_SECTION,
+  repeatableSaveSchema,
+  rowLimitMessage,
+} from '../../domain/sections/section.ts';
+import type { Database, Queryable, Transaction } from '../db/client.ts';
 import { sectionTables } from '../db/schema/sections.ts';
 import {
   fieldColumns,
@@ -119,9 +124,32 @@ export async function listRows(
 }
 
 /**
+ * Serialise writes to one section of one application (transaction-scoped advisory lock), so the row
+ * limit holds under concurrent requests, then refuse when `adding` more rows would pass it.
+ * @throws AppError conflict (409) naming the limit (issue 10 item 5)
+ */
+async function lockSectionAndCheckRoom(
+  tx: Transaction,
+  store: ListSectionStore,
+  applicationId: string,
+  adding: number,
+): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sections:${store.key}:${applicationId}`}))`);
+  if (adding === 0) return;
+  const [counted] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(store.table)
+    .where(eq(store.applicationId, applicationId));
+  if ((counted?.n ?? 0) + adding > MAX_ROWS_PER_LIST_SECTION) {
+    throw new AppError('conflict', rowLimitMessage(store.section.title));
+  }
+}
+
+/**
  * Validate and add one row to an add-form-plus-table section (spec §7 "insert one row").
  * @param body the request body: the section's row schema (empty optional fields become null)
- * @throws AppError validation_failed (400) with `issues[].path` like `['payorName']`
+ * @throws AppError validation_failed (400) with `issues[].path` like `['payorName']`; conflict (409)
+ *   when the section already holds MAX_ROWS_PER_LIST_SECTION rows
  */
 export async function addRow(
   db: Database,
@@ -131,10 +159,15 @@ export async function addRow(
 ): Promise<ListRow> {
   const row = parseInput(store.section.schema, body, store.labels) as Record<string, unknown>;
   assertStorable([row], store.columns, store.labels);
-  const [created] = await db
-    .insert(store.table)
-    .values({ ...pickFields(row, store.columns), applicationId } as never)
-    .returning(selection(store))
+  const created = await db
+    .transaction(async (tx) => {
+      await lockSectionAndCheckRoom(tx, store, applicationId, 1);
+      const [inserted] = await tx
+        .insert(store.table)
+        .values({ ...pickFields(row, store.columns), applicationId } as never)
+        .returning(selection(store));
+      return inserted;
+    })
     .catch(rethrowAsInputError);
   return present(created as Record<string, unknown>);
 }
@@ -148,7 +181,8 @@ export async function addRow(
  * @returns every row of the section after the save, in card order
  * @throws AppError validation_failed (400, nothing saved) with `issues[].path` like
  *   `['rows', 1, 'issueDate']`; not_found (404, nothing saved) when an `id` is not a row of this
- *   application's section
+ *   application's section; conflict (409, nothing saved) when the new cards would take the section
+ *   past MAX_ROWS_PER_LIST_SECTION rows
  */
 export async function saveRows(
   db: Database,
@@ -172,9 +206,7 @@ export async function saveRows(
   }
   return db
     .transaction(async (tx) => {
-      await tx.execute(
-        sql`select pg_advisory_xact_lock(hashtext(${`sections:${store.key}:${applicationId}`}))`,
-      );
+      await lockSectionAndCheckRoom(tx, store, applicationId, rows.length - ids.length);
       if (ids.length > 0) {
         const owned = await tx
           .select({ id: store.id })

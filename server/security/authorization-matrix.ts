@@ -68,6 +68,12 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
     expected: { anonymous: 401, providerB: 200, admin: 200, providerA: 200 },
     request: () => ({ path: '/api/me' }),
   },
+  // Public: signed out is a 200 with null, not a 401 (no failed request in a visitor's console).
+  'GET /api/session': { expected: everyone(200), request: () => ({ path: '/api/session' }) },
+  'GET /api/profile': {
+    expected: { anonymous: 401, providerB: 200, admin: 200, providerA: 200 },
+    request: () => ({ path: '/api/profile' }),
+  },
 
   // Applications
   'GET /api/applications': {

@@ -48,13 +48,28 @@ describe('security headers', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('never returns a stack trace in an error body', async () => {
-    const response = await fetch(`${app.baseUrl}/api/applications/x`, {
-      headers: { origin: 'http://localhost:3000' },
-    });
-    const body = await response.text();
-    expect(response.status).toBe(401);
-    expect(body).not.toMatch(/at .*\.ts:\d+|node_modules|stack/i);
+  it('never returns a stack trace in an error body, even for a real 500', async () => {
+    // A real server error: the database refuses every application insert.
+    await app.runtime.deps.database.pool.query(`
+      create function refuse_application() returns trigger language plpgsql as $$
+      begin raise exception 'refused by test trigger'; end $$;
+      create trigger refuse_application before insert on provider_applications
+        for each row execute function refuse_application();`);
+    try {
+      const alice = await signUpAndSignIn(app);
+      const response = await alice.request('POST', '/api/applications', {});
+      const body = await response.text();
+      expect(response.status).toBe(500);
+      expect(JSON.parse(body)).toEqual({
+        code: 'internal',
+        message: 'Something went wrong on our side. Please try again in a moment.',
+      });
+      expect(body).not.toMatch(/at .*\.ts:\d+|node_modules|stack|refused by test trigger|insert/i);
+    } finally {
+      await app.runtime.deps.database.pool.query(
+        'drop trigger refuse_application on provider_applications; drop function refuse_application();',
+      );
+    }
   });
 });
 
@@ -117,7 +132,7 @@ describe('sessions', () => {
     expect(remainingMinutes).toBeGreaterThan(29);
   });
 
-  it('ends other sessions when the password changes', async () => {
+  it('ends other sessions when the password changes, even when the client asks to keep them', async () => {
     const alice = await signUpAndSignIn(app);
     const otherDevice = new Client(app);
     await otherDevice.json('POST', '/api/auth/sign-in/email', {
@@ -128,7 +143,8 @@ describe('sessions', () => {
     const change = await alice.json('POST', '/api/auth/change-password', {
       currentPassword: STRONG_PASSWORD,
       newPassword: 'amber lighthouse cactus 9081',
-      revokeOtherSessions: true,
+      // The server ends the other sessions whatever the client asks (issue 10 item 6).
+      revokeOtherSessions: false,
     });
     expect(change.status).toBe(200);
     expect((await otherDevice.json('GET', '/api/me')).status).toBe(401);
@@ -167,7 +183,13 @@ describe('auth events in the audit log', () => {
 
 describe('production mode', () => {
   it('sends HSTS and marks the session cookie Secure', async () => {
-    const production = await createTestApp({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(40) });
+    const production = await createTestApp({
+      NODE_ENV: 'production',
+      AUTH_SECRET: 'x'.repeat(40),
+      // Required in production (issue 10); the harness captures mail instead of using this server.
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      FIELD_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
+    });
     try {
       const health = await fetch(`${production.baseUrl}/api/health`);
       expect(health.headers.get('strict-transport-security')).toMatch(/max-age=31536000/);

@@ -45,12 +45,16 @@ export async function signUpAndConfirm(
   await form.getByRole('textbox', { name: 'Password', exact: true }).fill(user.password ?? STRONG_PASSWORD);
   await form.getByRole('button', { name: 'Create Account' }).click();
   await expect(page.getByText('Please check your email to confirm your account.')).toBeVisible();
-  await page.goto('/dev/mail');
   const message = page
     .getByRole('listitem')
     .filter({ hasText: user.email })
     .filter({ hasText: 'Confirm' })
     .first();
+  // The server sends mail in the background: reload the mailbox until the message is there.
+  await expect(async () => {
+    await page.goto('/dev/mail');
+    await expect(message).toBeVisible({ timeout: 250 });
+  }).toPass({ timeout: 10_000 });
   await message.getByRole('link').first().click();
   await expect(page).toHaveURL(/\/auth\?confirmed=1/);
 }

@@ -4,4 +4,5 @@ export * from './auth.ts';
 export * from './core.ts';
 export * from './documents.ts';
 export * from './notifications.ts';
+export * from './rate-limits.ts';
 export * from './sections.ts';

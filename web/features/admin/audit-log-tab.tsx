@@ -22,6 +22,7 @@ const actionLabel: Record<string, string> = {
   'auth.password_reset_requested': 'Password reset requested',
   'auth.password_reset': 'Password reset',
   'auth.password_changed': 'Password changed',
+  'auth.name_changed': 'Name changed',
   'notification.sent': 'Completion notification sent',
   'notification.resend': 'Completion notification resent',
   'auth.role_changed': 'Role changed',

@@ -1,10 +1,11 @@
 /**
- * Authentication state for the web app: `useSession()` reads /api/me (401 -> signed out).
+ * Authentication state for the web app: `useSession()` reads /api/session, which answers `null` when
+ * signed out (a 200, so a visitor's check leaves no failed request in the browser console).
  * The session itself is an HttpOnly cookie the browser sends; no token is kept in browser storage.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Role } from '../../../domain/roles.ts';
-import { ApiError, api } from '../../api.ts';
+import { api } from '../../api.ts';
 
 export interface Me {
   user: { id: string; email: string; emailVerified: boolean };
@@ -19,14 +20,7 @@ export const meQueryKey = ['me'] as const;
 export function useSession() {
   return useQuery({
     queryKey: meQueryKey,
-    queryFn: async (): Promise<Me | null> => {
-      try {
-        return await api<Me>('GET', '/api/me');
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 401) return null;
-        throw error;
-      }
-    },
+    queryFn: () => api<Me | null>('GET', '/api/session'),
     staleTime: 30_000,
     retry: 1,
   });

@@ -28,6 +28,7 @@ import { notifyError, notifySuccess } from '../../notify.ts';
 import type { Me } from '../auth/session.ts';
 import { type Application, useApplications, useCreateApplication } from './applications-api.ts';
 import { CompletionSlot } from './completion-slot.tsx';
+import { useProfile } from './profile-api.ts';
 
 function StartApplicationButton({ label = 'Start New Application' }: { label?: string }) {
   const create = useCreateApplication();
@@ -170,9 +171,12 @@ export default function DashboardPage({ me }: { me: Me }) {
   useEffect(() => {
     if (isError) notifyError('Error', 'Failed to load applications');
   }, [isError]);
+  const profileQuery = useProfile();
+  // Spec §8: only a failed load is an error; a provider without a profile row just has no names.
   useEffect(() => {
-    if (!me.profile) notifyError('Error', 'Failed to load profile information');
-  }, [me.profile]);
+    if (profileQuery.isError) notifyError('Error', 'Failed to load profile information');
+  }, [profileQuery.isError]);
+  const profile = profileQuery.data ?? me.profile;
   const previous =
     applications && applications.length > 1 ? applications.filter((a) => a.id !== current?.id) : [];
 
@@ -182,7 +186,7 @@ export default function DashboardPage({ me }: { me: Me }) {
         <Container size="lg" py="md">
           <Group justify="space-between">
             <Title order={1} size="h3">
-              Welcome, {me.profile?.firstName} {me.profile?.lastName}
+              Welcome, {profile?.firstName} {profile?.lastName}
             </Title>
             <SignOutButton />
           </Group>

@@ -1,0 +1,71 @@
+/**
+ * Account fields at sign-up, sign-in and name changes (issue 10 item 5): the same zod schemas bound
+ * the web forms and the server, which validates every /api/auth body with them before better-auth
+ * sees it. Lengths: names 100 characters (a generous bound for any legal name), email 254 (RFC 5321
+ * path limit), password PASSWORD_MAX_LENGTH (spec §5 leaves the rules to us; decision 003).
+ */
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH } from './password-policy.ts';
+
+/** Longest first or last name, in characters. */
+export const NAME_MAX_LENGTH = 100;
+/** Longest email address, in characters (RFC 5321). */
+export const EMAIL_MAX_LENGTH = 254;
+
+const personName = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(NAME_MAX_LENGTH, `${label} may be at most ${NAME_MAX_LENGTH} characters`);
+
+const email = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .min(1, 'Email is required')
+  .max(EMAIL_MAX_LENGTH, `Email may be at most ${EMAIL_MAX_LENGTH} characters`);
+
+const password = z
+  .string({ error: 'Password is required' })
+  .min(1, 'Password is required')
+  .max(PASSWORD_MAX_LENGTH, `Password may be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+/** The sign-up form (spec §2 /auth: firstName, lastName, email, password, all required). */
+export const signUpFormSchema = z.object({
+  firstName: personName('First name'),
+  lastName: personName('Last name'),
+  email,
+  password,
+});
+
+/** The sign-in form (spec §2 /auth: email and password, both required). */
+export const signInFormSchema = z.object({ email, password });
+
+/** Body of POST /api/auth/sign-up/email: the form plus better-auth's display `name` and callback. */
+export const signUpBodySchema = signUpFormSchema
+  .extend({
+    name: z
+      .string()
+      .trim()
+      .max(NAME_MAX_LENGTH * 2 + 1, `Name may be at most ${NAME_MAX_LENGTH * 2 + 1} characters`)
+      .optional(),
+    callbackURL: z.string().max(2000).optional(),
+  })
+  .transform((body) => ({ ...body, name: body.name || `${body.firstName} ${body.lastName}` }));
+
+/** Body of POST /api/auth/update-user: only the names can change through the auth API. */
+export const updateUserBodySchema = z.strictObject(
+  {
+    firstName: personName('First name').optional(),
+    lastName: personName('Last name').optional(),
+    name: z
+      .string()
+      .trim()
+      .max(NAME_MAX_LENGTH * 2 + 1, `Name may be at most ${NAME_MAX_LENGTH * 2 + 1} characters`)
+      .optional(),
+  },
+  { error: 'Only firstName, lastName and name can be changed here.' },
+);
+
+/** Body of a request naming an email (password reset, verification re-send). */
+export const emailBodySchema = z.looseObject({ email });

@@ -1,0 +1,115 @@
+/**
+ * Who is calling, for the web app: GET /api/session (public: the signed-in user or `null`, so a
+ * signed-out visitor's check is a plain 200, never a failed request in the browser console) and
+ * GET /api/profile (the caller's profile alone, spec §7 "profiles ... single row", read by the
+ * dashboard). The body of /api/session is the body of /api/me (auth.routes.ts); both are built by
+ * `buildMeBody` here.
+ */
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { errorResponseSchema } from '../../domain/app-error.ts';
+import { roles } from '../../domain/roles.ts';
+import type { Database } from '../db/client.ts';
+import { profiles } from '../db/schema/core.ts';
+import type { AppInstance } from '../http/types.ts';
+import { type Actor, findActor, requireActor } from './actor.ts';
+
+const profileSchema = z.object({
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  createdAt: z.iso.datetime(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+export const meResponseSchema = z.object({
+  user: z.object({ id: z.string(), email: z.string(), emailVerified: z.boolean() }),
+  profile: profileSchema.nullable(),
+  role: z.enum(roles),
+  sessionExpiresAt: z.iso.datetime(),
+  /** Inactivity after which the server ends the session (SESSION_IDLE_MINUTES), for the UI's warning. */
+  idleTimeoutSeconds: z.number().int().positive(),
+});
+export type MeResponse = z.infer<typeof meResponseSchema>;
+
+/**
+ * The profile row of `userId` (spec §3 profiles), or null when there is none (spec §8: a missing
+ * profile is tolerated).
+ * @throws the database error when the lookup fails (never read as "no profile")
+ */
+export async function findProfile(db: Database, userId: string): Promise<Profile | null> {
+  const [profile] = await db.select().from(profiles).where(eq(profiles.userId, userId));
+  return profile
+    ? {
+        firstName: profile.firstName,
+        lastName: profile.lastName,
+        email: profile.email,
+        createdAt: profile.createdAt.toISOString(),
+      }
+    : null;
+}
+
+/**
+ * The body of GET /api/me and of GET /api/session for a signed-in `actor`: user, profile (null when
+ * absent), role, session expiry (ISO 8601) and the idle timeout in seconds.
+ * @throws the database error when the profile lookup fails
+ */
+export async function buildMeBody(app: AppInstance, actor: Actor): Promise<MeResponse> {
+  return {
+    user: { id: actor.userId, email: actor.email, emailVerified: actor.emailVerified },
+    profile: await findProfile(app.deps.db, actor.userId),
+    role: actor.role,
+    sessionExpiresAt: actor.sessionExpiresAt.toISOString(),
+    idleTimeoutSeconds: app.deps.env.SESSION_IDLE_MINUTES * 60,
+  };
+}
+
+export async function sessionRoutes(app: AppInstance) {
+  /**
+   * GET /api/session, public. 200 with the /api/me body when the request carries a valid session;
+   * 200 with JSON `null` when it carries none, or an expired or revoked one.
+   * Errors: 500 when the session or profile lookup fails (e.g. the database is unreachable): a
+   * failure is never answered as "signed out".
+   */
+  app.get(
+    '/api/session',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'The signed-in user, their profile and role, or null when signed out (spec §6)',
+        tags: ['auth'],
+        response: { 200: meResponseSchema.nullable(), 500: errorResponseSchema },
+      },
+    },
+    async (request) => {
+      const actor = await findActor(request);
+      return actor ? buildMeBody(app, actor) : null;
+    },
+  );
+
+  /**
+   * GET /api/profile, signed in. 200 `{ profile }`: the caller's profile, or `{ profile: null }` when
+   * the caller has none (spec §8: a missing profile is tolerated, not an error).
+   * Errors: 401 without a valid session; 500 when the lookup fails (the dashboard then shows
+   * 'Failed to load profile information').
+   */
+  app.get(
+    '/api/profile',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: "The caller's profile, or null when there is none (spec §3 profiles, §8)",
+        tags: ['auth'],
+        response: {
+          200: z.object({ profile: profileSchema.nullable() }),
+          401: errorResponseSchema,
+          500: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => {
+      const actor = await requireActor(request);
+      return { profile: await findProfile(app.deps.db, actor.userId) };
+    },
+  );
+}
