@@ -46,8 +46,12 @@ async function main() {
     firstName: 'Demo',
     lastName: 'Provider',
   });
-  const message = (await readOutbox(`${dataDir}/mail`)).find((m) => m.to.includes(email));
-  const link = message?.links[0];
+  // The server sends mail in the background: wait (up to 10 s) for the file to appear.
+  let link: string | undefined;
+  for (let waited = 0; !link && waited < 10_000; waited += 50) {
+    link = (await readOutbox(`${dataDir}/mail`)).find((m) => m.to.includes(email))?.links[0];
+    if (!link) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   if (!link) throw new Error('no confirmation mail in the outbox');
   const verify = new URL(link);
   await call('GET', `${verify.pathname}${verify.search}`);
