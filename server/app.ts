@@ -19,6 +19,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import type { AppDeps, AppInstance, RegisteredRoute } from './app-types.ts';
 import { applicationRoutes } from './applications/applications.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
@@ -26,7 +27,6 @@ import { createCsrfGuard } from './http/csrf.ts';
 import { errorHandler, frameworkErrorHandler } from './http/error-handler.ts';
 import { isApiRequest, requestPath } from './http/request-route.ts';
 import { systemRoutes } from './http/system.routes.ts';
-import type { AppDeps, AppInstance, RegisteredRoute } from './http/types.ts';
 import { rejectUnstorableText } from './http/unstorable-text.ts';
 import { featureRoutes } from './routes.ts';
 

@@ -3,8 +3,8 @@
  * architecture reads from this list.
  */
 import { adminRoutes } from './admin/admin.routes.ts';
+import type { AppInstance } from './app-types.ts';
 import { documentRoutes } from './documents/documents.routes.ts';
-import type { AppInstance } from './http/types.ts';
 import { notificationRoutes } from './notifications/notifications.routes.ts';
 import { sectionRoutes } from './sections/sections.routes.ts';
 

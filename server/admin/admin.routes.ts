@@ -13,10 +13,10 @@ import { applicationStatuses } from '../../domain/application-status.ts';
 import { roles } from '../../domain/roles.ts';
 import { documentTypes } from '../../domain/sections/documents.ts';
 import { sections } from '../../domain/sections/registry.ts';
+import type { AppInstance } from '../app-types.ts';
 import { applicationSchema, presentApplication } from '../applications/applications.routes.ts';
 import { auditActions, recordAudit } from '../audit/audit.service.ts';
 import { requirePermission } from '../auth/actor.ts';
-import type { AppInstance } from '../http/types.ts';
 import {
   type CardDocument,
   DEFAULT_PAGE_SIZE,

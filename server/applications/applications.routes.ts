@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import { errorResponseSchema } from '../../domain/app-error.ts';
 import { applicationStatuses } from '../../domain/application-status.ts';
+import type { AppInstance } from '../app-types.ts';
 import { requireActor, requirePermission } from '../auth/actor.ts';
-import type { AppInstance } from '../http/types.ts';
 import { completionStateSchema } from '../notifications/completion-state.ts';
 import {
   type ApplicationSummary,

@@ -21,9 +21,9 @@ import {
   updateUserBodySchema,
 } from '../../domain/account.ts';
 import { AppError, errorResponseSchema, toFieldIssues } from '../../domain/app-error.ts';
+import type { AppInstance } from '../app-types.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { profiles } from '../db/schema/core.ts';
-import type { AppInstance } from '../http/types.ts';
 import { findActor, requireActor } from './actor.ts';
 import { sendFetchResponse, toFetchHeaders } from './fetch-glue.ts';
 import { weakPasswordReasons } from './password-strength.ts';

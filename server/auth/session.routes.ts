@@ -9,9 +9,9 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { errorResponseSchema } from '../../domain/app-error.ts';
 import { roles } from '../../domain/roles.ts';
+import type { AppInstance } from '../app-types.ts';
 import type { Database } from '../db/client.ts';
 import { profiles } from '../db/schema/core.ts';
-import type { AppInstance } from '../http/types.ts';
 import { type Actor, findActor, requireActor } from './actor.ts';
 
 const profileSchema = z.object({

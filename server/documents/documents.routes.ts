@@ -23,9 +23,9 @@ import {
   MAX_DOCUMENT_BYTES,
   sanitizeDocumentName,
 } from '../../domain/sections/documents.ts';
+import type { AppInstance } from '../app-types.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
 import { type Actor, requireActor, requirePermission } from '../auth/actor.ts';
-import type { AppInstance } from '../http/types.ts';
 import { authorizeSectionAccess } from '../sections/section-access.ts';
 import { assertFreeSpace } from '../storage/disk-space.ts';
 import { attachmentDisposition } from './content-disposition.ts';

@@ -10,10 +10,10 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { errorResponseSchema } from '../../domain/app-error.ts';
+import type { AppInstance } from '../app-types.ts';
 import { safeLogPath } from '../logger.ts';
 import { readOutbox } from '../mail/outbox.ts';
 import { isLocalRequest, isProvablyLocal } from './loopback.ts';
-import type { AppInstance } from './types.ts';
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

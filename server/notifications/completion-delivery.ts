@@ -43,7 +43,7 @@ export const NO_ENDPOINT_ERROR = 'no endpoint configured';
 /** `error` of an attempt row whose process stopped before knowing the outcome. */
 export const INTERRUPTED_ERROR = 'interrupted: the server stopped during the attempt';
 
-declare module '../http/types.ts' {
+declare module '../app-types.ts' {
   interface AppDeps {
     /** Sends completion notifications; created, started and stopped by runtime.ts. */
     completionDelivery: CompletionDelivery;

@@ -13,9 +13,9 @@
  */
 import { z } from 'zod';
 import { errorResponseSchema } from '../../domain/app-error.ts';
+import type { AppInstance } from '../app-types.ts';
 import { requirePermission } from '../auth/actor.ts';
 import { completionStatuses } from '../db/schema/notifications.ts';
-import type { AppInstance } from '../http/types.ts';
 import { listNotifications, requestCompletion, resendNotification } from './completion.service.ts';
 import { completionStateSchema, presentCompletionState } from './completion-state.ts';
 

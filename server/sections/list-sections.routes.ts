@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { AppError, errorResponseSchema } from '../../domain/app-error.ts';
 import { sectionBySlug } from '../../domain/sections/registry.ts';
 import type { SectionLayout } from '../../domain/sections/section.ts';
-import type { AppInstance } from '../http/types.ts';
+import type { AppInstance } from '../app-types.ts';
 import {
   addRow,
   deleteRow,

@@ -12,7 +12,7 @@
  */
 import { z } from 'zod';
 import { errorResponseSchema } from '../../domain/app-error.ts';
-import type { AppInstance } from '../http/types.ts';
+import type { AppInstance } from '../app-types.ts';
 import {
   findPersonalInformation,
   personalInformationDtoSchema,

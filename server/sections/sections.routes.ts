@@ -3,8 +3,9 @@
  * route and the generic list-section routes, under /api/applications/:applicationId/sections.
  * Every section call needs a session: the hook answers 401 before any input is looked at.
  */
+
+import type { AppInstance } from '../app-types.ts';
 import { requireActor } from '../auth/actor.ts';
-import type { AppInstance } from '../http/types.ts';
 import { listSectionRoutes } from './list-sections.routes.ts';
 import { personalInformationRoutes } from './personal-information.routes.ts';
 

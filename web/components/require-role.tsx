@@ -5,7 +5,7 @@
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import type { Role } from '../../domain/roles.ts';
-import { type Me, useSession } from '../features/auth/session.ts';
+import { type Me, useSession } from '../app/session.ts';
 import { FullPageLoader } from './full-page-loader.tsx';
 import { IdleSessionGuard } from './idle-session-guard.tsx';
 

@@ -1,7 +1,7 @@
 /** 'Sign Out' (spec §2 /dashboard, /admin): ends the session on the server, then goes to /auth. */
 import { Button } from '@mantine/core';
 import { useNavigate } from 'react-router';
-import { useSignOut } from '../features/auth/session.ts';
+import { useSignOut } from '../app/session.ts';
 import { notifyError } from '../notify.ts';
 
 export function SignOutButton() {

@@ -20,10 +20,10 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
+import type { Me } from '../../app/session.ts';
 import { FullPageLoader } from '../../components/full-page-loader.tsx';
 import { SignOutButton } from '../../components/sign-out-button.tsx';
 import { notifyError } from '../../notify.ts';
-import type { Me } from '../auth/session.ts';
 import { useAdminStats, useAllDocuments, useAuditLog, useProviderCards } from './admin-api.ts';
 import { AuditLogTab } from './audit-log-tab.tsx';
 import { DocumentsTab } from './documents-tab.tsx';

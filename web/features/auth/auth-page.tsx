@@ -24,10 +24,10 @@ import type { z } from 'zod';
 import { signInFormSchema, signUpFormSchema } from '../../../domain/account.ts';
 import { PASSWORD_MIN_LENGTH } from '../../../domain/password-policy.ts';
 import { ApiError, api } from '../../api.ts';
+import { meQueryKey, useSession } from '../../app/session.ts';
 import { FullPageLoader } from '../../components/full-page-loader.tsx';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { PasswordReasons } from './password-reasons.tsx';
-import { meQueryKey, useSession } from './session.ts';
 
 /**
  * A @mantine/form validate function from one of the domain's account schemas (the server validates

@@ -1,7 +1,7 @@
 /** The provider's profile (spec §7 profiles: one row by user id), for the dashboard's welcome line. */
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api.ts';
-import type { Me } from '../auth/session.ts';
+import type { Me } from '../../app/session.ts';
 
 export type Profile = NonNullable<Me['profile']>;
 

@@ -1,8 +1,8 @@
 /** `/`: the landing page (spec §1, §2). A signed-in user goes to /dashboard. */
 import { Anchor, Button, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { Link, Navigate } from 'react-router';
+import { useSession } from '../../app/session.ts';
 import { FullPageLoader } from '../../components/full-page-loader.tsx';
-import { useSession } from '../auth/session.ts';
 
 export default function LandingPage() {
   const { data: me, isPending } = useSession();

@@ -9,13 +9,13 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Auth } from '../auth/auth.ts';
-import type { Database, DatabaseHandle } from '../db/client.ts';
-import type { Env } from '../env.ts';
-import type { Mailer } from '../mail/mailer.ts';
-import type { FieldCipher } from '../security/field-cipher.ts';
-import type { RateLimits } from '../security/rate-limits.ts';
-import type { ObjectStorage } from '../storage/object-storage.ts';
+import type { Auth } from './auth/auth.ts';
+import type { Database, DatabaseHandle } from './db/client.ts';
+import type { Env } from './env.ts';
+import type { Mailer } from './mail/mailer.ts';
+import type { FieldCipher } from './security/field-cipher.ts';
+import type { RateLimits } from './security/rate-limits.ts';
+import type { ObjectStorage } from './storage/object-storage.ts';
 
 /** Who may call a route; every /api route declares one in `config.access` (checked at registration). */
 export type RouteAccess = 'public' | 'signed-in' | 'provider' | 'admin';

@@ -4,8 +4,8 @@
  * The session itself is an HttpOnly cookie the browser sends; no token is kept in browser storage.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Role } from '../../../domain/roles.ts';
-import { api } from '../../api.ts';
+import type { Role } from '../../domain/roles.ts';
+import { api } from '../api.ts';
 
 export interface Me {
   user: { id: string; email: string; emailVerified: boolean };
