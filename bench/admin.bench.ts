@@ -3,29 +3,31 @@
  *
  * Database: BENCH_DATABASE_URL; else, when DATABASE_URL names a server, the dedicated database
  * `cred_bench` on that server (created when missing); else an embedded cluster under `.data-bench/`.
- * It is seeded with `scripts/seed-volume.ts` when it holds no seed yet (about 30 s).
+ * It is seeded with `seedVolume` (scripts/seed-volume/, as `npm run seed:volume`) when it holds no seed yet (about 30 s).
  *
  * Then it starts the real app (createRuntime, real HTTP on a loopback port), signs an admin in through
  * /api/auth, and times sequential requests (BENCH_REQUESTS each, default 200, after 20 warm-up requests)
  * from sending to the last byte of the body. Prints p50/p95/max per endpoint, in milliseconds.
  * Goal (issue 6): p95 under 50 ms for the list, search and counters.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import pino from 'pino';
-import { isSeeded, SEED_USER_PREFIX, seedVolume } from '../scripts/seed-volume.ts';
+import { isSeeded, seedVolume } from '../scripts/seed-volume/seed-database.ts';
+import { seedUserId } from '../scripts/seed-volume/seed-ids.ts';
 import { loadEnv } from '../server/env.ts';
 import type { MailMessage } from '../server/mail/mailer.ts';
 import { createRuntime } from '../server/runtime.ts';
+import { HttpClient, linkFromMessages, signUpConfirmSignIn } from '../tests/http-client.ts';
 import { percentile } from './lib.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const WARM_UP = 20;
-const ADMIN_EMAIL = 'bench-admin@bench.example';
 const ADMIN_PASSWORD = 'bench admin passphrase 2026!';
 
 /** The benchmark database URL (created on the server when missing), or undefined for embedded. */
@@ -67,8 +69,8 @@ async function main() {
   });
   try {
     const pool = runtime.deps.database.pool;
-    const client = await pool.connect();
-    const seeded = await isSeeded(client).finally(() => client.release());
+    const connection = await pool.connect();
+    const seeded = await isSeeded(connection).finally(() => connection.release());
     if (!seeded) {
       console.log('Seeding the volume data set (100,000 providers)...');
       await seedVolume(pool);
@@ -77,50 +79,34 @@ async function main() {
     const address = runtime.app.server.address();
     const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
-    // An admin, signed in through the real auth routes.
-    let cookie = '';
-    const call = async (method: string, urlPath: string, body?: unknown) => {
-      const response = await fetch(`${baseUrl}${urlPath}`, {
-        method,
-        redirect: 'manual',
-        headers: {
-          origin: ORIGIN,
-          ...(cookie ? { cookie } : {}),
-          ...(body ? { 'content-type': 'application/json' } : {}),
-        },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const setCookie = response.headers.getSetCookie().map((c) => c.split(';')[0]);
-      if (setCookie.length > 0) cookie = setCookie.join('; ');
-      return { status: response.status, text: await response.text() };
-    };
-    await call('POST', '/api/auth/sign-up/email', {
-      email: ADMIN_EMAIL,
-      password: ADMIN_PASSWORD,
-      name: 'Bench Admin',
-      firstName: 'Bench',
-      lastName: 'Admin',
-    });
-    const link = mail.find((m) => m.to === ADMIN_EMAIL)?.text.match(/https?:\/\/\S+/)?.[0];
-    if (link) await call('GET', new URL(link).pathname + new URL(link).search);
-    cookie = '';
-    await pool.query(
-      `insert into user_roles (user_id, role) select id, 'admin' from "user" where email = $1
-       on conflict (user_id) do update set role = 'admin'`,
-      [ADMIN_EMAIL],
+    // An admin, signed up and signed in through the real auth routes. The benchmark database is
+    // kept between runs: earlier runs' admins go first (every row of a user cascades), and each run
+    // signs up a new address (the mail rate limits count per address, in this database).
+    await pool.query(`delete from "user" where email like 'bench-admin%@bench.example'`);
+    const client = new HttpClient({ baseUrl, origin: ORIGIN });
+    const { userId } = await signUpConfirmSignIn(
+      client,
+      {
+        email: `bench-admin.${randomBytes(4).toString('hex')}@bench.example`,
+        password: ADMIN_PASSWORD,
+        firstName: 'Bench',
+        lastName: 'Admin',
+      },
+      linkFromMessages(mail),
     );
-    const signIn = await call('POST', '/api/auth/sign-in/email', {
-      email: ADMIN_EMAIL,
-      password: ADMIN_PASSWORD,
-    });
-    if (signIn.status !== 200) throw new Error(`admin sign-in failed: ${signIn.status} ${signIn.text}`);
+    // Roles are read on every request: granting after sign-in takes effect at once.
+    await pool.query(
+      `insert into user_roles (user_id, role) values ($1, 'admin')
+       on conflict (user_id) do update set role = 'admin'`,
+      [userId],
+    );
 
     // Targets from the seed: a provider in the middle of the list (with two applications), part of
     // their email, and part of a common last name.
     const { rows } = await pool.query<{ user_id: string; email: string; last_name: string; total: number }>(
       `select user_id, email, last_name, (select count(*)::int from profiles) as total
        from profiles where user_id = $1`,
-      [`${SEED_USER_PREFIX}${(54_320).toString(16).padStart(12, '0')}`],
+      [seedUserId(54_320)],
     );
     const target = rows[0];
     if (!target)
@@ -159,12 +145,12 @@ async function main() {
       let bytes = 0;
       for (let i = 0; i < WARM_UP + REQUESTS; i++) {
         const started = performance.now();
-        const response = await call('GET', urlPath);
+        const response = await client.request('GET', urlPath);
+        const text = await response.text();
         const elapsed = performance.now() - started;
-        if (response.status !== 200)
-          throw new Error(`${urlPath} answered ${response.status}: ${response.text}`);
+        if (response.status !== 200) throw new Error(`${urlPath} answered ${response.status}: ${text}`);
         status = response.status;
-        bytes = response.text.length;
+        bytes = text.length;
         if (i >= WARM_UP) timings.push(elapsed);
       }
       timings.sort((x, y) => x - y);

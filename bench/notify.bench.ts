@@ -20,11 +20,11 @@ import { MAX_DOCUMENT_BYTES } from '../domain/sections/documents.ts';
 import { openDatabase } from '../server/db/client.ts';
 import { freePort, runningEmbeddedUrl } from '../server/db/embedded-postgres.ts';
 import { loadEnv } from '../server/env.ts';
-import { readOutbox } from '../server/mail/outbox.ts';
 import { createCompletedApplication } from '../server/notifications/testing/completed-application.ts';
 import { WebhookReceiver, waitUntil } from '../server/notifications/testing/webhook-receiver.ts';
 import { loadFieldCipher } from '../server/security/field-cipher.ts';
 import { createStorage } from '../server/storage/create-storage.ts';
+import { HttpClient, linkFromOutbox, signUpConfirmSignIn } from '../tests/http-client.ts';
 import { createDatabaseOn, rssBytes } from './lib.ts';
 
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 10);
@@ -33,27 +33,6 @@ const GOAL_MB = 100;
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const PASSWORD = 'bench provider passphrase 2026!';
 const MB = 1024 * 1024;
-
-/** Cookie-keeping fetch against the server, with our Origin (CSRF guard). */
-function httpClient(baseUrl: string) {
-  let cookie = '';
-  return async (method: string, urlPath: string, body?: unknown) => {
-    const response = await fetch(`${baseUrl}${urlPath}`, {
-      method,
-      redirect: 'manual',
-      headers: {
-        origin: baseUrl,
-        ...(cookie ? { cookie } : {}),
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const set = response.headers.getSetCookie().map((c) => c.split(';')[0]!);
-    if (set.length > 0) cookie = set.join('; ');
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  };
-}
 
 async function main() {
   // A fresh database on DATABASE_URL's server, or none (the server then embeds PostgreSQL).
@@ -105,28 +84,19 @@ async function main() {
     );
 
     // A provider signs up (confirmation link from the .eml outbox), signs in, starts an application.
-    const call = httpClient(baseUrl);
-    const email = `bench.${Date.now()}@bench.example`;
-    const signUp = await call('POST', '/api/auth/sign-up/email', {
-      email,
-      password: PASSWORD,
-      name: 'Bench Provider',
-      firstName: 'Bench',
-      lastName: 'Provider',
-      callbackURL: '/auth?confirmed=1',
-    });
-    if (signUp.status !== 200) throw new Error(`sign-up failed: ${JSON.stringify(signUp.body)}`);
-    const mailDir = path.join(dataDir, 'mail');
-    await waitUntil(async () => (await readOutbox(mailDir)).length > 0, 10_000, 'the confirmation mail');
-    const [message] = await readOutbox(mailDir);
-    const link = message!.links.find((l) => l.includes('verify-email'));
-    if (!link) throw new Error('no confirmation link in the mail');
-    await call('GET', new URL(link).pathname + new URL(link).search);
-    const signIn = await call('POST', '/api/auth/sign-in/email', { email, password: PASSWORD });
-    if (signIn.status !== 200) throw new Error(`sign-in failed: ${JSON.stringify(signIn.body)}`);
-    const created = await call('POST', '/api/applications', {});
-    const applicationId = created.body.id as string;
-    const userId = signIn.body.user.id as string;
+    const client = new HttpClient({ baseUrl });
+    const { userId } = await signUpConfirmSignIn(
+      client,
+      {
+        email: `bench.${Date.now()}@bench.example`,
+        password: PASSWORD,
+        firstName: 'Bench',
+        lastName: 'Provider',
+      },
+      linkFromOutbox(path.join(dataDir, 'mail')),
+    );
+    const created = await client.json<{ id: string }>('POST', '/api/applications', {});
+    const applicationId = created.body.id;
 
     // Every section complete, and the documents stored where the server reads them.
     process.stdout.write(`Storing ${DOCUMENTS} documents of ${(DOCUMENT_BYTES / MB).toFixed(1)} MiB... `);
@@ -156,13 +126,17 @@ async function main() {
       peak = Math.max(peak, rssBytes(pid));
     }, 5);
     const started = performance.now();
-    const answer = await call('POST', `/api/applications/${applicationId}/completion`, {});
+    const answer = await client.json<{ status?: string }>(
+      'POST',
+      `/api/applications/${applicationId}/completion`,
+      {},
+    );
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
     peak = Math.max(peak, rssBytes(pid));
 
     const request = receiver.requests.at(-1);
-    if (answer.status !== 200 || answer.body.status !== 'delivered' || !request?.verified) {
+    if (answer.status !== 200 || answer.body?.status !== 'delivered' || !request?.verified) {
       throw new Error(`not delivered: ${answer.status} ${JSON.stringify(answer.body)}\n${output}`);
     }
     const growthMb = (peak - baseline) / MB;

@@ -6,8 +6,8 @@
  * local by default) runs in a CHILD process so its resident memory is measured alone: the parent reads
  * VmRSS from /proc/<pid>/status every 50 ms. Database: a fresh database on DATABASE_URL's server
  * (dropped afterwards), else an embedded PostgreSQL in a temporary DATA_DIR (its own processes, not
- * counted). The parent signs a provider up, confirms the address from the captured mail, signs in,
- * starts an application, warms up with one upload, then sends:
+ * counted). The parent signs a provider up, confirms the address from the mail the child forwards,
+ * signs in, starts an application, warms up with one upload of each size, then sends:
  *
  *   1. 20 concurrent uploads of 10 MB - 1 byte (valid PDF header), then
  *   2. 20 concurrent uploads of 1 MB,
@@ -15,6 +15,8 @@
  * and prints the baseline RSS, the peak RSS of each run, and p50/p95 of the upload times (from
  * sending the request to the last byte of the 201 answer), in MiB and milliseconds. With streaming
  * uploads the peak must not grow with file size x concurrency (20 x 10 MB = 200 MB in flight).
+ * Each run uploads as fresh providers (one per UPLOADS.perUser files): the upload rate limit is per
+ * provider, and the bytes in flight are what is measured, not who sends them.
  *
  * Usage: `npm run bench:uploads`; BENCH_CONCURRENCY (default 20) changes the number of files;
  * BENCH_STORAGE=s3 stores into an s3rver started by the parent (so it is not counted) instead of disk.
@@ -27,8 +29,10 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
+import { UPLOADS } from '../server/security/rate-limits.ts';
 import { startTestS3Server } from '../server/storage/s3rver-test-server.ts';
 import { pdfOfSize } from '../tests/fixtures/files.ts';
+import { HttpClient, linkFromMessages, signUpConfirmSignIn } from '../tests/http-client.ts';
 import { createDatabaseOn, percentile, rssBytes } from './lib.ts';
 
 const ORIGIN = 'http://localhost:3000';
@@ -78,26 +82,37 @@ function pdfBlob(size: number): Blob {
   return new Blob([new Uint8Array(pdfOfSize(size))], { type: 'application/pdf' });
 }
 
-class Session {
-  cookie = '';
-  constructor(private readonly baseUrl: string) {}
+/** Upload `file` as document number `index`; resolves with the milliseconds to the 201 answer. */
+type Upload = (file: Blob, index: number) => Promise<number>;
 
-  async request(method: string, urlPath: string, body?: unknown): Promise<Response> {
-    const isForm = body instanceof FormData;
-    const response = await fetch(`${this.baseUrl}${urlPath}`, {
-      method,
-      redirect: 'manual',
-      headers: {
-        origin: ORIGIN,
-        ...(this.cookie ? { cookie: this.cookie } : {}),
-        ...(body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
-    });
-    const cookies = response.headers.getSetCookie().map((c) => c.split(';')[0]!);
-    if (cookies.length > 0) this.cookie = cookies.join('; ');
-    return response;
-  }
+/**
+ * A new provider, signed up (confirmed through the mail the child sends over IPC into `mail`) and
+ * signed in, with a new application; returns its upload function.
+ * @throws Error when a step of the sign-up fails, or (from the upload) on any answer but 201
+ */
+async function newUploader(baseUrl: string, mail: { to: string; text: string }[]): Promise<Upload> {
+  const session = new HttpClient({ baseUrl, origin: ORIGIN });
+  await signUpConfirmSignIn(
+    session,
+    {
+      email: `bench.${randomBytes(4).toString('hex')}@bench.example`,
+      password: PASSWORD,
+      firstName: 'Bench',
+      lastName: 'Provider',
+    },
+    linkFromMessages(mail),
+  );
+  const { body: application } = await session.json<{ id: string }>('POST', '/api/applications', {});
+  return async (file, index) => {
+    const form = new FormData();
+    form.append('documentType', 'other');
+    form.append('file', file, `bench-${index}.pdf`);
+    const started = performance.now();
+    const response = await session.request('POST', `/api/applications/${application.id}/documents`, form);
+    const text = await response.text();
+    if (response.status !== 201) throw new Error(`upload ${index} answered ${response.status}: ${text}`);
+    return performance.now() - started;
+  };
 }
 
 async function main() {
@@ -124,45 +139,11 @@ async function main() {
       });
       child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
     });
-    const session = new Session(`http://127.0.0.1:${port}`);
-    // A provider signs up, confirms through the captured mail, signs in and starts an application.
-    const email = `bench.${randomBytes(3).toString('hex')}@bench.example`;
-    const signUp = await session.request('POST', '/api/auth/sign-up/email', {
-      email,
-      password: PASSWORD,
-      name: 'Bench Provider',
-      firstName: 'Bench',
-      lastName: 'Provider',
-      callbackURL: '/auth?confirmed=1',
-    });
-    if (signUp.status !== 200) throw new Error(`sign-up failed: ${signUp.status}`);
-    for (let i = 0; i < 100 && !mail.some((m) => m.to === email); i++)
-      await new Promise((r) => setTimeout(r, 50));
-    const link = mail.find((m) => m.to === email)?.text.match(/https?:\/\/\S+/)?.[0];
-    if (!link) throw new Error('no confirmation mail');
-    const verifyUrl = new URL(link);
-    await (await session.request('GET', `${verifyUrl.pathname}${verifyUrl.search}`)).arrayBuffer();
-    session.cookie = '';
-    const signIn = await session.request('POST', '/api/auth/sign-in/email', { email, password: PASSWORD });
-    if (signIn.status !== 200) throw new Error(`sign-in failed: ${signIn.status}`);
-    const application = (await (await session.request('POST', '/api/applications', {})).json()) as {
-      id: string;
-    };
-
-    const upload = async (file: Blob, index: number): Promise<number> => {
-      const form = new FormData();
-      form.append('documentType', 'other');
-      form.append('file', file, `bench-${index}.pdf`);
-      const started = performance.now();
-      const response = await session.request('POST', `/api/applications/${application.id}/documents`, form);
-      await response.arrayBuffer();
-      if (response.status !== 201) throw new Error(`upload ${index} answered ${response.status}`);
-      return performance.now() - started;
-    };
-
+    const baseUrl = `http://127.0.0.1:${port}`;
     // Warm-up: one upload of each size, so the first run does not pay for lazy initialisation.
-    await upload(pdfBlob(MiB), 0);
-    await upload(pdfBlob(10 * MiB - 1), 0);
+    const warmUp = await newUploader(baseUrl, mail);
+    await warmUp(pdfBlob(MiB), 0);
+    await warmUp(pdfBlob(10 * MiB - 1), 0);
     await new Promise((r) => setTimeout(r, 1000));
     const idle: number[] = [];
     for (let i = 0; i < 10; i++) {
@@ -179,14 +160,21 @@ async function main() {
       [];
     for (const run of runs) {
       const file = pdfBlob(run.size);
+      // The upload rate limit (UPLOADS.perUser a minute) counts per provider: each run spreads its
+      // uploads over fresh providers, signed in before the measurement starts.
+      const uploaders = await Promise.all(
+        Array.from({ length: Math.ceil(CONCURRENCY / UPLOADS.perUser) }, () => newUploader(baseUrl, mail)),
+      );
       let peak = rssBytes(pid) / MiB;
       const sampler = setInterval(() => {
         peak = Math.max(peak, rssBytes(pid) / MiB);
       }, 50);
       const started = performance.now();
-      const times = await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => upload(file, i + 1)));
+      // A failed upload must not leave the sampler reading a server that main's cleanup stops.
+      const times = await Promise.all(
+        Array.from({ length: CONCURRENCY }, (_, i) => uploaders[i % uploaders.length]!(file, i + 1)),
+      ).finally(() => clearInterval(sampler));
       const wall = performance.now() - started;
-      clearInterval(sampler);
       peak = Math.max(peak, rssBytes(pid) / MiB);
       times.sort((a, b) => a - b);
       results.push({

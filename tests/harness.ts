@@ -12,8 +12,8 @@ import { inject } from 'vitest';
 import { loadEnv } from '../server/env.ts';
 import { loggerOptions } from '../server/logger.ts';
 import type { Mailer, MailMessage } from '../server/mail/mailer.ts';
-import { readOutbox } from '../server/mail/outbox.ts';
 import { createRuntime, type Runtime } from '../server/runtime.ts';
+import { HttpClient, linkFromMessages, linkFromOutbox, signUpConfirmSignIn } from './http-client.ts';
 
 export const TEST_ORIGIN = 'http://localhost:3000';
 
@@ -116,65 +116,14 @@ export async function createTestApp(
   };
 }
 
-/** A signed-in HTTP client: keeps the session cookie and sends our Origin on every request. */
-export class Client {
-  cookie = '';
-  constructor(readonly app: TestApp) {}
-
-  async request(
-    method: string,
-    urlPath: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ): Promise<Response> {
-    const isForm = body instanceof FormData;
-    const response = await fetch(`${this.app.baseUrl}${urlPath}`, {
-      method,
-      redirect: 'manual',
-      headers: {
-        origin: TEST_ORIGIN,
-        ...(this.cookie ? { cookie: this.cookie } : {}),
-        ...(body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
-        ...headers,
-      },
-      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
-    });
-    const cookies = response.headers.getSetCookie();
-    if (cookies.length > 0) {
-      const jar = new Map(
-        this.cookie ? this.cookie.split('; ').map((c) => c.split('=', 2) as [string, string]) : [],
-      );
-      for (const c of cookies) {
-        const [pair] = c.split(';');
-        const [name, value] = pair!.split('=', 2) as [string, string];
-        if (value === '' || /max-age=0/i.test(c)) jar.delete(name);
-        else jar.set(name, value);
-      }
-      this.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    }
-    return response;
+/**
+ * An HTTP client of `app` (the shared cookie-keeping client of tests/http-client.ts): keeps the
+ * session cookie and sends our Origin (`TEST_ORIGIN`) on every request.
+ */
+export class Client extends HttpClient {
+  constructor(readonly app: TestApp) {
+    super({ baseUrl: app.baseUrl, origin: TEST_ORIGIN });
   }
-
-  async json<T = unknown>(
-    method: string,
-    urlPath: string,
-    body?: unknown,
-  ): Promise<{ status: number; body: T }> {
-    const response = await this.request(method, urlPath, body);
-    const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
-  }
-}
-
-/** The confirmation link of the newest outbox message to `email` (the real mailer writes in the background). */
-async function outboxConfirmationLink(app: TestApp, email: string): Promise<string | undefined> {
-  const dir = path.join(app.dataDir, 'mail');
-  for (let waited = 0; waited < 5000; waited += 20) {
-    const message = (await readOutbox(dir)).find((m) => m.to.includes(email));
-    if (message?.links[0]) return message.links[0];
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return undefined;
 }
 
 let counter = 0;
@@ -189,7 +138,9 @@ export interface ProviderOverrides {
 export const STRONG_PASSWORD = 'correct horse battery staple 42!';
 
 /**
- * Sign up, confirm the email through the captured message, sign in. Returns the signed-in client.
+ * Sign up, confirm the email through the captured message (or the `.eml` outbox when the app uses
+ * its real mailer), sign in. Returns the signed-in client with the user's id and email.
+ * @throws Error when a step fails or no confirmation mail arrives within 10 s
  */
 export async function signUpAndSignIn(
   app: TestApp,
@@ -197,38 +148,18 @@ export async function signUpAndSignIn(
 ): Promise<Client & { userId: string; email: string }> {
   counter += 1;
   const email = overrides.email ?? `provider${counter}.${randomBytes(3).toString('hex')}@example.test`;
-  const password = overrides.password ?? STRONG_PASSWORD;
-  const firstName = overrides.firstName ?? 'Alice';
-  const lastName = overrides.lastName ?? `Provider${counter}`;
   const client = new Client(app);
-  const signUp = await client.json('POST', '/api/auth/sign-up/email', {
-    email,
-    password,
-    name: `${firstName} ${lastName}`,
-    firstName,
-    lastName,
-    callbackURL: '/auth?confirmed=1',
-  });
-  if (signUp.status !== 200)
-    throw new Error(`sign-up failed: ${signUp.status} ${JSON.stringify(signUp.body)}`);
-  const link = app.realMailer
-    ? await outboxConfirmationLink(app, email)
-    : [...app.mail]
-        .reverse()
-        .find((m) => m.to === email)
-        ?.text.match(/https?:\/\/\S+/)?.[0];
-  if (!link) throw new Error('no confirmation mail captured');
-  const verifyUrl = new URL(link);
-  const verify = await client.request('GET', `${verifyUrl.pathname}${verifyUrl.search}`);
-  if (verify.status >= 400) throw new Error(`verification failed: ${verify.status}`);
-  client.cookie = '';
-  const signIn = await client.json<{ user: { id: string } }>('POST', '/api/auth/sign-in/email', {
-    email,
-    password,
-  });
-  if (signIn.status !== 200)
-    throw new Error(`sign-in failed: ${signIn.status} ${JSON.stringify(signIn.body)}`);
-  return Object.assign(client, { userId: signIn.body.user.id, email });
+  const { userId } = await signUpConfirmSignIn(
+    client,
+    {
+      email,
+      password: overrides.password ?? STRONG_PASSWORD,
+      firstName: overrides.firstName ?? 'Alice',
+      lastName: overrides.lastName ?? `Provider${counter}`,
+    },
+    app.realMailer ? linkFromOutbox(path.join(app.dataDir, 'mail')) : linkFromMessages(app.mail),
+  );
+  return Object.assign(client, { userId, email });
 }
 
 /** Make `userId` an admin directly in the database (the CLI does the same; tested separately). */
