@@ -1,62 +1,51 @@
 /**
- * Delivery of completion notifications (issue 5; docs/decisions/004-completion-delivery.md).
+ * Delivery of completion notifications (issue 5; docs/decisions/004-completion-delivery.md): the
+ * worker and the interface the rest of the server uses.
  *
- * The `completion_notifications` table is its own outbox. An attempt first *claims* a due row with
- * `FOR UPDATE SKIP LOCKED` (so several server processes never send the same row at once), which
- * leases it until `now + NOTIFY_TIMEOUT_MS + LEASE_MARGIN_MS` and inserts the attempt row; a process
- * that dies mid-attempt leaves the row to be claimed again when the lease ends. The attempt then:
- *
- * 1. loads the payload's data (completion-payload.ts) and fixes `webhook-timestamp`;
- * 2. signing pass: generates the body into the HMAC while counting bytes; more than
- *    NOTIFY_MAX_PAYLOAD_BYTES -> failed ("payload too large"), never retried;
- * 3. sending pass: generates the same bytes again into the request (Content-Length from pass 2);
- * 4. records the outcome on the attempt row and the notification, only if it still holds the lease.
+ * The `completion_notifications` table is its own outbox. An attempt first claims and leases a due
+ * row (delivery-lease.ts), then builds, signs and sends the message (delivery-attempt.ts), then records
+ * the outcome while it still holds the lease (delivery-lease.ts).
  *
  * Retries: network errors, timeouts, 408, 429 and 5xx, after `retryDelayMs` (full jitter, Retry-After
  * honoured), until NOTIFY_MAX_ATTEMPTS; other answers are final. The worker polls every
  * NOTIFY_POLL_INTERVAL_MS (and at start-up) and runs at most `CONCURRENCY` attempts at once.
  */
-import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
-import { completionNotifications, notificationAttempts } from '../db/schema/notifications.ts';
+import { completionNotifications } from '../db/schema/notifications.ts';
 import type { Env } from '../env.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
-import { completionBody, DocumentReadError, loadCompletionSource } from './completion-payload.ts';
+import { attemptDelivery } from './delivery-attempt.ts';
 import {
-  type AttemptVerdict,
-  classifyResponse,
-  describeNetworkError,
-  retryDelayMs,
-} from './delivery-policy.ts';
-import { postStream } from './webhook-sender.ts';
-import { createWebhookSigner, webhookKey } from './webhook-signature.ts';
+  type Claim,
+  claimNotification,
+  LEASE_MARGIN_MS,
+  NO_ENDPOINT_ERROR,
+  type NotificationRow,
+  readNotification,
+  recordOutcome,
+} from './delivery-lease.ts';
+import { webhookKey } from './webhook-signature.ts';
 
-/** Extra lease beyond the attempt's timeout, for the database writes around it. */
-export const LEASE_MARGIN_MS = 5_000;
+export {
+  type Claim,
+  INTERRUPTED_ERROR,
+  insertAttempt,
+  LEASE_MARGIN_MS,
+  NO_ENDPOINT_ERROR,
+  type NotificationRow,
+} from './delivery-lease.ts';
+
 /** Attempts the worker runs in parallel. */
 const CONCURRENCY = 2;
-/** `last_error` of a completion recorded while no endpoint is configured. */
-export const NO_ENDPOINT_ERROR = 'no endpoint configured';
-/** `error` of an attempt row whose process stopped before knowing the outcome. */
-export const INTERRUPTED_ERROR = 'interrupted: the server stopped during the attempt';
 
 declare module '../app-types.ts' {
   interface AppDeps {
     /** Sends completion notifications; created, started and stopped by runtime.ts. */
     completionDelivery: CompletionDelivery;
   }
-}
-
-export type NotificationRow = typeof completionNotifications.$inferSelect;
-
-/** A claimed attempt: the notification as claimed, the lease and the attempt row to complete. */
-export interface Claim {
-  notification: NotificationRow;
-  leaseId: string;
-  attemptId: number;
 }
 
 export interface CompletionDeliveryOptions {
@@ -102,15 +91,6 @@ export interface CompletionDelivery {
   stop(): Promise<void>;
 }
 
-/** Insert the attempt row of a claim and return its id. */
-export async function insertAttempt(db: Pick<Database, 'insert'>, notificationId: string): Promise<number> {
-  const [attempt] = await db
-    .insert(notificationAttempts)
-    .values({ notificationId, error: INTERRUPTED_ERROR })
-    .returning({ id: notificationAttempts.id });
-  return attempt!.id;
-}
-
 export function createCompletionDelivery(options: CompletionDeliveryOptions): CompletionDelivery {
   const { db, storage, cipher, env, logger } = options;
   const log = logger.child({ component: 'completion-delivery' });
@@ -126,197 +106,12 @@ export function createCompletionDelivery(options: CompletionDeliveryOptions): Co
   /** The tick running while `ticking`; with `tickAgain` set it looks once more before it ends. */
   let currentTick: Promise<void> = Promise.resolve();
   let tickAgain = false;
-
-  /** Claim one row: a given id (when not running), or the most overdue pending row. */
-  async function claim(notificationId?: string): Promise<Claim | undefined> {
-    const leaseId = randomUUID();
-    return db.transaction(async (tx) => {
-      const candidate = notificationId
-        ? sql`select id from ${completionNotifications}
-              where id = ${notificationId} and status = 'pending'
-                and (lease_id is null or next_attempt_at <= now())
-              for update skip locked`
-        : sql`select id from ${completionNotifications}
-              where status = 'pending' and next_attempt_at <= now()
-              order by next_attempt_at limit 1
-              for update skip locked`;
-      const claimed = await tx.execute<{ id: string }>(sql`
-        update ${completionNotifications}
-        set attempts = attempts + 1, lease_id = ${leaseId},
-            next_attempt_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
-        where id = (${candidate})
-        returning id`);
-      const id = claimed.rows[0]?.id;
-      if (!id) return undefined;
-      const [notification] = await tx
-        .select()
-        .from(completionNotifications)
-        .where(eq(completionNotifications.id, id));
-      const attemptId = await insertAttempt(tx, id);
-      return { notification: notification!, leaseId, attemptId };
-    });
-  }
-
-  async function readRow(id: string): Promise<NotificationRow | undefined> {
-    const [row] = await db.select().from(completionNotifications).where(eq(completionNotifications.id, id));
-    return row;
-  }
-
-  /** Steps 1-3 of the module comment: build, sign and send. Never throws. */
-  async function attempt(
-    notification: NotificationRow,
-    signal: AbortSignal,
-  ): Promise<{ verdict: AttemptVerdict; httpStatus: number | null }> {
-    if (!url || !key) return { verdict: { kind: 'final', error: NO_ENDPOINT_ERROR }, httpStatus: null };
-    try {
-      const source = await loadCompletionSource({ db, cipher, logger: log, notification });
-      const timestamp = Math.floor(Date.now() / 1000);
-      const unreadable = new Set<string>();
-      const bodyOptions = { storage, logger: log, notificationId: notification.id, unreadable, signal };
-
-      // Signing pass. A document that breaks mid-stream is marked unreadable and the pass restarts.
-      let size = 0;
-      let signature = '';
-      for (let pass = 0; ; pass++) {
-        const signer = createWebhookSigner(key, notification.id, timestamp);
-        size = 0;
-        try {
-          for await (const chunk of completionBody(source, { ...bodyOptions, discover: true })) {
-            size += chunk.length;
-            if (size > env.NOTIFY_MAX_PAYLOAD_BYTES) {
-              return {
-                verdict: {
-                  kind: 'final',
-                  error: `payload too large: more than ${env.NOTIFY_MAX_PAYLOAD_BYTES} bytes (NOTIFY_MAX_PAYLOAD_BYTES); raise the limit here and in the receiver, or send fewer or smaller documents`,
-                },
-                httpStatus: null,
-              };
-            }
-            signer.update(chunk);
-          }
-        } catch (error) {
-          if (error instanceof DocumentReadError && pass < source.documents.length) {
-            log.warn(
-              { notificationId: notification.id, documentId: error.documentId },
-              'completion payload: document failed while reading; sent with base64Content null',
-            );
-            unreadable.add(error.documentId);
-            continue;
-          }
-          throw error;
-        }
-        signature = signer.header();
-        break;
-      }
-
-      // Sending pass: the same bytes, streamed into the request.
-      const result = await postStream(
-        url,
-        {
-          'content-type': 'application/json',
-          'user-agent': 'credentialing-portal/completion-notifier',
-          'webhook-id': notification.id,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': signature,
-        },
-        completionBody(source, { ...bodyOptions, discover: false }),
-        size,
-        signal,
-      );
-      return { verdict: classifyResponse(result.status, result.retryAfter), httpStatus: result.status };
-    } catch (error) {
-      if (signal.aborted) {
-        const reason = signal.reason as Error | undefined;
-        const message =
-          reason?.name === 'TimeoutError'
-            ? `No answer from the receiver within ${env.NOTIFY_TIMEOUT_MS} ms`
-            : INTERRUPTED_ERROR;
-        return { verdict: { kind: 'retry', error: message }, httpStatus: null };
-      }
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code && /^E[A-Z]+$/.test(code)) {
-        return { verdict: { kind: 'retry', error: describeNetworkError(error) }, httpStatus: null };
-      }
-      // Database hiccups, a document vanishing between the passes...: try again later.
-      log.warn({ notificationId: notification.id, err: error }, 'completion delivery attempt failed');
-      return {
-        verdict: { kind: 'retry', error: `Delivery error: ${(error as Error).message}` },
-        httpStatus: null,
-      };
-    }
-  }
-
-  /** Step 4: record the outcome, if the lease is still ours. */
-  async function record(
-    { notification, leaseId, attemptId }: Claim,
-    verdict: AttemptVerdict,
-    httpStatus: number | null,
-    durationMs: number,
-  ): Promise<void> {
-    await db.transaction(async (tx) => {
-      await tx
-        .update(notificationAttempts)
-        .set({ httpStatus, durationMs, error: verdict.kind === 'delivered' ? null : verdict.error })
-        .where(eq(notificationAttempts.id, attemptId));
-      const owned = and(
-        eq(completionNotifications.id, notification.id),
-        eq(completionNotifications.leaseId, leaseId),
-      );
-      const base = { leaseId: null, updatedAt: new Date() };
-      if (verdict.kind === 'delivered') {
-        await tx
-          .update(completionNotifications)
-          .set({
-            ...base,
-            status: 'delivered',
-            deliveredAt: new Date(),
-            nextAttemptAt: null,
-            lastError: null,
-          })
-          .where(owned);
-      } else if (verdict.kind === 'final') {
-        const undelivered = verdict.error === NO_ENDPOINT_ERROR;
-        await tx
-          .update(completionNotifications)
-          .set({
-            ...base,
-            status: undelivered ? 'undelivered' : 'failed',
-            nextAttemptAt: null,
-            lastError: verdict.error,
-          })
-          .where(owned);
-      } else if (notification.attempts >= env.NOTIFY_MAX_ATTEMPTS && verdict.error !== INTERRUPTED_ERROR) {
-        await tx
-          .update(completionNotifications)
-          .set({
-            ...base,
-            status: 'failed',
-            nextAttemptAt: null,
-            lastError: `Gave up after ${notification.attempts} attempts. Last error: ${verdict.error}`,
-          })
-          .where(owned);
-      } else {
-        // An interrupted attempt (shutdown) is due again at once; others wait out the backoff.
-        const delay =
-          verdict.error === INTERRUPTED_ERROR
-            ? 0
-            : retryDelayMs(
-                notification.attempts,
-                { baseMs: env.NOTIFY_RETRY_BASE_MS, maxMs: env.NOTIFY_RETRY_MAX_MS },
-                verdict.retryAfterMs,
-              );
-        await tx
-          .update(completionNotifications)
-          .set({ ...base, nextAttemptAt: new Date(Date.now() + delay), lastError: verdict.error })
-          .where(owned);
-      }
-    });
-  }
+  const attemptDeps = { db, storage, cipher, env, log, url, key };
 
   async function run(claimed: Claim): Promise<NotificationRow | undefined> {
     const started = performance.now();
     const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(env.NOTIFY_TIMEOUT_MS)]);
-    const { verdict, httpStatus } = await attempt(claimed.notification, signal);
+    const { verdict, httpStatus } = await attemptDelivery(attemptDeps, claimed.notification, signal);
     const durationMs = Math.round(performance.now() - started);
     log.info(
       {
@@ -329,7 +124,7 @@ export function createCompletionDelivery(options: CompletionDeliveryOptions): Co
       'completion notification attempt',
     );
     try {
-      await record(claimed, verdict, httpStatus, durationMs);
+      await recordOutcome(db, env, claimed, verdict, httpStatus, durationMs);
     } catch (error) {
       // The lease ends on its own; the row is retried then.
       log.error(
@@ -337,7 +132,7 @@ export function createCompletionDelivery(options: CompletionDeliveryOptions): Co
         'could not record a delivery attempt',
       );
     }
-    return readRow(claimed.notification.id).catch(() => undefined);
+    return readNotification(db, claimed.notification.id).catch(() => undefined);
   }
 
   /** Track a running attempt so stop() can wait for it. */
@@ -354,7 +149,7 @@ export function createCompletionDelivery(options: CompletionDeliveryOptions): Co
       do {
         tickAgain = false;
         while (!stopping.signal.aborted && running.size < CONCURRENCY) {
-          const claimed = await claim();
+          const claimed = await claimNotification(db, leaseMs);
           if (!claimed) break;
           track(run(claimed))
             .finally(() => {
@@ -390,9 +185,9 @@ export function createCompletionDelivery(options: CompletionDeliveryOptions): Co
     configured: Boolean(url),
     leaseMs,
     async deliverNow(notificationId) {
-      if (stopping.signal.aborted) return readRow(notificationId);
-      const claimed = url ? await claim(notificationId) : undefined;
-      if (!claimed) return readRow(notificationId);
+      if (stopping.signal.aborted) return readNotification(db, notificationId);
+      const claimed = url ? await claimNotification(db, leaseMs, notificationId) : undefined;
+      if (!claimed) return readNotification(db, notificationId);
       return track(run(claimed));
     },
     runClaim(claimed) {
