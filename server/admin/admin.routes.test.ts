@@ -21,7 +21,7 @@ import {
   vaccinations,
   workHistory,
 } from '../db/schema/sections.ts';
-import { profileMatches } from './admin.service.ts';
+import { profileMatches } from './admin-list-query.ts';
 
 /** A plaintext SSN that must never leave the server. */
 const CANARY_SSN = '987-65-4329';

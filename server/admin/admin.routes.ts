@@ -3,158 +3,36 @@
  * the server: every route declares `access: 'admin'`, the plugin refuses anybody else before input
  * is even validated (401 without a session, 403 for a provider), and each handler requires its own
  * `read:*:any` permission. Handlers: authenticate -> validate -> load -> authorize -> service -> present.
+ * Request and response schemas: domain/api/admin.ts (shared with the web).
  *
  * Document downloads are not here: admins use the documents route
  * `GET /api/documents/:documentId/download` (owner or admin; it writes 'document.download').
  */
-import { z } from 'zod';
-import { errorResponseSchema } from '../../domain/app-error.ts';
-import { applicationStatuses } from '../../domain/application-status.ts';
-import { roles } from '../../domain/roles.ts';
-import { documentTypes } from '../../domain/sections/documents.ts';
-import { sections } from '../../domain/sections/registry.ts';
-import type { AppInstance } from '../app-types.ts';
-import { applicationSchema, presentApplication } from '../applications/applications.routes.ts';
-import { auditActions, recordAudit } from '../audit/audit.service.ts';
-import { requirePermission } from '../auth/actor.ts';
 import {
+  adminStatsSchema,
+  auditLogQuerySchema,
+  auditLogSchema,
   type CardDocument,
-  DEFAULT_PAGE_SIZE,
-  getAdminStats,
-  getProviderDetails,
-  listAllDocuments,
-  listAuditEvents,
-  listProviderCards,
-  MAX_PAGE_SIZE,
-  type Page,
-  SEARCH_MAX_LENGTH,
-} from './admin.service.ts';
-
-// ---- Request schemas ------------------------------------------------------------------------------
-
-const pagingQuery = {
-  page: z.coerce
-    .number({ error: 'page must be a whole number' })
-    .int('page must be a whole number')
-    .min(1, 'page starts at 1')
-    .max(1_000_000, 'page is too large')
-    .default(1),
-  pageSize: z.coerce
-    .number({ error: 'pageSize must be a whole number' })
-    .int('pageSize must be a whole number')
-    .min(1, 'pageSize must be at least 1')
-    .max(MAX_PAGE_SIZE, `pageSize may be at most ${MAX_PAGE_SIZE}`)
-    .default(DEFAULT_PAGE_SIZE),
-};
-const searchQuery = z
-  .string()
-  .max(SEARCH_MAX_LENGTH * 2, `Search with at most ${SEARCH_MAX_LENGTH} characters`)
-  .optional();
-
-export const providerListQuerySchema = z.object({ ...pagingQuery, search: searchQuery });
-export const documentListQuerySchema = z.object({ ...pagingQuery, search: searchQuery });
-export const auditLogQuerySchema = z.object({
-  ...pagingQuery,
-  action: z.enum(auditActions, { error: 'Choose an action from the list' }).optional(),
-  subjectUserId: z.string().trim().min(1).max(200, 'Unknown user').optional(),
-});
-export const providerParamsSchema = z.object({ userId: z.string().min(1).max(200, 'Unknown user') });
-export const providerDetailsQuerySchema = z.object({
-  applicationId: z.uuid({ error: 'Choose an application from the list' }).optional(),
-});
-
-// ---- Response schemas -----------------------------------------------------------------------------
-
-const pageFields = {
-  total: z.number().int(),
-  /** True when `total` is the search count cap and more rows match. */
-  totalCapped: z.boolean(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-};
-
-export const adminStatsSchema = z.object({
-  totalUsers: z.number().int(),
-  totalApplications: z.number().int(),
-  totalDocuments: z.number().int(),
-});
-
-export const cardDocumentSchema = z.object({
-  id: z.uuid(),
-  documentName: z.string(),
-  documentType: z.enum(documentTypes),
-  fileSize: z.number().int(),
-  mimeType: z.string(),
-});
-
-export const providerCardSchema = z.object({
-  userId: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-  role: z.enum(roles),
-  joinedAt: z.iso.datetime(),
-  currentApplication: z
-    .object({ id: z.uuid(), applicationStatus: z.enum(applicationStatuses), createdAt: z.iso.datetime() })
-    .nullable(),
-  applicationCount: z.number().int(),
-  documentCount: z.number().int(),
-  documents: z.array(cardDocumentSchema),
-});
-export const providerListSchema = z.object({ providers: z.array(providerCardSchema), ...pageFields });
-
-const sectionValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-export const sectionDataSchema = z.object({
-  key: z.enum(sections.map((s) => s.key) as [string, ...string[]]),
-  title: z.string(),
-  rows: z.array(z.object({ id: z.uuid() }).catchall(sectionValueSchema)),
-});
-export const providerDetailsSchema = z.object({
-  profile: z.object({
-    userId: z.string(),
-    firstName: z.string(),
-    lastName: z.string(),
-    email: z.string(),
-    role: z.enum(roles),
-    joinedAt: z.iso.datetime(),
-  }),
-  applications: z.array(applicationSchema),
-  selectedApplicationId: z.uuid().nullable(),
-  sections: z.array(sectionDataSchema),
-});
-
-export const documentListSchema = z.object({
-  documents: z.array(
-    cardDocumentSchema.extend({
-      applicationId: z.uuid(),
-      uploadedAt: z.iso.datetime(),
-      owner: z
-        .object({ userId: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() })
-        .nullable(),
-    }),
-  ),
-  ...pageFields,
-});
-
-const auditPersonSchema = z.object({ userId: z.string(), name: z.string(), email: z.string() }).nullable();
-export const auditLogSchema = z.object({
-  events: z.array(
-    z.object({
-      id: z.number().int(),
-      occurredAt: z.iso.datetime(),
-      action: z.string(),
-      actor: auditPersonSchema,
-      subject: auditPersonSchema,
-      resourceType: z.string().nullable(),
-      resourceId: z.string().nullable(),
-      ipAddress: z.string().nullable(),
-      details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).nullable(),
-    }),
-  ),
-  /** The actions the filter offers. */
-  actions: z.array(z.string()),
-  ...pageFields,
-});
+  documentListQuerySchema,
+  documentListSchema,
+  type PageInfo,
+  providerDetailsQuerySchema,
+  providerDetailsSchema,
+  providerListQuerySchema,
+  providerListSchema,
+  providerParamsSchema,
+} from '../../domain/api/admin.ts';
+import { errorResponseSchema } from '../../domain/app-error.ts';
+import { auditActions } from '../../domain/audit-actions.ts';
+import type { AppInstance } from '../app-types.ts';
+import { presentApplication } from '../applications/applications.routes.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import { requirePermission } from '../auth/actor.ts';
+import { listAuditEvents } from './admin-audit.service.ts';
+import { listAllDocuments } from './admin-documents.service.ts';
+import { getProviderDetails } from './admin-provider-details.service.ts';
+import { listProviderCards } from './admin-providers.service.ts';
+import { getAdminStats } from './admin-stats.service.ts';
 
 const errorResponses = {
   400: errorResponseSchema,
@@ -162,7 +40,7 @@ const errorResponses = {
   403: errorResponseSchema,
 } as const;
 
-function pageFieldsOf<T>(page: Page<T>) {
+function pageFieldsOf(page: PageInfo): PageInfo {
   return { total: page.total, totalCapped: page.totalCapped, page: page.page, pageSize: page.pageSize };
 }
 

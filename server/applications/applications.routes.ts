@@ -1,13 +1,17 @@
 /**
  * /api/applications: the provider's own applications (spec §4, §7 provider_applications).
+ * Request and response schemas: domain/api/applications.ts.
  * Handlers: authenticate -> validate -> load -> authorize -> service -> present.
  */
-import { z } from 'zod';
+import {
+  type ApplicationDto,
+  applicationListSchema,
+  applicationParamsSchema,
+  applicationSchema,
+} from '../../domain/api/applications.ts';
 import { errorResponseSchema } from '../../domain/app-error.ts';
-import { applicationStatuses } from '../../domain/application-status.ts';
 import type { AppInstance } from '../app-types.ts';
 import { requireActor, requirePermission } from '../auth/actor.ts';
-import { completionStateSchema } from '../notifications/completion-state.ts';
 import {
   type ApplicationSummary,
   createApplication,
@@ -16,20 +20,10 @@ import {
   loadApplicationFor,
 } from './applications.service.ts';
 
-export const applicationSchema = z.object({
-  id: z.uuid(),
-  applicationStatus: z.enum(applicationStatuses),
-  createdAt: z.iso.datetime(),
-  completeSections: z.array(z.string()),
-  progress: z.number().int().min(0).max(100),
-  /** The completion notification (issue 5; spec §4 button), null until the provider completes. */
-  completion: completionStateSchema.nullable(),
-});
-export type ApplicationDto = z.infer<typeof applicationSchema>;
+/** The contract's schemas (domain/api/applications.ts), re-exported for the admin routes. */
+export { type ApplicationDto, applicationSchema };
 
-export const applicationListSchema = z.object({ applications: z.array(applicationSchema) });
-const applicationParamsSchema = z.object({ applicationId: z.string() });
-
+/** The application DTO (domain/api/applications.ts) of a summary. */
 export function presentApplication(a: ApplicationSummary): ApplicationDto {
   return {
     id: a.id,

@@ -4,6 +4,7 @@
  */
 import { and, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { CompletionState } from '../../domain/api/applications.ts';
 import { AppError } from '../../domain/app-error.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
 import { computeProgress, type SectionKey, sections } from '../../domain/sections/registry.ts';
@@ -13,7 +14,7 @@ import type { Database, Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { completionNotifications } from '../db/schema/notifications.ts';
 import { sectionTables } from '../db/schema/sections.ts';
-import { type CompletionState, presentCompletionState } from '../notifications/completion-state.ts';
+import { presentCompletionState } from './completion-state.ts';
 
 export interface ApplicationSummary {
   id: string;

@@ -1,29 +1,12 @@
 /**
  * Writes audit events (HIPAA 164.312(b)). Callers pass identifiers only, never PHI.
  */
+import { type AuditAction, auditActions } from '../../domain/audit-actions.ts';
 import type { Queryable } from '../db/client.ts';
 import { auditLog } from '../db/schema/audit.ts';
 
-/** Known audit actions. Extend here so the log stays a small, queryable vocabulary. */
-export const auditActions = [
-  'auth.sign_up',
-  'auth.sign_in',
-  'auth.sign_in_failed',
-  'auth.sign_out',
-  'auth.password_reset_requested',
-  'auth.password_reset',
-  'auth.password_changed',
-  'auth.name_changed',
-  'auth.email_verified',
-  'auth.role_changed',
-  'admin.view_provider',
-  'document.upload',
-  'document.download',
-  'document.delete',
-  'notification.sent',
-  'notification.resend',
-] as const;
-export type AuditAction = (typeof auditActions)[number];
+/** The known actions (domain/audit-actions.ts), re-exported for the server's callers. */
+export { type AuditAction, auditActions };
 
 export interface AuditEvent {
   action: AuditAction;

@@ -20,6 +20,7 @@ import {
   signUpBodySchema,
   updateUserBodySchema,
 } from '../../domain/account.ts';
+import { meResponseSchema } from '../../domain/api/session.ts';
 import { AppError, errorResponseSchema, toFieldIssues } from '../../domain/app-error.ts';
 import type { AppInstance } from '../app-types.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -27,7 +28,7 @@ import { profiles } from '../db/schema/core.ts';
 import { findActor, requireActor } from './actor.ts';
 import { sendFetchResponse, toFetchHeaders } from './fetch-glue.ts';
 import { weakPasswordReasons } from './password-strength.ts';
-import { buildMeBody, meResponseSchema } from './session.routes.ts';
+import { buildMeBody } from './session.routes.ts';
 
 /** Paths (after /api/auth) whose body carries a new password. */
 const NEW_PASSWORD_FIELD: Record<string, 'password' | 'newPassword'> = {

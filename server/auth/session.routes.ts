@@ -3,34 +3,20 @@
  * signed-out visitor's check is a plain 200, never a failed request in the browser console) and
  * GET /api/profile (the caller's profile alone, spec §7 "profiles ... single row", read by the
  * dashboard). The body of /api/session is the body of /api/me (auth.routes.ts); both are built by
- * `buildMeBody` here.
+ * `buildMeBody` here. The bodies' schemas are the API contract in domain/api/session.ts.
  */
 import { eq } from 'drizzle-orm';
-import { z } from 'zod';
+import {
+  type MeResponse,
+  type Profile,
+  profileResponseSchema,
+  sessionResponseSchema,
+} from '../../domain/api/session.ts';
 import { errorResponseSchema } from '../../domain/app-error.ts';
-import { roles } from '../../domain/roles.ts';
 import type { AppInstance } from '../app-types.ts';
 import type { Database } from '../db/client.ts';
 import { profiles } from '../db/schema/core.ts';
 import { type Actor, findActor, requireActor } from './actor.ts';
-
-const profileSchema = z.object({
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-  createdAt: z.iso.datetime(),
-});
-export type Profile = z.infer<typeof profileSchema>;
-
-export const meResponseSchema = z.object({
-  user: z.object({ id: z.string(), email: z.string(), emailVerified: z.boolean() }),
-  profile: profileSchema.nullable(),
-  role: z.enum(roles),
-  sessionExpiresAt: z.iso.datetime(),
-  /** Inactivity after which the server ends the session (SESSION_IDLE_MINUTES), for the UI's warning. */
-  idleTimeoutSeconds: z.number().int().positive(),
-});
-export type MeResponse = z.infer<typeof meResponseSchema>;
 
 /**
  * The profile row of `userId` (spec §3 profiles), or null when there is none (spec §8: a missing
@@ -78,7 +64,7 @@ export async function sessionRoutes(app: AppInstance) {
       schema: {
         summary: 'The signed-in user, their profile and role, or null when signed out (spec §6)',
         tags: ['auth'],
-        response: { 200: meResponseSchema.nullable(), 500: errorResponseSchema },
+        response: { 200: sessionResponseSchema, 500: errorResponseSchema },
       },
     },
     async (request) => {
@@ -101,7 +87,7 @@ export async function sessionRoutes(app: AppInstance) {
         summary: "The caller's profile, or null when there is none (spec §3 profiles, §8)",
         tags: ['auth'],
         response: {
-          200: z.object({ profile: profileSchema.nullable() }),
+          200: profileResponseSchema,
           401: errorResponseSchema,
           500: errorResponseSchema,
         },

@@ -7,6 +7,8 @@
  * - DELETE /api/applications/:applicationId/documents/:documentId   owner; 204
  * - GET    /api/documents/:documentId/download                      owner or admin; the bytes
  *
+ * Request and response schemas: domain/api/documents.ts.
+ *
  * Upload body (multipart/form-data), in this order: a field `documentType` (one of the ten types of
  * §3), then one file part `file`. The type must come first because the file is streamed to storage as
  * it arrives (never buffered whole) and its object key contains the type. A file without a prior
@@ -15,11 +17,19 @@
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import {
+  applicationDocumentParamsSchema,
+  applicationDocumentsParamsSchema,
+  type DocumentDto,
+  documentListResponseSchema,
+  documentParamsSchema,
+  documentResponseSchema,
+  uploadDocumentFieldsSchema,
+} from '../../domain/api/documents.ts';
 import { AppError, errorResponseSchema } from '../../domain/app-error.ts';
 import {
   DOCUMENT_TYPE_REQUIRED_MESSAGE,
   documentExtension,
-  documentTypes,
   MAX_DOCUMENT_BYTES,
   sanitizeDocumentName,
 } from '../../domain/sections/documents.ts';
@@ -41,34 +51,6 @@ import {
   storeDocument,
 } from './documents.service.ts';
 
-/** A document as the API shows it. The storage key is never exposed: downloads go through the API. */
-export const documentResponseSchema = z.object({
-  id: z.uuid(),
-  applicationId: z.uuid(),
-  documentName: z.string(),
-  documentType: z.enum(documentTypes),
-  /** Bytes. */
-  fileSize: z.number().int(),
-  mimeType: z.string(),
-  /** Hex SHA-256 of the stored bytes. */
-  sha256: z.string(),
-  uploadedAt: z.iso.datetime(),
-  /** Authorized download path (same-origin, needs the session). */
-  downloadUrl: z.string(),
-});
-export type DocumentDto = z.infer<typeof documentResponseSchema>;
-
-export const documentListResponseSchema = z.object({ documents: z.array(documentResponseSchema) });
-
-/** The multipart text field of an upload (the file part `file` follows it). */
-export const uploadDocumentFieldsSchema = z.object({
-  documentType: z.enum(documentTypes, { error: 'Choose one of the listed document types.' }),
-});
-
-const applicationParamsSchema = z.object({ applicationId: z.string() });
-const applicationDocumentParamsSchema = z.object({ applicationId: z.string(), documentId: z.string() });
-const documentParamsSchema = z.object({ documentId: z.string() });
-
 /**
  * Room for multipart boundaries and headers around a 10 MB file. A declared body larger than the
  * limit plus this is refused before reading; the streaming check stays the rule for everything else.
@@ -78,6 +60,7 @@ const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 const documentNotFound = () =>
   new AppError('not_found', 'Document not found. Reload the page to see your documents.');
 
+/** The document DTO (domain/api/documents.ts) of a documents row. */
 export function presentDocument(row: DocumentRow): DocumentDto {
   return {
     id: row.id,
@@ -119,7 +102,7 @@ export async function documentRoutes(app: AppInstance) {
       schema: {
         summary: "An application's documents, newest first (owner or admin; spec §2, §7)",
         tags: ['documents'],
-        params: applicationParamsSchema,
+        params: applicationDocumentsParamsSchema,
         response: {
           200: documentListResponseSchema,
           401: errorResponseSchema,
@@ -154,7 +137,7 @@ export async function documentRoutes(app: AppInstance) {
           'Accepted: pdf, doc, docx, jpg, jpeg, png, at most 10 MB (10,485,760 bytes), content matching the extension. Per application at most 100 documents (409) and 500 MB (413); per user at most 30 uploads a minute (429); 507 while the server is low on storage.',
         tags: ['documents'],
         consumes: ['multipart/form-data'],
-        params: applicationParamsSchema,
+        params: applicationDocumentsParamsSchema,
         response: {
           201: documentResponseSchema,
           400: errorResponseSchema,

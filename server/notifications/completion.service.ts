@@ -1,9 +1,10 @@
 /**
  * Completion of an application (spec §4, §7; issue 5) and the administrators' view of deliveries.
- * SQL of the feature lives here and in completion-delivery.ts (claims and outcomes).
+ * SQL of the feature lives here and in delivery-lease.ts (claims and outcomes).
  */
 import { randomUUID } from 'node:crypto';
 import { desc, eq, inArray, sql } from 'drizzle-orm';
+import type { AdminNotification, NotificationAttempt } from '../../domain/api/notifications.ts';
 import { AppError } from '../../domain/app-error.ts';
 import { SECTION_COUNT } from '../../domain/sections/registry.ts';
 import { isUuid } from '../../domain/uuid.ts';
@@ -104,30 +105,11 @@ export async function requestCompletion(
   });
 }
 
-/** One delivery attempt as admins see it. */
-export interface AttemptView {
-  attemptedAt: string;
-  httpStatus: number | null;
-  durationMs: number | null;
-  error: string | null;
-}
+/** One delivery attempt as admins see it (domain/api/notifications.ts). */
+export type AttemptView = NotificationAttempt;
 
-/** One notification as admins see it (GET /api/admin/notifications). */
-export interface NotificationView {
-  id: string;
-  applicationId: string;
-  userId: string;
-  providerName: string;
-  providerEmail: string;
-  status: CompletionStatus;
-  attempts: number;
-  nextAttemptAt: string | null;
-  lastError: string | null;
-  requestedAt: string;
-  deliveredAt: string | null;
-  /** Oldest first. */
-  attemptLog: AttemptView[];
-}
+/** One notification as admins see it (GET /api/admin/notifications; domain/api/notifications.ts). */
+export type NotificationView = AdminNotification;
 
 /**
  * Notifications, newest first, with their attempts.

@@ -9,60 +9,22 @@
  * - GET /api/admin/notifications (admin): every notification with its state and attempts.
  * - POST /api/admin/notifications/:notificationId/resend (admin): queue again and try at once.
  *
+ * Request and response schemas: domain/api/notifications.ts.
  * Handlers: authenticate -> validate -> load -> authorize -> service -> present.
  */
-import { z } from 'zod';
+import {
+  adminNotificationListQuerySchema,
+  adminNotificationListSchema,
+  adminNotificationSchema,
+  completionParamsSchema,
+  completionResponseSchema,
+  resendNotificationParamsSchema,
+} from '../../domain/api/notifications.ts';
 import { errorResponseSchema } from '../../domain/app-error.ts';
 import type { AppInstance } from '../app-types.ts';
+import { presentCompletionState } from '../applications/completion-state.ts';
 import { requirePermission } from '../auth/actor.ts';
-import { completionStatuses } from '../db/schema/notifications.ts';
 import { listNotifications, requestCompletion, resendNotification } from './completion.service.ts';
-import { completionStateSchema, presentCompletionState } from './completion-state.ts';
-
-const completionParamsSchema = z.object({ applicationId: z.string() });
-
-export const notificationAttemptSchema = z.object({
-  attemptedAt: z.iso.datetime(),
-  /** null when no answer came (network error, timeout, payload too large, interrupted). */
-  httpStatus: z.number().int().nullable(),
-  durationMs: z.number().int().nullable(),
-  error: z.string().nullable(),
-});
-
-export const adminNotificationSchema = z.object({
-  /** Also the `webhook-id` the receiver saw. */
-  id: z.uuid(),
-  applicationId: z.uuid(),
-  userId: z.string(),
-  providerName: z.string(),
-  providerEmail: z.string(),
-  status: z.enum(completionStatuses),
-  /** Attempts since creation or the last resend. */
-  attempts: z.number().int(),
-  /** pending: when the next attempt is due (or the running attempt's lease ends). */
-  nextAttemptAt: z.iso.datetime().nullable(),
-  lastError: z.string().nullable(),
-  requestedAt: z.iso.datetime(),
-  deliveredAt: z.iso.datetime().nullable(),
-  /** Oldest first. */
-  attemptLog: z.array(notificationAttemptSchema),
-});
-
-export const adminNotificationListSchema = z.object({ notifications: z.array(adminNotificationSchema) });
-
-const adminListQuerySchema = z.object({
-  status: z
-    .enum(completionStatuses, { error: 'status must be pending, delivered, failed or undelivered' })
-    .optional(),
-  limit: z.coerce
-    .number({ error: 'limit must be a number from 1 to 500' })
-    .int()
-    .min(1, 'limit must be a number from 1 to 500')
-    .max(500, 'limit must be a number from 1 to 500')
-    .default(100),
-});
-
-const resendParamsSchema = z.object({ notificationId: z.string() });
 
 export async function notificationRoutes(app: AppInstance) {
   app.post(
@@ -78,8 +40,8 @@ export async function notificationRoutes(app: AppInstance) {
         tags: ['notifications'],
         params: completionParamsSchema,
         response: {
-          200: completionStateSchema,
-          202: completionStateSchema,
+          200: completionResponseSchema,
+          202: completionResponseSchema,
           401: errorResponseSchema,
           403: errorResponseSchema,
           404: errorResponseSchema,
@@ -114,7 +76,7 @@ export async function notificationRoutes(app: AppInstance) {
       schema: {
         summary: 'Completion notifications with their delivery state and attempts, newest first',
         tags: ['notifications', 'admin'],
-        querystring: adminListQuerySchema,
+        querystring: adminNotificationListQuerySchema,
         response: { 200: adminNotificationListSchema, 401: errorResponseSchema, 403: errorResponseSchema },
       },
     },
@@ -132,7 +94,7 @@ export async function notificationRoutes(app: AppInstance) {
       schema: {
         summary: 'Send a completion notification again (same webhook-id), trying at once',
         tags: ['notifications', 'admin'],
-        params: resendParamsSchema,
+        params: resendNotificationParamsSchema,
         response: {
           200: adminNotificationSchema,
           401: errorResponseSchema,

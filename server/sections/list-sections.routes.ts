@@ -12,11 +12,17 @@
  * - DELETE .../:slug/:rowId   owner -> 204
  *
  * Row = the section's fields (empty optional fields null, dates 'YYYY-MM-DD') + `id` + `createdAt`.
+ * Contract: domain/api/sections.ts (parameters, `{ rows }`, the row's `id` and `createdAt`).
  * Handlers: authenticate (plugin hook) -> validate the slug -> load -> authorize -> service (which
  * validates the body with the section's schema) -> present. Answers carry PHI: `cache-control:
  * no-store`, set for every /api answer in app.ts.
  */
 import { z } from 'zod';
+import {
+  listSectionParamsSchema,
+  listSectionRowParamsSchema,
+  sectionRowsResponseSchema,
+} from '../../domain/api/sections.ts';
 import { AppError, errorResponseSchema } from '../../domain/app-error.ts';
 import { sectionBySlug } from '../../domain/sections/registry.ts';
 import type { SectionLayout } from '../../domain/sections/section.ts';
@@ -40,17 +46,14 @@ const slugsOf = (layout: SectionLayout) =>
     .map((s) => s.slug)
     .join(', ');
 
-export const listSectionParamsSchema = z.object({
-  applicationId: z.string(),
-  slug: z.string().describe(`Section slug: ${storedListSections.map((s) => s.slug).join(', ')}`),
-});
-export const listSectionRowParamsSchema = listSectionParamsSchema.extend({ rowId: z.string() });
-
-/** One stored row of any list section (exactly one of the nine shapes, derived from the tables). */
+/**
+ * One stored row of any list section (exactly one of the nine shapes, derived from the tables); the
+ * web reads it as domain/api/sections.ts `sectionRowSchema`.
+ */
 export const listSectionRowSchema = z.union(
   storedListSections.map((s) => listSectionStore(s.slug)!.rowSchema) as [z.ZodObject, ...z.ZodObject[]],
 );
-export const listSectionRowsSchema = z.object({ rows: z.array(listSectionRowSchema) });
+export const listSectionRowsSchema = sectionRowsResponseSchema(listSectionRowSchema);
 
 const errorResponses = {
   400: errorResponseSchema,

@@ -14,6 +14,7 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
+import { sectionRowBaseShape } from '../../domain/api/sections.ts';
 import { AppError } from '../../domain/app-error.ts';
 import { type ListSection, listSections, type SectionKey } from '../../domain/sections/registry.ts';
 import {
@@ -53,7 +54,7 @@ export interface ListSectionStore {
   columns: Record<string, PgColumn>;
   /** Field name -> screen label (for error messages). */
   labels: ReadonlyMap<string, string>;
-  /** Response schema of one row (strict; derived from the columns). */
+  /** Response schema of one row (strict; derived from the columns on domain/api/sections.ts `sectionRowBaseShape`). */
   rowSchema: z.ZodObject;
   /** Request body of "save the whole screen" (repeatable-card sections only). */
   saveSchema?: z.ZodType<{ rows: (Record<string, unknown> & { id?: string })[] }>;
@@ -75,7 +76,7 @@ function buildStore(section: StoredListSection): ListSectionStore {
     table,
     columns,
     labels: new Map(definition.fields.map((f) => [f.name, f.label])),
-    rowSchema: rowResponseSchema(columns, { createdAt: z.iso.datetime() }),
+    rowSchema: rowResponseSchema(columns, { createdAt: sectionRowBaseShape.createdAt }),
     id: all.id!,
     applicationId: all.applicationId!,
     createdAt: all.createdAt!,

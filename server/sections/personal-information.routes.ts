@@ -7,25 +7,21 @@
  * - PUT  owner -> 200 PersonalInformationDto; body: the personal information schema
  *        (domain/sections/personal-information.ts), every field optional, empty means null
  *
+ * Request and response schemas: domain/api/sections.ts.
  * Handlers: authenticate (plugin hook) -> validate -> load -> authorize -> service -> present.
  * Answers carry PHI: `cache-control: no-store` (set for every /api answer in app.ts).
  */
-import { z } from 'zod';
+import {
+  personalInformationDtoSchema,
+  personalInformationParamsSchema,
+  personalInformationResponseSchema,
+} from '../../domain/api/sections.ts';
 import { errorResponseSchema } from '../../domain/app-error.ts';
 import type { AppInstance } from '../app-types.ts';
-import {
-  findPersonalInformation,
-  personalInformationDtoSchema,
-  upsertPersonalInformation,
-} from './personal-information.service.ts';
+import { findPersonalInformation, upsertPersonalInformation } from './personal-information.service.ts';
 import { authorizeSectionAccess } from './section-access.ts';
 
 const PATH = '/api/applications/:applicationId/sections/personal-information';
-
-export const personalInformationParamsSchema = z.object({ applicationId: z.string() });
-export const personalInformationResponseSchema = z.object({
-  personalInformation: personalInformationDtoSchema.nullable(),
-});
 
 const errorResponses = {
   400: errorResponseSchema,

@@ -8,7 +8,7 @@
  * form shows it); an admin gets `***-**-1234` (spec §6 "SSN is shown masked").
  */
 import { eq, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import { type PersonalInformationDto, personalInformationDtoSchema } from '../../domain/api/sections.ts';
 import {
   maskSsn,
   type PersonalInformation,
@@ -19,24 +19,30 @@ import {
 import type { Queryable } from '../db/client.ts';
 import { personalInformation } from '../db/schema/sections.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
-import { fieldColumns, pickFields, rethrowAsInputError, rowResponseSchema } from './section-columns.ts';
+import { columnValueSchema, fieldColumns, pickFields, rethrowAsInputError } from './section-columns.ts';
 import { assertStorable, parseInput } from './section-input.ts';
 
 /** Every field but the SSN maps onto a column of the same name; the SSN is stored encrypted. */
 const columns = fieldColumns(personalInformationSchema, personalInformation, ['ssn']);
+assertDtoMatchesColumns();
 const labels: ReadonlyMap<string, string> = new Map(
   personalInformationSection.fields.map((f) => [f.name, f.label]),
 );
 
 /**
- * The personal information the API returns: the 18 fields of the schema, `id` and `updatedAt`
- * (ISO 8601). `ssn` is plain text for the owner, `***-**-1234` for an admin, null when none is stored.
+ * The API's personal information (domain/api/sections.ts) lists each field's type by hand; the table
+ * is the source of truth for what is stored. Checked at start-up: every column-backed field of the
+ * DTO has the nullability of its column.
+ * @throws Error at start-up when the DTO and the table drifted
  */
-export const personalInformationDtoSchema = rowResponseSchema(columns, {
-  ssn: z.string().nullable(),
-  updatedAt: z.iso.datetime(),
-});
-export type PersonalInformationDto = PersonalInformation & { id: string; updatedAt: string };
+function assertDtoMatchesColumns(): void {
+  for (const [name, column] of Object.entries(columns)) {
+    const field = personalInformationDtoSchema.shape[name as keyof typeof personalInformationDtoSchema.shape];
+    if (!field) throw new Error(`Personal information column "${name}" is missing from the API DTO`);
+    if (field.safeParse(null).success !== columnValueSchema(column).safeParse(null).success)
+      throw new Error(`Personal information field "${name}": the API DTO and the column disagree on null`);
+  }
+}
 
 type PersonalInformationRow = typeof personalInformation.$inferSelect;
 

@@ -4,23 +4,19 @@
  * The session itself is an HttpOnly cookie the browser sends; no token is kept in browser storage.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Role } from '../../domain/roles.ts';
+import type { z } from 'zod';
+import type { meResponseSchema, SessionResponse } from '../../domain/api/session.ts';
 import { api } from '../api.ts';
 
-export interface Me {
-  user: { id: string; email: string; emailVerified: boolean };
-  profile: { firstName: string; lastName: string; email: string; createdAt: string } | null;
-  role: Role;
-  sessionExpiresAt: string;
-  idleTimeoutSeconds: number;
-}
+/** The signed-in caller, as GET /api/me and /api/session answer (domain/api/session.ts). */
+export type Me = z.infer<typeof meResponseSchema>;
 
 export const meQueryKey = ['me'] as const;
 
 export function useSession() {
   return useQuery({
     queryKey: meQueryKey,
-    queryFn: () => api<Me | null>('GET', '/api/session'),
+    queryFn: () => api<SessionResponse>('GET', '/api/session'),
     staleTime: 30_000,
     retry: 1,
   });

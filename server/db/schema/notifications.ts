@@ -8,18 +8,12 @@
  */
 import { sql } from 'drizzle-orm';
 import { bigserial, index, integer, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { type CompletionStatus, completionStatuses } from '../../../domain/completion-status.ts';
 import { user } from './auth.ts';
 import { providerApplications } from './core.ts';
 
-/**
- * - pending: queued; delivered by the worker when due (retries with backoff).
- * - delivered: the receiver answered 2xx.
- * - failed: final; the receiver refused it (4xx other than 408/429), the payload was too large, or
- *   every attempt failed. Only an administrator's resend queues it again.
- * - undelivered: no NOTIFY_WEBHOOK_URL was configured; queued again when the server starts with one.
- */
-export const completionStatuses = ['pending', 'delivered', 'failed', 'undelivered'] as const;
-export type CompletionStatus = (typeof completionStatuses)[number];
+/** The states (domain/completion-status.ts), re-exported for the server's queries. */
+export { type CompletionStatus, completionStatuses };
 
 export const completionStatusEnum = pgEnum('completion_status', completionStatuses);
 

@@ -1,99 +1,35 @@
 /**
  * Queries of the admin dashboard (spec §7 "Admin", issue 6). Everything is paged and searched on the
- * server; the browser holds one page and one provider's details at a time. Shapes mirror
- * server/admin/admin.routes.ts.
+ * server; the browser holds one page and one provider's details at a time. The shapes are the API
+ * contract's (domain/api/admin.ts), the same schemas the server validates and serialises with.
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { ApplicationStatus } from '../../../domain/application-status.ts';
-import type { Role } from '../../../domain/roles.ts';
-import type { DocumentType } from '../../../domain/sections/documents.ts';
-import type { SectionKey } from '../../../domain/sections/registry.ts';
+import type {
+  AdminStats,
+  AuditLog,
+  DocumentList,
+  DocumentListQuery,
+  ProviderDetails,
+  ProviderDetailsQuery,
+  ProviderList,
+  ProviderListQuery,
+} from '../../../domain/api/admin.ts';
 import { ApiError, api } from '../../api.ts';
+
+export type {
+  AdminStats,
+  AuditEvent,
+  AuditPerson,
+  CardDocument,
+  DocumentListItem,
+  PageInfo,
+  ProviderCard,
+  ProviderDetails,
+  SectionValue,
+} from '../../../domain/api/admin.ts';
 
 /** Cards and rows per page. */
 export const ADMIN_PAGE_SIZE = 20;
-
-export interface PageInfo {
-  total: number;
-  /** `total` is the server's count cap and more rows match ("10,000+"). */
-  totalCapped: boolean;
-  page: number;
-  pageSize: number;
-}
-
-export interface AdminStats {
-  totalUsers: number;
-  totalApplications: number;
-  totalDocuments: number;
-}
-
-export interface CardDocument {
-  id: string;
-  documentName: string;
-  documentType: DocumentType;
-  /** Bytes. */
-  fileSize: number;
-  mimeType: string;
-}
-
-export interface ProviderCard {
-  userId: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  role: Role;
-  joinedAt: string;
-  currentApplication: { id: string; applicationStatus: ApplicationStatus; createdAt: string } | null;
-  applicationCount: number;
-  documentCount: number;
-  documents: CardDocument[];
-}
-
-export type SectionValue = string | number | boolean | null;
-
-export interface ProviderDetails {
-  profile: {
-    userId: string;
-    firstName: string;
-    lastName: string;
-    email: string;
-    role: Role;
-    joinedAt: string;
-  };
-  applications: {
-    id: string;
-    applicationStatus: ApplicationStatus;
-    createdAt: string;
-    completeSections: string[];
-    progress: number;
-  }[];
-  selectedApplicationId: string | null;
-  sections: { key: SectionKey; title: string; rows: ({ id: string } & Record<string, SectionValue>)[] }[];
-}
-
-export interface DocumentListItem extends CardDocument {
-  applicationId: string;
-  uploadedAt: string;
-  owner: { userId: string; firstName: string; lastName: string; email: string } | null;
-}
-
-export interface AuditPerson {
-  userId: string;
-  name: string;
-  email: string;
-}
-
-export interface AuditEvent {
-  id: number;
-  occurredAt: string;
-  action: string;
-  actor: AuditPerson | null;
-  subject: AuditPerson | null;
-  resourceType: string | null;
-  resourceId: string | null;
-  ipAddress: string | null;
-  details: Record<string, SectionValue> | null;
-}
 
 function query(params: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams();
@@ -115,9 +51,9 @@ export function useProviderCards(search: string, page: number) {
   return useQuery({
     queryKey: ['admin', 'providers', search, page],
     queryFn: () =>
-      api<PageInfo & { providers: ProviderCard[] }>(
+      api<ProviderList>(
         'GET',
-        `/api/admin/providers${query({ search, page, pageSize: ADMIN_PAGE_SIZE })}`,
+        `/api/admin/providers${query({ search, page, pageSize: ADMIN_PAGE_SIZE } satisfies ProviderListQuery)}`,
       ),
     placeholderData: keepPreviousData,
   });
@@ -131,7 +67,7 @@ export function useProviderDetails(userId: string | null, applicationId: string 
     queryFn: () =>
       api<ProviderDetails>(
         'GET',
-        `/api/admin/providers/${encodeURIComponent(userId!)}${query({ applicationId })}`,
+        `/api/admin/providers/${encodeURIComponent(userId!)}${query({ applicationId } satisfies ProviderDetailsQuery)}`,
       ),
     placeholderData: keepPreviousData,
     retry: false,
@@ -144,9 +80,9 @@ export function useAllDocuments(search: string, page: number, enabled: boolean) 
     queryKey: ['admin', 'documents', search, page],
     enabled,
     queryFn: () =>
-      api<PageInfo & { documents: DocumentListItem[] }>(
+      api<DocumentList>(
         'GET',
-        `/api/admin/documents${query({ search, page, pageSize: ADMIN_PAGE_SIZE })}`,
+        `/api/admin/documents${query({ search, page, pageSize: ADMIN_PAGE_SIZE } satisfies DocumentListQuery)}`,
       ),
     placeholderData: keepPreviousData,
   });
@@ -157,7 +93,7 @@ export function useAuditLog(action: string | null, page: number, enabled: boolea
     queryKey: ['admin', 'audit-log', action, page],
     enabled,
     queryFn: () =>
-      api<PageInfo & { events: AuditEvent[]; actions: string[] }>(
+      api<AuditLog>(
         'GET',
         `/api/admin/audit-log${query({ action: action ?? undefined, page, pageSize: ADMIN_PAGE_SIZE })}`,
       ),

@@ -1,30 +1,19 @@
 /** Queries and mutations of the provider's applications (spec §7 provider_applications). */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ApplicationStatus } from '../../../domain/application-status.ts';
+import type { z } from 'zod';
+import type { applicationListSchema, applicationSchema } from '../../../domain/api/applications.ts';
 import { api } from '../../api.ts';
 
-export interface Application {
-  id: string;
-  applicationStatus: ApplicationStatus;
-  createdAt: string;
-  completeSections: string[];
-  progress: number;
-  /** Completion notification state (spec §4 button; issue 5), null until completed. */
-  completion: {
-    status: 'pending' | 'delivered' | 'failed' | 'undelivered';
-    requestedAt: string;
-    deliveredAt: string | null;
-    lastError: string | null;
-  } | null;
-}
+/** An application as the API returns it (domain/api/applications.ts). */
+export type Application = z.infer<typeof applicationSchema>;
+type ApplicationList = z.infer<typeof applicationListSchema>;
 
 export const applicationsQueryKey = ['applications'] as const;
 
 export function useApplications() {
   return useQuery({
     queryKey: applicationsQueryKey,
-    queryFn: async () =>
-      (await api<{ applications: Application[] }>('GET', '/api/applications')).applications,
+    queryFn: async () => (await api<ApplicationList>('GET', '/api/applications')).applications,
   });
 }
 

@@ -9,11 +9,14 @@
 import { Button, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import type { z } from 'zod';
+import type { completionResponseSchema } from '../../../domain/api/notifications.ts';
 import { api } from '../../api.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { type Application, applicationsQueryKey } from './applications-api.ts';
 
-type Completion = NonNullable<Application['completion']>;
+/** The answer of POST .../completion, also the application's `completion` (domain/api/notifications.ts). */
+type Completion = z.infer<typeof completionResponseSchema>;
 
 /** What the provider is told while the notification is not delivered. */
 const undeliveredExplanation: Record<Exclude<Completion['status'], 'delivered'>, string> = {

@@ -1,9 +1,12 @@
 /** The provider's profile (spec §7 profiles: one row by user id), for the dashboard's welcome line. */
 import { useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { profileResponseSchema } from '../../../domain/api/session.ts';
 import { api } from '../../api.ts';
-import type { Me } from '../../app/session.ts';
 
-export type Profile = NonNullable<Me['profile']>;
+/** GET /api/profile's body (domain/api/session.ts). */
+type ProfileResponse = z.infer<typeof profileResponseSchema>;
+export type Profile = NonNullable<ProfileResponse['profile']>;
 
 /**
  * GET /api/profile: the profile, or null when the provider has none (spec §8: not-found is tolerated).
@@ -12,6 +15,6 @@ export type Profile = NonNullable<Me['profile']>;
 export function useProfile() {
   return useQuery({
     queryKey: ['profile'],
-    queryFn: async () => (await api<{ profile: Profile | null }>('GET', '/api/profile')).profile,
+    queryFn: async () => (await api<ProfileResponse>('GET', '/api/profile')).profile,
   });
 }

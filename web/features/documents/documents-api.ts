@@ -4,24 +4,15 @@
  * list and the applications (the dashboard's Documents check) are reloaded (spec §4).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { documentListResponseSchema, documentResponseSchema } from '../../../domain/api/documents.ts';
 import type { ErrorResponse } from '../../../domain/app-error.ts';
 import type { DocumentType } from '../../../domain/sections/documents.ts';
 import { ApiError, api } from '../../api.ts';
 
-/** A document as the API returns it (server/documents/documents.routes.ts `documentResponseSchema`). */
-export interface UploadedDocument {
-  id: string;
-  applicationId: string;
-  documentName: string;
-  documentType: DocumentType;
-  /** Bytes. */
-  fileSize: number;
-  mimeType: string;
-  sha256: string;
-  uploadedAt: string;
-  /** Same-origin, session-authorized download path. */
-  downloadUrl: string;
-}
+/** A document as the API returns it (domain/api/documents.ts). */
+export type UploadedDocument = z.infer<typeof documentResponseSchema>;
+type DocumentList = z.infer<typeof documentListResponseSchema>;
 
 /** Spec §8: the message of an upload without an authenticated user. */
 export const NOT_AUTHENTICATED_MESSAGE = 'User not authenticated';
@@ -32,12 +23,8 @@ export function useDocuments(applicationId: string) {
   return useQuery({
     queryKey: documentsQueryKey(applicationId),
     queryFn: async () =>
-      (
-        await api<{ documents: UploadedDocument[] }>(
-          'GET',
-          `/api/applications/${encodeURIComponent(applicationId)}/documents`,
-        )
-      ).documents,
+      (await api<DocumentList>('GET', `/api/applications/${encodeURIComponent(applicationId)}/documents`))
+        .documents,
   });
 }
 

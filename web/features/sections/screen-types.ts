@@ -6,6 +6,7 @@
  */
 import type { GetInputPropsReturnType } from '@mantine/form';
 import type { ComponentType, ReactNode } from 'react';
+import type { SectionRowDto } from '../../../domain/api/sections.ts';
 import type { FormValue, FormValues } from './zod-form.ts';
 
 /** What a fields component gets: the bound inputs of one card or form, its values and a setter. */
@@ -52,8 +53,8 @@ export interface TableColumn<Row> {
   render: (row: Row) => ReactNode;
 }
 
-/** A row as the list API returns it: the section's fields plus `id` and `createdAt`. */
-export type ApiRow = { id: string; createdAt: string } & Record<string, unknown>;
+/** A row as the list API returns it: the section's fields plus `id` and `createdAt` (domain/api/sections.ts). */
+export type ApiRow = SectionRowDto;
 
 /** An add-form-plus-table section (spec §2 "Payors, certifications, CME, peer references screens"). */
 export interface AddFormTableScreen {

@@ -7,7 +7,12 @@
  * each visit reads it fresh, so a form never starts from a stale copy.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PersonalInformation } from '../../../domain/sections/personal-information.ts';
+import type { z } from 'zod';
+import type {
+  personalInformationDtoSchema,
+  personalInformationResponseSchema,
+  SectionRowsResponse,
+} from '../../../domain/api/sections.ts';
 import {
   type AddFormTableSectionKey,
   type ListSectionKey,
@@ -29,8 +34,9 @@ function sectionUrl(applicationId: string, key: SectionKey): string {
   return `/api/applications/${encodeURIComponent(applicationId)}/sections/${sectionByKey[key].slug}`;
 }
 
-/** Personal information as the API returns it to its owner (SSN in plain text). */
-export type PersonalInformationDto = PersonalInformation & { id: string; updatedAt: string };
+/** Personal information as the API returns it to its owner, SSN in plain text (domain/api/sections.ts). */
+export type PersonalInformationDto = z.infer<typeof personalInformationDtoSchema>;
+type PersonalInformationResponse = z.infer<typeof personalInformationResponseSchema>;
 
 /** GET personal information: the saved record, or null before the first save. */
 export function usePersonalInformation(applicationId: string) {
@@ -38,12 +44,8 @@ export function usePersonalInformation(applicationId: string) {
     queryKey: sectionQueryKey(applicationId, 'personalInformation'),
     gcTime: 0,
     queryFn: async () =>
-      (
-        await api<{ personalInformation: PersonalInformationDto | null }>(
-          'GET',
-          sectionUrl(applicationId, 'personalInformation'),
-        )
-      ).personalInformation,
+      (await api<PersonalInformationResponse>('GET', sectionUrl(applicationId, 'personalInformation')))
+        .personalInformation,
   });
 }
 
@@ -65,7 +67,7 @@ export function useSectionRows(applicationId: string, key: ListSectionKey) {
   return useQuery({
     queryKey: sectionQueryKey(applicationId, key),
     gcTime: 0,
-    queryFn: async () => (await api<{ rows: ApiRow[] }>('GET', sectionUrl(applicationId, key))).rows,
+    queryFn: async () => (await api<SectionRowsResponse>('GET', sectionUrl(applicationId, key))).rows,
   });
 }
 
@@ -74,7 +76,7 @@ export function useSaveCards(applicationId: string, key: RepeatableSectionKey) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (rows: Record<string, unknown>[]) =>
-      (await api<{ rows: ApiRow[] }>('PUT', sectionUrl(applicationId, key), { rows })).rows,
+      (await api<SectionRowsResponse>('PUT', sectionUrl(applicationId, key), { rows })).rows,
     onSuccess: (rows) => {
       queryClient.setQueryData(sectionQueryKey(applicationId, key), rows);
       return queryClient.invalidateQueries({ queryKey: applicationsQueryKey });

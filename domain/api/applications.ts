@@ -1,0 +1,46 @@
+/**
+ * API contract of the provider's applications (spec §4 dashboard, §7 provider_applications):
+ * GET/POST /api/applications and GET /api/applications/:applicationId. Validated and serialised by
+ * server/applications/applications.routes.ts; typed on the web by web/features/dashboard/applications-api.ts.
+ */
+import { z } from 'zod';
+import { applicationStatuses } from '../application-status.ts';
+import { completionStatuses } from '../completion-status.ts';
+
+/**
+ * The completion state a provider sees (spec §4 completion button; issue 5 "the dashboard says so"):
+ * part of the application and the answer of POST /api/applications/:applicationId/completion
+ * (domain/api/notifications.ts). `lastError` is a short technical reason without PHI
+ * (e.g. 'The receiver answered HTTP 503').
+ */
+export const completionStateSchema = z.object({
+  status: z.enum(completionStatuses),
+  /** When the provider completed the application (ISO 8601, UTC). */
+  requestedAt: z.iso.datetime(),
+  /** When the receiver accepted it (ISO 8601, UTC); null until delivered. */
+  deliveredAt: z.iso.datetime().nullable(),
+  lastError: z.string().nullable(),
+});
+export type CompletionState = z.infer<typeof completionStateSchema>;
+
+/** Path parameters of /api/applications/:applicationId (any text: a non-UUID answers 404). */
+export const applicationParamsSchema = z.object({ applicationId: z.string() });
+
+/** One application as the API shows it. */
+export const applicationSchema = z.object({
+  id: z.uuid(),
+  applicationStatus: z.enum(applicationStatuses),
+  /** ISO 8601, UTC. */
+  createdAt: z.iso.datetime(),
+  /** Keys of the complete sections (domain/sections/registry.ts), in registry order. */
+  completeSections: z.array(z.string()),
+  /** Complete sections / 11 as a rounded percent, 0-100 (spec §4). */
+  progress: z.number().int().min(0).max(100),
+  /** The completion notification (issue 5; spec §4 button), null until the provider completes. */
+  completion: completionStateSchema.nullable(),
+});
+export type ApplicationDto = z.infer<typeof applicationSchema>;
+
+/** GET /api/applications: the caller's applications, newest first (spec §4). */
+export const applicationListSchema = z.object({ applications: z.array(applicationSchema) });
+export type ApplicationList = z.infer<typeof applicationListSchema>;
