@@ -8,6 +8,7 @@ export default defineConfig({
       'server/**/*.test.ts',
       'web/**/*.test.{ts,tsx}',
       'tests/integration/**/*.test.ts',
+      'tests/architecture/**/*.test.ts',
     ],
     exclude: ['node_modules', 'dist', 'tests/e2e/**'],
     globalSetup: ['tests/global-setup.ts'],
