@@ -30,6 +30,9 @@ import { systemRoutes } from './http/system.routes.ts';
 import { rejectUnstorableText } from './http/unstorable-text.ts';
 import { featureRoutes } from './routes.ts';
 
+/** While the app closes, how often keep-alive connections left idle are closed, in ms. */
+const IDLE_SWEEP_MS = 500;
+
 const defaultWebDistDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/web');
 
 export interface BuildAppOptions {
@@ -48,9 +51,21 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
     routerOptions: { ignoreTrailingSlash: true },
     // A malformed URL (bad percent-encoding) is answered in the product's error shape, not Fastify's.
     frameworkErrors: frameworkErrorHandler,
-    // Close keep-alive and streaming connections at shutdown instead of waiting for their timeout.
-    forceCloseConnections: true,
+    // Graceful shutdown (issue 19 item 3): app.close() stops accepting connections and closes only
+    // idle keep-alive ones; requests in flight run to the end (runtime.close bounds the wait). A
+    // request that still arrives on an open connection is answered 503 with `Connection: close`.
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
+
+  // An answer that went out as keep-alive while closing would hold its connection open (and so
+  // app.close()) for the keep-alive timeout, 72 s. Once idle, such connections are closed by a sweep;
+  // a request that arrives before the sweep is answered 503 (above).
+  let idleSweep: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    idleSweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS).unref();
+  });
+  app.addHook('onClose', async () => clearInterval(idleSweep));
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -117,6 +117,11 @@ const envSchema = z.object({
    * than this many MiB free, so documents never fill the disk the embedded database needs.
    */
   STORAGE_MIN_FREE_MB: z.coerce.number().int().min(0).default(512),
+  /**
+   * Shutdown (SIGTERM/SIGINT): how long requests in flight may take to finish, in ms, after which
+   * their connections are closed. Closing the database follows (bounded separately).
+   */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** Log level for pino. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

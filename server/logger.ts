@@ -113,7 +113,13 @@ function stackFrames(stack: unknown): string | undefined {
 export function safeErrorSummary(error: unknown, depth = 0): SafeErrorSummary {
   if (!error || typeof error !== 'object') return { type: typeof error, message: scrubText(String(error)) };
   const record = error as Record<string, unknown>;
-  const type = typeof record.name === 'string' ? record.name : (error.constructor?.name ?? 'Error');
+  // Drizzle's DrizzleQueryError keeps `name` 'Error': know it by its query and params instead.
+  const isQueryError = 'query' in record && 'params' in record;
+  const type = isQueryError
+    ? 'DrizzleQueryError'
+    : typeof record.name === 'string'
+      ? record.name
+      : (error.constructor?.name ?? 'Error');
   const cause = record.cause;
   const wrapsDatabaseError =
     !!cause && typeof cause === 'object' && isDatabaseError(cause as Record<string, unknown>);
@@ -126,7 +132,7 @@ export function safeErrorSummary(error: unknown, depth = 0): SafeErrorSummary {
   } else {
     if (typeof record.code === 'string') summary.code = record.code.slice(0, 60);
     // Drizzle's wrapper names the query and its parameters: its message is the PHI leak itself.
-    if (!wrapsDatabaseError && type !== 'DrizzleQueryError' && typeof record.message === 'string') {
+    if (!wrapsDatabaseError && !isQueryError && typeof record.message === 'string') {
       summary.message = scrubText(record.message);
     }
   }

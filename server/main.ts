@@ -1,6 +1,7 @@
 /**
  * Server entry point: `npm start` (builds the web app first) or `npm run dev`.
- * Stops cleanly on SIGINT/SIGTERM, closing the embedded database.
+ * Stops gracefully on SIGINT/SIGTERM (issue 19 item 3): no new connections, requests in flight
+ * finish, then the pool and the embedded database close; exits 0 even when the database has died.
  */
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
@@ -21,7 +22,9 @@ async function main() {
   }
   const logger = pino(loggerOptions(env.LOG_LEVEL));
   const runtime = await createRuntime({ env, logger });
-  closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
+  // runtime.close() bounds each of its steps (requests in flight: SHUTDOWN_GRACE_MS; then the pool
+  // 5 s and the embedded cluster 10 s); this backstop ends the process (code 1) if one ignores it.
+  closeWithGrace({ delay: env.SHUTDOWN_GRACE_MS + 20_000 }, async ({ err, signal }) => {
     if (err) logger.error({ err }, 'shutting down after an error');
     else logger.info({ signal }, 'shutting down');
     await runtime.close();

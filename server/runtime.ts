@@ -10,7 +10,9 @@ import { buildApp } from './app.ts';
 import type { AppDeps, AppInstance } from './app-types.ts';
 import { createAuth } from './auth/auth.ts';
 import { type DatabaseHandle, openDatabase, runMigrations } from './db/client.ts';
+import { quietWhileUnreachable } from './db/database-health.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded-postgres.ts';
+import { superviseEmbeddedPostgres } from './db/supervise-embedded-postgres.ts';
 import type { Env } from './env.ts';
 import { loggerOptions } from './logger.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
@@ -39,14 +41,35 @@ export function resolveAuthSecret(env: Env, logger: Logger): string {
   return fs.readFileSync(file, 'utf8').trim();
 }
 
-/** Open the database: external when DATABASE_URL is set, otherwise the embedded cluster. */
+/** How the server watches its database (issue 19); tests shorten the intervals. */
+export interface DatabaseMonitoring {
+  /** Milliseconds between `select 1` probes (default 5000); while it is down, probes tell when it is back. */
+  probeIntervalMs?: number;
+  /** At most one "requests refused" summary line per this many milliseconds (default 10 000). */
+  summaryIntervalMs?: number;
+  /** Milliseconds between attempts to restart a dead embedded cluster (default 500). */
+  restartRetryMs?: number;
+}
+
+/**
+ * Open the database: external when DATABASE_URL is set, otherwise the embedded cluster, which is
+ * restarted on the same port if it dies. Either way the pool's health monitor probes it.
+ */
 export async function openConfiguredDatabase(
   env: Env,
   logger: Logger,
+  monitoring: DatabaseMonitoring = {},
 ): Promise<{ database: DatabaseHandle; embedded?: EmbeddedDatabase }> {
-  if (env.DATABASE_URL) return { database: openDatabase(env.DATABASE_URL, { logger }) };
+  const poolOptions = {
+    logger,
+    probeIntervalMs: monitoring.probeIntervalMs ?? 5000,
+    summaryIntervalMs: monitoring.summaryIntervalMs,
+  };
+  if (env.DATABASE_URL) return { database: openDatabase(env.DATABASE_URL, poolOptions) };
   const embedded = await startEmbeddedPostgres(env.dataDir, logger);
-  return { database: openDatabase(embedded.url, { logger }), embedded };
+  const database = openDatabase(embedded.url, poolOptions);
+  superviseEmbeddedPostgres(embedded, database.health, logger, { retryMs: monitoring.restartRetryMs });
+  return { database, embedded };
 }
 
 export interface CreateRuntimeOptions {
@@ -55,13 +78,15 @@ export interface CreateRuntimeOptions {
   /** Use this mailer instead of the configured one (tests). */
   mailer?: Mailer;
   serveWeb?: boolean;
+  /** Probe, summary and restart intervals of the database monitoring (tests shorten them). */
+  databaseMonitoring?: DatabaseMonitoring;
 }
 
 export async function createRuntime(options: CreateRuntimeOptions): Promise<Runtime> {
   const { env } = options;
   const logger = options.logger ?? pino(loggerOptions(env.LOG_LEVEL));
   fs.mkdirSync(env.dataDir, { recursive: true });
-  const { database, embedded } = await openConfiguredDatabase(env, logger);
+  const { database, embedded } = await openConfiguredDatabase(env, logger, options.databaseMonitoring);
   try {
     await runMigrations(database.db);
     const mailer =
@@ -70,7 +95,8 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     const auth = createAuth({
       db: database.db,
       mailer,
-      logger,
+      // better-auth logs each request it cannot serve; during an outage the health monitor speaks.
+      logger: quietWhileUnreachable(logger, database.health),
       appUrl: env.appUrl,
       trustedOrigins: env.trustedOrigins,
       secret: resolveAuthSecret(env, logger),
@@ -111,10 +137,64 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       async close() {
         if (closed) return;
         closed = true;
-        await completionDelivery.stop();
-        await app.close();
-        await database.close();
-        await embedded?.stop();
+        // Each step is bounded in time, and a step that fails or times out is logged, not thrown:
+        // the next one still runs, so a dead database neither hangs nor fails the shutdown.
+        const step = async (
+          name: string,
+          ms: number,
+          run: () => Promise<unknown>,
+          onTimeout?: () => void,
+        ) => {
+          let timer: NodeJS.Timeout | undefined;
+          const timedOut = new Promise<'timed out'>((resolve) => {
+            timer = setTimeout(() => resolve('timed out'), ms);
+          });
+          try {
+            if ((await Promise.race([run(), timedOut])) === 'timed out') {
+              logger.warn({ step: name, ms }, 'shutdown step timed out; going on');
+              onTimeout?.();
+            }
+          } catch (error) {
+            logger.warn({ step: name, message: (error as Error).message }, 'shutdown step failed; going on');
+          } finally {
+            clearTimeout(timer);
+          }
+        };
+        // First, no new work: the listener closes, idle connections close, requests in flight run
+        // to their answer (for up to SHUTDOWN_GRACE_MS, then their connections are cut) while the
+        // delivery worker stops. Only then the pool: a handler still running would otherwise meet
+        // "Cannot use a pool after calling end on the pool".
+        await Promise.all([
+          step('stop the delivery worker', env.SHUTDOWN_GRACE_MS, () => completionDelivery.stop()),
+          step(
+            'finish requests in flight',
+            env.SHUTDOWN_GRACE_MS,
+            () => app.close(),
+            () => app.server.closeAllConnections(),
+          ),
+        ]);
+        await step('close the database pool', 5_000, () => database.close());
+        if (!embedded) return;
+        // embedded-postgres' stop() waits for an exit event that a cluster already dead (crashed,
+        // killed) has emitted before: it would wait forever. The postmaster's pid file says whether
+        // one still runs (PostgreSQL removes it on a clean stop; after a crash its pid is gone).
+        const pidFile = path.join(env.dataDir, 'postgres', 'postmaster.pid');
+        const postmasterRuns = () => {
+          try {
+            process.kill(Number.parseInt(fs.readFileSync(pidFile, 'utf8'), 10), 0);
+            return true;
+          } catch (error) {
+            return (error as NodeJS.ErrnoException).code === 'EPERM';
+          }
+        };
+        let stopped = false;
+        const postmasterGone = async () => {
+          while (!stopped && postmasterRuns()) await new Promise((resolve) => setTimeout(resolve, 100));
+        };
+        await step('stop the embedded PostgreSQL', 10_000, () =>
+          Promise.race([embedded.stop(), postmasterGone()]),
+        );
+        stopped = true;
       },
     };
   } catch (error) {

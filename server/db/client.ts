@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { createDatabaseHealth, type DatabaseHealth, type DatabaseHealthLogger } from './database-health.ts';
 import * as schema from './schema/index.ts';
 
 export type Database = NodePgDatabase<typeof schema>;
@@ -21,6 +22,8 @@ export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta
 export interface DatabaseHandle {
   db: Database;
   pool: pg.Pool;
+  /** Whether the database answers; logs outages once (database-health.ts). */
+  health: DatabaseHealth;
   close(): Promise<void>;
 }
 
@@ -28,13 +31,16 @@ export interface DatabaseHandle {
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
 
-/** Where a pool reports a connection it lost while idle. */
-export interface PoolLogger {
-  warn(fields: { code?: string; message: string }, message: string): void;
-}
+/** Where a pool reports a connection it lost while idle, and its health monitor an outage. */
+export type PoolLogger = DatabaseHealthLogger;
+
+/** How long a query waits for a new connection before failing (then answered 503), in ms. */
+export const CONNECTION_TIMEOUT_MS = 5000;
 
 /**
- * Open a pool on `url`. `max` connections (default 10).
+ * Open a pool on `url`. `max` connections (default 10); a connection that cannot be made within
+ * `connectionTimeoutMs` (default 5 s) fails the query instead of letting the request hang.
+ * `probeIntervalMs` (default 0: none) makes `health` probe the database periodically with `select 1`.
  *
  * An idle connection the server ends (restart, failover, `idle_session_timeout`,
  * `pg_terminate_backend`, `drop database … with (force)`: SQLSTATE 57P01 and kin) reaches the pool
@@ -45,18 +51,52 @@ export interface PoolLogger {
  */
 export function openDatabase(
   url: string,
-  options: { max?: number; logger?: PoolLogger } = {},
+  options: {
+    max?: number;
+    logger?: PoolLogger;
+    connectionTimeoutMs?: number;
+    probeIntervalMs?: number;
+    summaryIntervalMs?: number;
+  } = {},
 ): DatabaseHandle {
+  const connectionTimeoutMs = options.connectionTimeoutMs ?? CONNECTION_TIMEOUT_MS;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
     application_name: 'credentialing',
+    connectionTimeoutMillis: connectionTimeoutMs,
+  });
+  const health = createDatabaseHealth({
+    // A new connection, not the pool's: an idle pooled connection to a server that has since
+    // restarted fails once although the server answers.
+    probe: async () => {
+      const client = new pg.Client({
+        connectionString: url,
+        connectionTimeoutMillis: connectionTimeoutMs,
+        application_name: 'credentialing-probe',
+      });
+      client.on('error', () => {});
+      try {
+        await client.connect();
+        await client.query('select 1');
+      } finally {
+        await client.end().catch(() => {});
+      }
+    },
+    logger: options.logger,
+    probeIntervalMs: options.probeIntervalMs,
+    summaryIntervalMs: options.summaryIntervalMs,
+    port: portOf(url),
   });
   pool.on('error', (error: Error & { code?: string }) => {
+    // While the database is already known to be down, each lost connection is not news.
+    if (!health.reachable && health.isUnavailable(error)) return;
     options.logger?.warn(
       { code: error.code, message: error.message },
       'database connection lost while idle; the pool replaces it',
     );
+    // A server shutting down ends every idle connection: find out now whether it is gone.
+    health.suspect(error);
   });
   // pool.end() resolves once it has asked every connection to end, not when they have: a cluster
   // stopped (or a database dropped) right after would still cut them off. close() waits for each.
@@ -69,12 +109,22 @@ export function openDatabase(
   return {
     db,
     pool,
+    health,
     async close() {
+      health.stop();
       const ended = [...open].map((client) => new Promise((resolve) => client.once('end', resolve)));
       await pool.end();
       await Promise.race([Promise.all(ended), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
     },
   };
+}
+
+function portOf(url: string): number | undefined {
+  try {
+    return Number(new URL(url).port || 5432);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Apply the committed drizzle-kit migrations (idempotent). */

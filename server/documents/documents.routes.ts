@@ -134,7 +134,7 @@ export async function documentRoutes(app: AppInstance) {
         summary:
           'Upload one document (owner; multipart: field documentType first, then the file part `file`)',
         description:
-          'Accepted: pdf, doc, docx, jpg, jpeg, png, at most 10 MB (10,485,760 bytes), content matching the extension. Per application at most 100 documents (409) and 500 MB (413); per user at most 30 uploads a minute (429); 507 while the server is low on storage.',
+          'Accepted: pdf, doc, docx, jpg, jpeg, png, at most 10 MB (10,485,760 bytes), content matching the extension. Per application at most 100 documents (409) and 500 MB (413); per user at most 30 uploads a minute (429); 507 while the server is low on storage or its disk is full; 500 when storage fails to write the file.',
         tags: ['documents'],
         consumes: ['multipart/form-data'],
         params: applicationDocumentsParamsSchema,
@@ -148,6 +148,7 @@ export async function documentRoutes(app: AppInstance) {
           413: errorResponseSchema,
           415: errorResponseSchema,
           429: errorResponseSchema,
+          500: errorResponseSchema,
           507: errorResponseSchema,
         },
       },

@@ -34,7 +34,27 @@ import { DocumentIntake, fileTooLargeError } from './document-intake.ts';
 export type DocumentRow = typeof documents.$inferSelect;
 
 /** What the service logs with (pino, or a request's Fastify logger). */
-type ServiceLogger = Pick<BaseLogger, 'info' | 'warn'>;
+type ServiceLogger = Pick<BaseLogger, 'info' | 'warn' | 'error'>;
+
+/** Node error codes of a full disk or an exhausted quota. */
+const NO_SPACE_CODES = new Set(['ENOSPC', 'EDQUOT']);
+
+/**
+ * The answer to a failed storage write (issue 19 item 4): 507 when the disk or quota is full, else a
+ * 500 that says the file was not stored. The cause itself is logged, never sent.
+ */
+export function storageWriteError(cause: unknown): AppError {
+  if (NO_SPACE_CODES.has((cause as NodeJS.ErrnoException)?.code ?? '')) {
+    return new AppError(
+      'insufficient_storage',
+      'The server has no storage space left, so your file was not saved. Try again later, and tell your credentialing team.',
+    );
+  }
+  return new AppError(
+    'internal',
+    'Your file could not be saved because of a storage problem on our side. Try again in a moment, and tell your credentialing team if it keeps happening.',
+  );
+}
 
 /** An application's documents, newest first (spec §9). */
 export function listDocuments(db: Queryable, applicationId: string): Promise<DocumentRow[]> {
@@ -116,7 +136,8 @@ export interface StoreDocumentInput {
  * On any failure the object is deleted and the rest of the upload is drained, so nothing is kept.
  * @throws AppError 413 (over the limit), 415 (content does not match the extension), 400 (empty or
  *   interrupted upload), 409/413 (the application's document limits, see assertDocumentRoom: checked
- *   again once the size is known); storage and database errors propagate (500).
+ *   again once the size is known), 507/500 when storage fails to write (storageWriteError; the cause
+ *   is logged); database errors propagate (500).
  */
 export async function storeDocument(
   deps: { db: Database; storage: ObjectStorage; logger: ServiceLogger },
@@ -155,9 +176,14 @@ export async function storeDocument(
     await storage.put(key, intake, { contentType: mimeType });
     if (source.truncated) throw fileTooLargeError();
   } catch (error) {
+    // The intake's own verdict (413, 415, 400 ...) explains the failure better than the driver's echo
+    // of it; anything else is the storage failing to write. Log the cause before the clean-up, whose
+    // own failure (same broken disk) must not hide it.
+    const verdict = intake.errored ?? (error instanceof AppError ? error : undefined);
+    if (!verdict)
+      logger.error({ err: error, driver: storage.driver }, 'document upload: storage write failed');
     await discard('upload failed');
-    // The intake's own verdict (413, 415, ...) explains the failure better than the driver's echo of it.
-    throw intake.errored ?? error;
+    throw verdict ?? storageWriteError(error);
   }
 
   try {
@@ -293,7 +319,8 @@ export async function sweepOrphanObjects(
 }
 
 /**
- * Run the orphan sweep now and then every `intervalMs` (default hourly) on an unref'd timer.
+ * Run the orphan sweep, and the storage's sweep of leftover temporary upload files (issue 19 item 4;
+ * storage/temp-files.ts), now and then every `intervalMs` (default hourly) on an unref'd timer.
  * `stop()` clears the timer and waits for a running sweep, so the database can close after it.
  */
 export function startOrphanSweeper(
@@ -306,6 +333,16 @@ export function startOrphanSweeper(
     if (stopped) return;
     running = running.then(async () => {
       if (stopped) return;
+      try {
+        const temp = await deps.storage.sweepTempFiles();
+        if (temp.count > 0)
+          deps.logger.info(
+            { count: temp.count, bytes: temp.bytes, driver: deps.storage.driver },
+            'removed leftover temporary upload files',
+          );
+      } catch (error) {
+        deps.logger.warn({ err: error }, 'temporary upload file sweep failed; it runs again later');
+      }
       try {
         const deleted = await sweepOrphanObjects(deps.db, deps.storage);
         if (deleted.length > 0)

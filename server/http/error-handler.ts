@@ -3,7 +3,10 @@
  * failures and oversize bodies -> 4xx with a message a person can act on; anything else -> 500 with a
  * generic message and no stack trace (issue 7), logged with the request id and matched route. The
  * logged error is the logger's safe summary (server/logger.ts): a database error by its SQLSTATE and
- * constraint only, never the SQL or its parameters (issue 10 item 4).
+ * constraint only, never the SQL or its parameters (issue 10 item 4). A database that cannot be
+ * reached (connection refused or cut, server shutting down, no connection within the pool's timeout)
+ * is a 503 the person can wait out, counted by the database's health monitor instead of logged per
+ * request (issue 19 items 1 and 2).
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -15,6 +18,9 @@ function describeIssue(issue: { instancePath?: string; message?: string }): stri
   return `${field}: ${issue.message ?? 'is invalid'}`;
 }
 
+/** What a person reads while the database is down (issue 19). */
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is not reachable right now. Try again in a minute.';
+
 export function errorHandler(
   error: FastifyError | AppError | Error,
   request: FastifyRequest,
@@ -22,6 +28,13 @@ export function errorHandler(
 ) {
   if (error instanceof AppError) {
     return reply.status(error.status).send(error.toResponse());
+  }
+  const health = request.server.deps?.database?.health;
+  if (health?.isUnavailable(error)) {
+    health.suspect(error);
+    health.countRefused();
+    const unavailable = new AppError('service_unavailable', DATABASE_UNAVAILABLE_MESSAGE);
+    return reply.status(unavailable.status).header('retry-after', '30').send(unavailable.toResponse());
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const issues = error.validation.map((v) => ({

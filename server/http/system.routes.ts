@@ -7,12 +7,12 @@
  * bind, not production, no trusted proxy) and the file outbox is in use, and each request must come
  * over a loopback connection, name a loopback host and carry no forwarding header.
  */
-import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { errorResponseSchema } from '../../domain/app-error.ts';
+import { AppError, errorResponseSchema } from '../../domain/app-error.ts';
 import type { AppInstance } from '../app-types.ts';
 import { safeLogPath } from '../logger.ts';
 import { readOutbox } from '../mail/outbox.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE } from './error-handler.ts';
 import { isLocalRequest, isProvablyLocal } from './loopback.ts';
 
 function escapeHtml(value: string): string {
@@ -44,12 +44,11 @@ export async function systemRoutes(app: AppInstance) {
       },
     },
     async (_request, reply) => {
-      try {
-        await app.deps.db.execute(sql`select 1`);
-        return { status: 'ready' as const };
-      } catch {
-        return reply.status(503).send({ code: 'internal', message: 'The database is not reachable.' });
-      }
+      // A probe of the database itself, not the last remembered state: it also tells the health
+      // monitor, which logs the outage (once) or the recovery.
+      if (await app.deps.database.health.check()) return { status: 'ready' as const };
+      const unavailable = new AppError('service_unavailable', DATABASE_UNAVAILABLE_MESSAGE);
+      return reply.status(503).send(unavailable.toResponse());
     },
   );
 

@@ -8,7 +8,7 @@
  *
  * Retries: network errors, timeouts, 408, 429 and 5xx, after `retryDelayMs` (full jitter, Retry-After
  * honoured), until NOTIFY_MAX_ATTEMPTS; other answers are final. The worker polls every
- * NOTIFY_POLL_INTERVAL_MS (and at start-up) and runs at most `CONCURRENCY` attempts at once.
+ * NOTIFY_POLL_INTERVAL_MS (and at start-up) and runs at most `DELIVERY_CONCURRENCY` attempts at once.
  */
 import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
@@ -38,8 +38,15 @@ export {
   type NotificationRow,
 } from './delivery-lease.ts';
 
-/** Attempts the worker runs in parallel. */
-const CONCURRENCY = 2;
+/**
+ * Attempts the worker runs in parallel (issue 19 item 5). An attempt to a receiver that hangs holds
+ * its slot for up to NOTIFY_TIMEOUT_MS, and the attempts run by completion requests count too; with 2
+ * slots two hanging requests stopped every other delivery until their timeout. 8 slots leave room for
+ * the rest while several requests hang. Costs stay bounded: bodies are generated and streamed (no
+ * payload is held whole), and an attempt uses a database connection only between its queries, not
+ * while it waits for the receiver (the pool has 10).
+ */
+export const DELIVERY_CONCURRENCY = 8;
 
 declare module '../app-types.ts' {
   interface AppDeps {
@@ -142,13 +149,13 @@ export function createCompletionDelivery(options: CompletionDeliveryOptions): Co
     return promise;
   }
 
-  /** Claim due rows until none is left or CONCURRENCY attempts run. Only kick() calls it. */
+  /** Claim due rows until none is left or DELIVERY_CONCURRENCY attempts run. Only kick() calls it. */
   async function tick(): Promise<void> {
     ticking = true;
     try {
       do {
         tickAgain = false;
-        while (!stopping.signal.aborted && running.size < CONCURRENCY) {
+        while (!stopping.signal.aborted && running.size < DELIVERY_CONCURRENCY) {
           const claimed = await claimNotification(db, leaseMs);
           if (!claimed) break;
           track(run(claimed))

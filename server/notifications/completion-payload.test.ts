@@ -38,6 +38,9 @@ function memoryStorage(
     },
     async delete() {},
     async *list() {},
+    async sweepTempFiles() {
+      return { count: 0, bytes: 0 };
+    },
   };
 }
 

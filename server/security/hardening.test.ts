@@ -620,3 +620,20 @@ describe('item 8: both loopback spellings work locally, and only locally', () =>
     expect(trustedOrigins('https://portal.example.org', local)).toEqual(['https://portal.example.org']);
   });
 });
+
+describe('item 4: the safe error summary', () => {
+  it('keeps no message of a Drizzle query error, whatever its cause', async () => {
+    const { DrizzleQueryError } = await import('drizzle-orm/errors');
+    const { safeErrorSummary } = await import('../logger.ts');
+    const leak = new DrizzleQueryError(
+      'select * from session where token = $1',
+      ['s3ss10n-t0ken-XYZ'],
+      new Error('Connection terminated unexpectedly'),
+    );
+    const summary = JSON.stringify(safeErrorSummary(leak));
+    expect(summary).not.toContain('s3ss10n-t0ken-XYZ');
+    expect(summary).not.toContain('select');
+    expect(summary).toContain('DrizzleQueryError');
+    expect(summary).toContain('Connection terminated');
+  });
+});

@@ -4,10 +4,9 @@
  *
  * Durability: `put` streams into a temporary file in the destination folder, fsyncs it, renames it
  * over the final name (atomic on one file system) and fsyncs the folder, so a crash leaves either the
- * whole object or none (a stray `.tmp-*` file at worst, which `list` skips and the orphan sweep can
- * ignore). Nothing is buffered whole in memory.
+ * whole object or none (a stray `.tmp-*` file at worst, which `list` skips and `sweepTempFiles`
+ * removes: temp-files.ts). Nothing is buffered whole in memory.
  */
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -18,6 +17,7 @@ import {
   type ObjectStorage,
   type StoredObjectInfo,
 } from './object-storage.ts';
+import { claimTempFile, sweepTempFiles } from './temp-files.ts';
 
 const TEMP_PREFIX = '.tmp-';
 
@@ -51,7 +51,7 @@ export function createLocalStorage(root: string): ObjectStorage {
       // A body that fails while the folder is created is reported by pipeline below, not as uncaught.
       body.on('error', () => {});
       await fsp.mkdir(dir, { recursive: true });
-      const temp = path.join(dir, `${TEMP_PREFIX}${randomUUID()}`);
+      const { file: temp, release } = claimTempFile(dir, TEMP_PREFIX);
       try {
         await pipeline(body, fs.createWriteStream(temp, { flags: 'wx', mode: 0o600 }));
         // fsync is per file, so a second descriptor flushes what the stream wrote.
@@ -67,8 +67,12 @@ export function createLocalStorage(root: string): ObjectStorage {
         await fsyncDir(dir);
         return { size };
       } catch (error) {
-        await fsp.rm(temp, { force: true });
+        // The write's own error is the one to report: a failing clean-up (EACCES in an unwritable
+        // folder) must not replace it; the temp file sweep removes what is left.
+        await fsp.rm(temp, { force: true }).catch(() => {});
         throw error;
+      } finally {
+        release();
       }
     },
 
@@ -110,6 +114,10 @@ export function createLocalStorage(root: string): ObjectStorage {
       }
       found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       yield* found;
+    },
+
+    sweepTempFiles() {
+      return sweepTempFiles(absoluteRoot, { prefix: TEMP_PREFIX, recursive: true });
     },
   };
 }

@@ -5,6 +5,7 @@
  * whole files in memory.
  */
 import type { Readable } from 'node:stream';
+import type { TempSweepResult } from './temp-files.ts';
 
 export class ObjectNotFoundError extends Error {
   constructor(readonly key: string) {
@@ -36,6 +37,11 @@ export interface ObjectStorage {
   delete(key: string): Promise<void>;
   /** Every object under `prefix` (all when omitted), in key order. */
   list(prefix?: string): AsyncIterable<StoredObjectInfo>;
+  /**
+   * Remove the driver's leftover temporary files (a killed upload's temp or spool files; never one
+   * in use: see temp-files.ts). Run by the orphan sweep at start-up and hourly.
+   */
+  sweepTempFiles(): Promise<TempSweepResult>;
 }
 
 /**

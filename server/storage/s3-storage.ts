@@ -10,10 +10,8 @@
  * above it. The spool file is removed in every case. A failed body or upload leaves nothing in the
  * bucket (an aborted multipart upload is aborted; a landed single object is deleted).
  */
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
@@ -26,6 +24,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { assertValidKey, ObjectNotFoundError, type ObjectStorage } from './object-storage.ts';
+import { claimTempFile, sweepTempFiles } from './temp-files.ts';
 
 export interface S3StorageOptions {
   bucket: string;
@@ -42,8 +41,6 @@ export interface S3StorageOptions {
 
 /** S3 minimum part size (bytes), used as the multipart part size. */
 const PART_SIZE = 5 * 1024 * 1024;
-/** Spool files older than this are leftovers of a crash and removed when the driver starts. */
-const STALE_SPOOL_MS = 60 * 60 * 1000;
 
 function isNotFound(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -64,15 +61,8 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage & { cl
   });
   const Bucket = options.bucket;
   const multipartThreshold = options.multipartThresholdBytes ?? 16 * 1024 * 1024;
+  // Leftover spool files of a crash are removed by sweepTempFiles (the orphan sweep runs it).
   fs.mkdirSync(options.spoolDir, { recursive: true, mode: 0o700 });
-  for (const name of fs.readdirSync(options.spoolDir)) {
-    const file = path.join(options.spoolDir, name);
-    try {
-      if (Date.now() - fs.statSync(file).mtimeMs > STALE_SPOOL_MS) fs.rmSync(file, { force: true });
-    } catch {
-      // Another process's file, or already gone.
-    }
-  }
 
   return {
     driver: 's3',
@@ -80,7 +70,7 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage & { cl
 
     async put(key, body, { contentType }) {
       assertValidKey(key);
-      const spool = path.join(options.spoolDir, `${randomUUID()}.part`);
+      const { file: spool, release } = claimTempFile(options.spoolDir, '', '.part');
       try {
         await pipeline(body, fs.createWriteStream(spool, { flags: 'wx', mode: 0o600 }));
         const { size } = await fsp.stat(spool);
@@ -111,7 +101,9 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage & { cl
         }
         return { size };
       } finally {
-        await fsp.rm(spool, { force: true });
+        // A failing clean-up must not replace the write's own error; the sweep retries it.
+        await fsp.rm(spool, { force: true }).catch(() => {});
+        release();
       }
     },
 
@@ -154,6 +146,12 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage & { cl
         }
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (ContinuationToken);
+    },
+
+    sweepTempFiles() {
+      // Every file of the spool folder is a spool file; names from before issue 19 (`{uuid}.part`)
+      // carry no writer and go once an hour old.
+      return sweepTempFiles(options.spoolDir, { prefix: '', recursive: false });
     },
   };
 }
