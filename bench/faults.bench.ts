@@ -7,6 +7,9 @@
  * 2. SIGTERM under load: uploads and GETs in flight, keep-alive requests after the signal: resets,
  *    answers by status, exit code and seconds to exit.
  * 3. SIGKILL of the server mid-upload, then a restart: temporary files left after the start-up sweep.
+ * 4. Completion notifications through faults: 20 completions while the receiver answers 503 to a
+ *    third, hangs on two, and the server is SIGKILLed and restarted and PostgreSQL is killed
+ *    mid-run: delivered, duplicates (2xx answers to one webhook-id beyond the first), lost.
  *
  * No fixed sleeps decide a figure: each step waits for an observable event with a timeout.
  */
@@ -14,7 +17,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../server/db/embedded-postgres.ts';
+import { openDatabase } from '../server/db/client.ts';
+import { freePort, runningEmbeddedUrl } from '../server/db/embedded-postgres.ts';
+import { createCompletedApplication } from '../server/notifications/testing/completed-application.ts';
+import { WebhookReceiver } from '../server/notifications/testing/webhook-receiver.ts';
+import { loadFieldCipher } from '../server/security/field-cipher.ts';
+import { createLocalStorage } from '../server/storage/local-storage.ts';
 import { pdfOfSize } from '../tests/fixtures/files.ts';
 import { HttpClient, linkFromOutbox, signUpConfirmSignIn } from '../tests/http-client.ts';
 
@@ -42,7 +50,11 @@ async function waitFor(
   throw new Error(`timed out waiting for ${what}`);
 }
 
-async function startServer(dataDir: string, port?: number): Promise<Server> {
+async function startServer(
+  dataDir: string,
+  port?: number,
+  extraEnv: Record<string, string> = {},
+): Promise<Server> {
   const chosen = port ?? (await freePort());
   const logs: string[] = [];
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
@@ -54,6 +66,7 @@ async function startServer(dataDir: string, port?: number): Promise<Server> {
       LOG_LEVEL: 'info',
       AUTH_IP_RATE_LIMIT: 'false',
       NODE_ENV: 'development',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -123,11 +136,13 @@ async function postgresKilled(): Promise<Record<string, unknown>> {
   try {
     const { client } = await provider(server);
     const statuses: (number | 'reset')[] = [];
+    const times: number[] = [];
     let running = true;
     const load = (async () => {
       while (running) {
         const response = await client.request('GET', '/api/applications').catch(() => undefined);
         statuses.push(response ? response.status : 'reset');
+        times.push(Date.now());
         await response?.arrayBuffer().catch(() => undefined);
       }
     })();
@@ -153,15 +168,17 @@ async function postgresKilled(): Promise<Record<string, unknown>> {
       60_000,
       'the API to answer 200 again',
     ).catch(() => undefined);
-    const recoveredAt = Date.now();
     running = false;
     await load;
     const during = statuses.slice(before);
+    const firstFailure = during.findIndex((status) => status !== 200);
+    const firstBack = during.findIndex((status, i) => i > firstFailure && status === 200);
+    const recoveredAt = times[before + firstBack] ?? Date.now();
     const outage = during.slice(0, during.length - 20);
     const errorLines = server.logs.slice(logLinesBefore).filter((l) => /"level":50/.test(l)).length;
     return {
       scenario: 'PostgreSQL SIGKILL under load',
-      secondsToRecover: ((recoveredAt - killedAt) / 1000).toFixed(1),
+      secondsToFirst200AfterKill: ((recoveredAt - killedAt) / 1000).toFixed(2),
       answersDuringOutage: countBy(outage),
       errorLogLines: errorLines,
       logLines: server.logs.length - logLinesBefore,
@@ -179,30 +196,28 @@ async function sigtermUnderLoad(): Promise<Record<string, unknown>> {
   const server = await startServer(dataDir);
   try {
     const { client, applicationId } = await provider(server);
-    const results: (number | 'reset')[] = [];
-    const track = (promise: Promise<Response>) =>
-      promise
-        .then(async (r) => {
-          await r.arrayBuffer().catch(() => undefined);
-          results.push(r.status);
-        })
-        .catch(() => results.push('reset'));
-    const uploads = Array.from({ length: 3 }, (_, i) => {
-      const form = new FormData();
-      form.append('documentType', 'other');
-      form.append('file', new Blob([new Uint8Array(pdfOfSize(8 * 1024 * 1024))]), `big-${i}.pdf`);
-      return track(client.request('POST', `/api/applications/${applicationId}/documents`, form));
-    });
-    const gets = Array.from({ length: 20 }, () => track(client.request('GET', '/api/applications')));
+    // Three slow uploads in flight (the server holds their temporary files) when the signal comes.
+    const uploads = Array.from({ length: 3 }, () => trickleUpload(server, client, applicationId));
+    await waitFor(() => tempFiles(dataDir).length === 3, 20_000, 'three uploads in flight');
     const signalAt = Date.now();
     server.child.kill('SIGTERM');
-    const after = Array.from({ length: 17 }, () => track(client.request('GET', '/api/applications')));
-    await Promise.all([...uploads, ...gets, ...after]);
+    const after = Array.from({ length: 17 }, () =>
+      client
+        .request('GET', '/api/applications')
+        .then(async (r) => {
+          await r.arrayBuffer().catch(() => undefined);
+          return r.status as number | string;
+        })
+        .catch((error: unknown) => failureKind(error)),
+    );
+    const inFlight = await Promise.all(uploads);
+    const afterSignal = await Promise.all(after);
     const exit = await server.exited;
     return {
-      scenario: 'SIGTERM under load (3 uploads + 20 GETs in flight, 17 GETs after)',
-      answers: countBy(results),
-      resets: results.filter((r) => r === 'reset').length,
+      scenario: 'SIGTERM with 3 slow uploads in flight, 17 GETs after the signal',
+      inFlightAnswers: countBy(inFlight),
+      afterSignalAnswers: countBy(afterSignal),
+      resets: [...inFlight, ...afterSignal].filter((r) => r === 'reset').length,
       exitCode: exit.code,
       secondsToExit: ((exit.at - signalAt) / 1000).toFixed(1),
     };
@@ -212,6 +227,61 @@ async function sigtermUnderLoad(): Promise<Record<string, unknown>> {
   }
 }
 
+/**
+ * A slow upload of 8 MB (64 pieces, one every 50 ms), so the server holds it in flight for about
+ * 3 s. Resolves with the status, or 'reset' / 'refused' when the connection failed.
+ */
+function trickleUpload(server: Server, client: HttpClient, applicationId: string): Promise<number | string> {
+  // A slow upload: the body trickles, so the server holds a temporary file when it is killed.
+  const size = 8 * 1024 * 1024;
+  const piece = pdfOfSize(size / 64);
+  const chunks = Array.from({ length: 64 }, () => piece);
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = chunks.shift();
+      if (!next) return controller.close();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      controller.enqueue(new Uint8Array(next));
+    },
+  });
+  const boundary = '----faults';
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="documentType"\r\n\r\nother\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(new TextEncoder().encode(head));
+      const reader = stream.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        controller.enqueue(value);
+      }
+      controller.enqueue(new TextEncoder().encode(`\r\n--${boundary}--\r\n`));
+      controller.close();
+    },
+  });
+  return fetch(`${server.baseUrl}/api/applications/${applicationId}/documents`, {
+    method: 'POST',
+    headers: {
+      cookie: client.cookie,
+      origin: client.origin,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+    },
+    body,
+    duplex: 'half',
+  } as RequestInit)
+    .then(async (response) => {
+      await response.arrayBuffer().catch(() => undefined);
+      return response.status;
+    })
+    .catch((error: unknown) => failureKind(error));
+}
+
+/** 'refused' when no connection was made (the listener had closed), else 'reset'. */
+function failureKind(error: unknown): string {
+  const code = ((error as { cause?: { code?: string } }).cause?.code ?? '').toString();
+  return code === 'ECONNREFUSED' ? 'refused' : 'reset';
+}
+
 /** Scenario 3: the server dies mid-upload; the next start must leave no temporary file. */
 async function killedMidUpload(): Promise<Record<string, unknown>> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'faults-upload-'));
@@ -219,43 +289,7 @@ async function killedMidUpload(): Promise<Record<string, unknown>> {
   let server = await startServer(dataDir);
   try {
     const { client, applicationId } = await provider(server);
-    // A slow upload: the body trickles, so the server holds a temporary file when it is killed.
-    const size = 8 * 1024 * 1024;
-    const piece = pdfOfSize(size / 64);
-    const chunks = Array.from({ length: 64 }, () => piece);
-    const stream = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const next = chunks.shift();
-        if (!next) return controller.close();
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        controller.enqueue(new Uint8Array(next));
-      },
-    });
-    const boundary = '----faults';
-    const head = `--${boundary}\r\nContent-Disposition: form-data; name="documentType"\r\n\r\nother\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
-    const body = new ReadableStream<Uint8Array>({
-      async start(controller) {
-        controller.enqueue(new TextEncoder().encode(head));
-        const reader = stream.getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          controller.enqueue(value);
-        }
-        controller.enqueue(new TextEncoder().encode(`\r\n--${boundary}--\r\n`));
-        controller.close();
-      },
-    });
-    const upload = fetch(`${server.baseUrl}/api/applications/${applicationId}/documents`, {
-      method: 'POST',
-      headers: {
-        cookie: client.cookie,
-        origin: client.origin,
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-      },
-      body,
-      duplex: 'half',
-    } as RequestInit).catch(() => undefined);
+    const upload = trickleUpload(server, client, applicationId);
     await waitFor(() => tempFiles(dataDir).length > 0, 20_000, 'the temporary upload file');
     const tempBefore = tempFiles(dataDir).length;
     server.child.kill('SIGKILL');
@@ -276,9 +310,94 @@ async function killedMidUpload(): Promise<Record<string, unknown>> {
   }
 }
 
+const SECRET = 'whsec_pBPvcKLMACQL4VARJRDbv+AcGGhWm0/Z+vRh9SuUCrQ=';
+
+/** Scenario 4: 20 completions delivered through a failing receiver, a server SIGKILL and a dead PostgreSQL. */
+async function notificationsThroughFaults(): Promise<Record<string, unknown>> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'faults-notify-'));
+  fs.chmodSync(dataDir, 0o755);
+  const receiver = new WebhookReceiver({ secret: SECRET, discard: true });
+  await receiver.listen();
+  // Per 20 first requests: 503 to every third, a hang on two; 200 afterwards.
+  receiver.answers = Array.from({ length: 20 }, (_, i) =>
+    i === 4 || i === 11 ? 'hang' : i % 3 === 0 ? 503 : 200,
+  );
+  const env = {
+    NOTIFY_WEBHOOK_URL: receiver.url,
+    NOTIFY_WEBHOOK_SECRET: SECRET,
+    NOTIFY_RETRY_BASE_MS: '100',
+    NOTIFY_RETRY_MAX_MS: '1000',
+    NOTIFY_POLL_INTERVAL_MS: '200',
+    NOTIFY_TIMEOUT_MS: '3000',
+  };
+  let server = await startServer(dataDir, undefined, env);
+  const total = 20;
+  try {
+    const clients: { client: HttpClient; applicationId: string }[] = [];
+    for (let i = 0; i < total; i++) clients.push(await provider(server));
+    // Fill every section directly (the factory), then complete through the API.
+    const database = openDatabase(runningEmbeddedUrl(dataDir)!, { max: 2 });
+    const storage = createLocalStorage(path.join(dataDir, 'objects', 'provider-documents'));
+    const cipher = loadFieldCipher({ dataDir });
+    try {
+      for (const { client, applicationId } of clients) {
+        const me = await client.json<{ user: { id: string } }>('GET', '/api/me');
+        await createCompletedApplication({
+          db: database.db,
+          storage,
+          cipher,
+          userId: me.body.user.id,
+          applicationId,
+        });
+      }
+    } finally {
+      await database.close();
+    }
+    const startedAt = Date.now();
+    const complete = (i: number) =>
+      clients[i]!.client.request(
+        'POST',
+        `/api/applications/${clients[i]!.applicationId}/completion`,
+        {},
+      ).catch(() => undefined);
+    for (let i = 0; i < 8; i++) await complete(i);
+    // The server dies mid-run and comes back on the same port.
+    server.child.kill('SIGKILL');
+    await server.exited;
+    server = await startServer(dataDir, server.port, env);
+    for (let i = 8; i < 14; i++) await complete(i);
+    // PostgreSQL dies mid-run; the server restarts it.
+    process.kill(postmasterPid(dataDir), 'SIGKILL');
+    for (let i = 14; i < total; i++) {
+      let answered = false;
+      for (let tries = 0; tries < 100 && !answered; tries++) {
+        const response = await complete(i);
+        answered = !!response && response.status < 500;
+        if (!answered) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    const deliveredIds = () => new Set(receiver.delivered.map((r) => r.headers['webhook-id']));
+    await waitFor(() => deliveredIds().size >= total, 120_000, 'every notification').catch(() => undefined);
+    const seconds = (Date.now() - startedAt) / 1000;
+    const perId = countBy(receiver.delivered.map((r) => String(r.headers['webhook-id'])));
+    return {
+      scenario: `${total} completions through 503s, 2 hangs, a server SIGKILL and a PostgreSQL SIGKILL`,
+      delivered: deliveredIds().size,
+      lost: total - deliveredIds().size,
+      duplicates: Object.values(perId).reduce((sum, n) => sum + (n - 1), 0),
+      requestsToReceiver: receiver.requests.length,
+      secondsUntilAllDelivered: seconds.toFixed(1),
+    };
+  } finally {
+    await stop(server);
+    await receiver.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   const results: Record<string, unknown>[] = [];
-  for (const scenario of [postgresKilled, sigtermUnderLoad, killedMidUpload]) {
+  for (const scenario of [postgresKilled, sigtermUnderLoad, killedMidUpload, notificationsThroughFaults]) {
     try {
       results.push(await scenario());
     } catch (error) {
