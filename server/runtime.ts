@@ -114,7 +114,14 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
         ),
     });
     const storage = createStorage(env);
-    const completionDelivery = createCompletionDelivery({ db: database.db, storage, cipher, env, logger });
+    const completionDelivery = createCompletionDelivery({
+      db: database.db,
+      health: database.health,
+      storage,
+      cipher,
+      env,
+      logger,
+    });
     const deps: AppDeps = {
       env,
       db: database.db,

@@ -47,6 +47,10 @@ async function startApp(databaseUrl: string): Promise<TestApp & { lines(): LogLi
       APP_URL: TEST_ORIGIN,
       LOG_LEVEL: 'info',
       AUTH_IP_RATE_LIMIT: 'false',
+      // The delivery worker polls the database every 100 ms; an outage must not log each poll.
+      NOTIFY_WEBHOOK_URL: 'http://127.0.0.1:9/completion',
+      NOTIFY_WEBHOOK_SECRET: 'whsec_pBPvcKLMACQL4VARJRDbv+AcGGhWm0/Z+vRh9SuUCrQ=',
+      NOTIFY_POLL_INTERVAL_MS: '100',
     }),
     logger: pino(loggerOptions('info'), { write: (line: string) => void logs.push(line) }),
     mailer: { send: async (message) => void mail.push(message) },
@@ -245,5 +249,7 @@ describe('database outage', () => {
     const lines = app.lines();
     const summaries = lines.filter((l) => /requests refused/.test(l.msg));
     expect(summaries.length).toBeLessThan(outcome.unavailable);
+    // The worker polled every 100 ms through an outage of more than a second, silently.
+    expect(lines.filter((l) => /completion delivery poll failed/.test(l.msg))).toEqual([]);
   }, 60_000);
 });

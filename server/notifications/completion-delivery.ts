@@ -13,6 +13,7 @@
 import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
+import type { DatabaseHealth } from '../db/database-health.ts';
 import { completionNotifications } from '../db/schema/notifications.ts';
 import type { Env } from '../env.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
@@ -57,6 +58,8 @@ declare module '../app-types.ts' {
 
 export interface CompletionDeliveryOptions {
   db: Database;
+  /** The pool's health monitor: a poll that fails because the database is down is not logged each time. */
+  health?: Pick<DatabaseHealth, 'isUnavailable' | 'suspect'>;
   storage: ObjectStorage;
   cipher: FieldCipher;
   env: Pick<
@@ -166,7 +169,13 @@ export function createCompletionDelivery(options: CompletionDeliveryOptions): Co
         }
       } while (tickAgain && !stopping.signal.aborted);
     } catch (error) {
-      log.warn({ err: error }, 'completion delivery poll failed; retrying at the next poll');
+      // While the database is down the health monitor says so once; a line per poll would flood.
+      if (options.health?.isUnavailable(error)) {
+        options.health.suspect(error);
+        log.debug({ err: error }, 'completion delivery poll skipped: database unreachable');
+      } else {
+        log.warn({ err: error }, 'completion delivery poll failed; retrying at the next poll');
+      }
     } finally {
       ticking = false;
     }
