@@ -12,22 +12,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pdfOfSize } from '../tests/fixtures/files.ts';
 import { createTestDatabase, STRONG_PASSWORD } from '../tests/harness.ts';
 import { HttpClient, linkFromOutbox, pollFor, signUpConfirmSignIn } from '../tests/http-client.ts';
+import { freePort } from './db/embedded-postgres.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 function isRunning(pid: number): boolean {
   try {

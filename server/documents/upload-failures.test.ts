@@ -6,7 +6,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Transform } from 'node:stream';
@@ -20,6 +19,7 @@ import {
   type TestApp,
 } from '../../tests/harness.ts';
 import { HttpClient, linkFromOutbox, signUpConfirmSignIn } from '../../tests/http-client.ts';
+import { freePort } from '../db/embedded-postgres.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
 
 /** Every file under `dir` (relative paths), or none when it does not exist. */
@@ -32,17 +32,6 @@ function filesUnder(dir: string): string[] {
 }
 
 const isTemp = (file: string) => path.basename(file).startsWith('.tmp-');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /**
  * Send the head of a multipart upload of a 6 MiB PDF and `sendBytes` of it, and never finish.
