@@ -50,6 +50,29 @@ describe('openDatabase', () => {
     expect(after.rows[0]!.pid).not.toBe(pid);
   });
 
+  it('survives the server ending a checked-out connection between two queries of a transaction', async () => {
+    // A transaction holds a client between its queries; pg-pool listens for errors only on idle ones.
+    const client = await handle.pool.connect();
+    await client.query('begin');
+    const pid = (await client.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const ended = new Promise((resolve) => client.once('end', resolve));
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      await admin.query('select pg_terminate_backend($1)', [pid]);
+    } finally {
+      await admin.end();
+    }
+    // The server's goodbye arrives as an 'error' event on the client, then the socket ends. Without
+    // a listener of our own the event is an uncaught exception and this file fails.
+    await ended;
+    // The caller still learns it: the next query on that client rejects, and release discards it.
+    await expect(client.query('select 1')).rejects.toThrow();
+    client.release(new Error('connection lost'));
+    const after = await handle.pool.query<{ ok: number }>('select 1 as ok');
+    expect(after.rows[0]!.ok).toBe(1);
+  });
+
   it('close() resolves only once every connection has ended, so the database can be dropped at once', async () => {
     const other = openDatabase(database.url, { max: 4 });
     let ended = 0;

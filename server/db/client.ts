@@ -104,6 +104,11 @@ export function openDatabase(
   pool.on('connect', (client) => {
     open.add(client);
     client.once('end', () => open.delete(client));
+    // pg-pool listens for errors only while a client is idle. A checked-out client whose server goes
+    // away between two queries of a transaction (a restart, a failover, a forced drop) emits 'error'
+    // with no listener, and Node ends the process. The failure still reaches the caller: the running
+    // or next query rejects, and release() with that error discards the client.
+    client.on('error', () => {});
   });
   const db = drizzle(pool, { schema });
   return {

@@ -133,8 +133,13 @@ describe('a server killed mid-upload', () => {
     expect(created.status).toBe(201);
     const upload = startUpload(baseUrl, alice, created.body.id, 2 * 1024 * 1024);
     cleanups.push(async () => void upload.destroy());
+    // Wait until the server has written part of the file into its temp file (not just created it).
+    const tempBytes = () =>
+      filesUnder(objectsDir)
+        .filter(isTemp)
+        .map((file) => fs.statSync(path.join(objectsDir, file), { throwIfNoEntry: false })?.size ?? 0);
     await expect
-      .poll(() => filesUnder(objectsDir).filter(isTemp).length, { interval: 5, timeout: 10_000 })
+      .poll(() => tempBytes().filter((size) => size > 0).length, { interval: 5, timeout: 10_000 })
       .toBe(1);
 
     // Second, the server is killed while it writes the temp file: nothing can clean up.
