@@ -1,6 +1,5 @@
 /**
- * /api/auth/* (better-auth, forwarded) and /api/me (its body is built in session.routes.ts, shared
- * with /api/session).
+ * /api/auth/* (better-auth, forwarded). /api/me and /api/session are in session.routes.ts.
  *
  * Before forwarding (issue 10 items 3, 5, 6): the path better-auth receives is the one the router
  * matched (the wildcard, decoded), so what is checked here is what runs there; every body is
@@ -12,7 +11,7 @@
  * a name change is copied to the profile (spec §3 profiles).
  */
 import { eq } from 'drizzle-orm';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import {
   emailBodySchema,
@@ -20,15 +19,13 @@ import {
   signUpBodySchema,
   updateUserBodySchema,
 } from '../../domain/account.ts';
-import { meResponseSchema } from '../../domain/api/session.ts';
-import { AppError, errorResponseSchema, toFieldIssues } from '../../domain/app-error.ts';
+import { AppError, toFieldIssues } from '../../domain/app-error.ts';
 import type { AppInstance } from '../app-types.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { profiles } from '../db/schema/core.ts';
-import { findActor, requireActor } from './actor.ts';
+import { findActor } from './actor.ts';
 import { sendFetchResponse, toFetchHeaders } from './fetch-glue.ts';
 import { weakPasswordReasons } from './password-strength.ts';
-import { buildMeBody } from './session.routes.ts';
 
 /** Paths (after /api/auth) whose body carries a new password. */
 const NEW_PASSWORD_FIELD: Record<string, 'password' | 'newPassword'> = {
@@ -73,17 +70,6 @@ function parseBody(path: string, body: unknown): Record<string, unknown> | undef
   return parsed.data;
 }
 
-/** Sets Retry-After for a refused attempt, then rethrows it for the error handler. */
-async function limited(reply: FastifyReply, check: Promise<void>): Promise<void> {
-  try {
-    await check;
-  } catch (error) {
-    const seconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
-    if (seconds !== undefined) reply.header('retry-after', String(Math.ceil(seconds)));
-    throw error;
-  }
-}
-
 export async function authRoutes(app: AppInstance) {
   app.route({
     method: ['GET', 'POST'],
@@ -110,10 +96,8 @@ export async function authRoutes(app: AppInstance) {
       }
       if (body && path === '/change-password') body.revokeOtherSessions = true;
 
-      if (email && path === '/sign-in/email')
-        await limited(reply, rateLimits.beforeSignIn(email, request.ip));
-      if (email && SENDS_MAIL.has(path))
-        await limited(reply, rateLimits.beforeMailRequest(email, request.ip));
+      if (email && path === '/sign-in/email') await rateLimits.beforeSignIn(email, request.ip);
+      if (email && SENDS_MAIL.has(path)) await rateLimits.beforeMailRequest(email, request.ip);
 
       // Who is acting, for the audit log (read before sign-out ends the session).
       const sessionUserId =
@@ -169,19 +153,6 @@ export async function authRoutes(app: AppInstance) {
       return sendFetchResponse(reply, response);
     },
   });
-
-  app.get(
-    '/api/me',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'The signed-in user, their profile and role (spec §6)',
-        tags: ['auth'],
-        response: { 200: meResponseSchema, 401: errorResponseSchema },
-      },
-    },
-    async (request) => buildMeBody(app, await requireActor(request)),
-  );
 }
 
 /**

@@ -1,13 +1,13 @@
 /**
- * Who is calling, for the web app: GET /api/session (public: the signed-in user or `null`, so a
- * signed-out visitor's check is a plain 200, never a failed request in the browser console) and
- * GET /api/profile (the caller's profile alone, spec §7 "profiles ... single row", read by the
- * dashboard). The body of /api/session is the body of /api/me (auth.routes.ts); both are built by
- * `buildMeBody` here. The bodies' schemas are the API contract in domain/api/session.ts.
+ * Who is calling: GET /api/me (signed in, else 401), GET /api/session (public: the same body, or
+ * `null`, so a signed-out visitor's check is a plain 200, never a failed request in the browser
+ * console) and GET /api/profile (the caller's profile alone, spec §7 "profiles ... single row", read
+ * by the dashboard). Both session bodies are built by `buildMeBody`. The bodies' schemas are the API contract in domain/api/session.ts.
  */
 import { eq } from 'drizzle-orm';
 import {
   type MeResponse,
+  meResponseSchema,
   type Profile,
   profileResponseSchema,
   sessionResponseSchema,
@@ -51,6 +51,19 @@ export async function buildMeBody(app: AppInstance, actor: Actor): Promise<MeRes
 }
 
 export async function sessionRoutes(app: AppInstance) {
+  app.get(
+    '/api/me',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: 'The signed-in user, their profile and role (spec §6)',
+        tags: ['auth'],
+        response: { 200: meResponseSchema, 401: errorResponseSchema },
+      },
+    },
+    async (request) => buildMeBody(app, await requireActor(request)),
+  );
+
   /**
    * GET /api/session, public. 200 with the /api/me body when the request carries a valid session;
    * 200 with JSON `null` when it carries none, or an expired or revoked one.

@@ -175,8 +175,6 @@ export async function documentRoutes(app: AppInstance) {
           await assertFreeSpace(app.deps.env.dataDir, app.deps.env.STORAGE_MIN_FREE_MB, MAX_DOCUMENT_BYTES);
         }
       } catch (error) {
-        const seconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds;
-        if (seconds !== undefined) reply.header('retry-after', String(Math.ceil(seconds)));
         reply.header('connection', 'close');
         throw error;
       }

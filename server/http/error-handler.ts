@@ -11,7 +11,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, type ErrorResponse } from '../../domain/app-error.ts';
-import { describeWait } from '../security/rate-limits.ts';
+import { describeWait, RateLimitedError } from '../security/rate-limits.ts';
 
 function describeIssue(issue: { instancePath?: string; message?: string }): string {
   const field = issue.instancePath?.replace(/^\//, '').replaceAll('/', '.') || 'request';
@@ -27,6 +27,9 @@ export function errorHandler(
   reply: FastifyReply,
 ) {
   if (error instanceof AppError) {
+    // An attempt limit says when a retry can succeed (decision 010).
+    if (error instanceof RateLimitedError)
+      reply.header('retry-after', String(Math.ceil(error.retryAfterSeconds)));
     return reply.status(error.status).send(error.toResponse());
   }
   const health = request.server.deps?.database?.health;
