@@ -20,32 +20,14 @@ import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import type { z } from 'zod';
 import { signInFormSchema, signUpFormSchema } from '../../../domain/account.ts';
 import { PASSWORD_MIN_LENGTH } from '../../../domain/password-policy.ts';
 import { ApiError, api } from '../../api.ts';
 import { meQueryKey, useSession } from '../../app/session.ts';
 import { FullPageLoader } from '../../components/full-page-loader.tsx';
+import { zodValidate } from '../../forms/zod-form.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { PasswordReasons } from './password-reasons.tsx';
-
-/**
- * A @mantine/form validate function from one of the domain's account schemas (the server validates
- * the same body with the same schema): the first message of each field.
- */
-function validateWith(schema: z.ZodType) {
-  return (values: unknown): Record<string, string> => {
-    const result = schema.safeParse(values);
-    const errors: Record<string, string> = {};
-    if (!result.success) {
-      for (const issue of result.error.issues) {
-        const key = issue.path.map(String).join('.');
-        errors[key] ??= issue.message;
-      }
-    }
-    return errors;
-  };
-}
 
 function SignInForm() {
   const navigate = useNavigate();
@@ -53,7 +35,7 @@ function SignInForm() {
   const [busy, setBusy] = useState(false);
   const form = useForm({
     initialValues: { email: '', password: '' },
-    validate: validateWith(signInFormSchema),
+    validate: zodValidate(signInFormSchema),
   });
   const submit = form.onSubmit(async (values) => {
     setBusy(true);
@@ -100,7 +82,7 @@ function SignUpForm() {
   const [reasons, setReasons] = useState<string[]>([]);
   const form = useForm({
     initialValues: { firstName: '', lastName: '', email: '', password: '' },
-    validate: validateWith(signUpFormSchema),
+    validate: zodValidate(signUpFormSchema),
   });
   const submit = form.onSubmit(async (values) => {
     setBusy(true);

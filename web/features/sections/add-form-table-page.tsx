@@ -18,6 +18,7 @@ import { useNavigate, useParams } from 'react-router';
 import { type AddFormTableSectionKey, sectionByKey } from '../../../domain/sections/registry.ts';
 import { ApiError } from '../../api.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
+import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { FormErrorSummary, fieldLabels } from './form-error-summary.tsx';
@@ -25,7 +26,6 @@ import type { ApiRow, FormValues } from './screen-types.ts';
 import { SectionPageShell } from './section-page-shell.tsx';
 import { addFormTableScreens } from './section-screens.ts';
 import { useAddRow, useDeleteRow, useSectionRows } from './sections-api.ts';
-import { issuesToFormErrors, zodValidate } from './zod-form.ts';
 
 function AddForm({
   applicationId,

@@ -22,6 +22,7 @@ import { z } from 'zod';
 import { type RepeatableSectionKey, sectionByKey } from '../../../domain/sections/registry.ts';
 import { ApiError } from '../../api.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
+import { issuesToFormErrors, toFormValues, zodValidate } from '../../forms/zod-form.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 import { FormErrorSummary, fieldLabels } from './form-error-summary.tsx';
@@ -29,7 +30,6 @@ import type { ApiRow, FormValues, RepeatableScreen } from './screen-types.ts';
 import { SaveCancelFooter, SectionLoadFailed, SectionPageShell } from './section-page-shell.tsx';
 import { repeatableScreens } from './section-screens.ts';
 import { useDeleteRow, useSaveCards, useSectionRows } from './sections-api.ts';
-import { issuesToFormErrors, toFormValues, zodValidate } from './zod-form.ts';
 
 /** One card's form values: the section's fields, plus the saved row id ('' when unsaved) and a React key. */
 type CardValues = FormValues & { id: string; cardKey: string };

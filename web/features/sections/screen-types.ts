@@ -7,7 +7,7 @@
 import type { GetInputPropsReturnType } from '@mantine/form';
 import type { ComponentType, ReactNode } from 'react';
 import type { SectionRowDto } from '../../../domain/api/sections.ts';
-import type { FormValue, FormValues } from './zod-form.ts';
+import type { FormValue, FormValues } from '../../forms/zod-form.ts';
 
 /** What a fields component gets: the bound inputs of one card or form, its values and a setter. */
 export interface FieldsProps<Values extends FormValues> {

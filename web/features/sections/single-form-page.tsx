@@ -11,6 +11,7 @@ import { useNavigate, useParams } from 'react-router';
 import { personalInformationSection } from '../../../domain/sections/personal-information.ts';
 import { ApiError } from '../../api.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
+import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import {
   type PersonalInformationValues,
@@ -23,7 +24,6 @@ import {
   usePersonalInformation,
   useSavePersonalInformation,
 } from './sections-api.ts';
-import { issuesToFormErrors, zodValidate } from './zod-form.ts';
 
 const section = personalInformationSection;
 const screen = personalInformationScreen;

@@ -13,10 +13,10 @@ import {
   isPredefinedProviderType,
   providerTypeOptions,
 } from '../../../../domain/sections/personal-information.ts';
+import { toFormValues } from '../../../forms/zod-form.ts';
 import { formatSsn, npiWarning } from '../input-formats.ts';
 import type { FieldsProps, SingleFormScreen } from '../screen-types.ts';
 import type { PersonalInformationDto } from '../sections-api.ts';
-import { toFormValues } from '../zod-form.ts';
 
 /** The form's values: the schema's fields, with the provider type split into the choice and the custom text. */
 export interface PersonalInformationValues {

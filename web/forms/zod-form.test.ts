@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { cmeSchema } from '../../../domain/sections/cme.ts';
-import { professionalLicenseSchema } from '../../../domain/sections/professional-licenses.ts';
+import { cmeSchema } from '../../domain/sections/cme.ts';
+import { professionalLicenseSchema } from '../../domain/sections/professional-licenses.ts';
 import { issuesToFormErrors, toFormValues, zodValidate } from './zod-form.ts';
 
 describe('zodValidate (the section schema as a @mantine/form validator)', () => {
