@@ -1,10 +1,69 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
-/** The web app: built to dist/web and served by the API server on the same port. */
+/**
+ * Each Mantine component brings its own stylesheet (decision 016). Mantine ships one CSS file per
+ * component (`@mantine/core/styles/Button.css`, the documented alternative to the 250 kB
+ * `styles.css`), matching the class-name module each component imports (`Button.module.mjs`). This
+ * adds that import to the module, so the CSS lands in the chunk of the code that renders it: the
+ * landing page blocks only on its own components' styles, and a lazy page's styles load with it.
+ * A component's CSS follows the CSS of the components it is built on, as Mantine's docs require,
+ * because it imports them first. Mantine's global styles are in web/styles/first-paint.css.
+ */
+function mantineStylesPerComponent(): Plugin {
+  const classModule = /[\\/]@mantine[\\/]core[\\/]esm[\\/].*[\\/](\w+)\.module\.mjs$/;
+  return {
+    name: 'mantine-styles-per-component',
+    transform(code, id) {
+      const name = classModule.exec(id)?.[1];
+      return name ? { code: `import '@mantine/core/styles/${name}.css';\n${code}`, map: null } : undefined;
+    },
+  };
+}
+
+/**
+ * The web app: built to dist/web and served by the API server on the same port (decision 016).
+ *
+ * - Every text asset also gets a brotli (`.br`) and a gzip (`.gz`) copy at build time; the server's
+ *   static plugin sends the one the browser accepts (`preCompressed`), so nothing is compressed per
+ *   request.
+ * - Chunks: the libraries every page runs (React, React Router, TanStack Query) are one `vendor`
+ *   chunk, cached across releases that change only the app; the rest of what the first page needs
+ *   is one `app` chunk (not a dozen small ones, each a round trip); what only the lazy pages use is
+ *   split by page, as Rolldown does by default.
+ */
 export default defineConfig({
   root: 'web',
-  plugins: [react()],
-  build: { outDir: '../dist/web', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 700 },
+  plugins: [
+    mantineStylesPerComponent(),
+    react(),
+    compression({
+      include: /\.(js|mjs|css|html|svg|txt|json|webmanifest)$/,
+      // Below 1 kB compression saves less than the request headers weigh.
+      threshold: 1024,
+      algorithms: [defineAlgorithm('brotliCompress'), defineAlgorithm('gzip', { level: 9 })],
+    }),
+  ],
+  build: {
+    outDir: '../dist/web',
+    emptyOutDir: true,
+    sourcemap: false,
+    chunkSizeWarningLimit: 700,
+    rollupOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              name: 'vendor',
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/][^\\/]+)[\\/]/,
+              priority: 2,
+            },
+            { name: 'app', tags: ['$initial'], priority: 1 },
+          ],
+        },
+      },
+    },
+  },
   server: { port: 5173, proxy: { '/api': 'http://127.0.0.1:3000', '/dev': 'http://127.0.0.1:3000' } },
 });

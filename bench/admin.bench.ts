@@ -22,7 +22,12 @@ import { seedUserId } from '../scripts/seed-volume/seed-ids.ts';
 import { loadEnv } from '../server/env.ts';
 import type { MailMessage } from '../server/mail/mailer.ts';
 import { createRuntime } from '../server/runtime.ts';
-import { HttpClient, linkFromMessages, signUpConfirmSignIn } from '../tests/http-client.ts';
+import {
+  enrolSecondFactor,
+  HttpClient,
+  linkFromMessages,
+  signUpConfirmSignIn,
+} from '../tests/http-client.ts';
 import { percentile } from './lib.ts';
 
 const ORIGIN = 'http://localhost:3000';
@@ -100,6 +105,8 @@ async function main() {
        on conflict (user_id) do update set role = 'admin'`,
       [userId],
     );
+    // Admin routes need a second factor (issue 16): enrol through the real API.
+    await enrolSecondFactor(client, ADMIN_PASSWORD);
 
     // Targets from the seed: a provider in the middle of the list (with two applications), part of
     // their email, and part of a common last name.

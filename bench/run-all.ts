@@ -1,12 +1,14 @@
 /**
  * `npm run bench`: runs every benchmark in turn and prints their figures (speed and memory are
  * measured here, never in timed tests). Each one can also run alone: bench:uploads, bench:notify,
- * bench:admin (seeds 100k providers on first run, about 30 s).
+ * bench:admin (seeds 100k providers on first run, about 30 s), bench:faults, bench:cluster, bench:api.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
-const benches = ['uploads', 'notify', 'admin'].filter((name) => fs.existsSync(`bench/${name}.bench.ts`));
+const benches = ['uploads', 'notify', 'admin', 'faults', 'cluster', 'api'].filter((name) =>
+  fs.existsSync(`bench/${name}.bench.ts`),
+);
 let failed = 0;
 for (const name of benches) {
   console.log(`\n=== bench:${name}`);

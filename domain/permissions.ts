@@ -29,3 +29,16 @@ export type Permission = (typeof permissionsByRole)[Role][number];
 export function hasPermission(role: Role, permission: Permission): boolean {
   return (permissionsByRole[role] as readonly string[]).includes(permission);
 }
+
+/**
+ * Whether `permission` reaches other people's data (`:any`): such permissions need a second factor
+ * (issue 16; OWASP ASVS 5.0 level 2 multi-factor authentication for privileged access).
+ */
+export function needsSecondFactor(permission: Permission): boolean {
+  return permission.endsWith(':any');
+}
+
+/** Whether `role` holds any permission that needs a second factor (administrators must enrol). */
+export function roleNeedsSecondFactor(role: Role): boolean {
+  return (permissionsByRole[role] as readonly Permission[]).some(needsSecondFactor);
+}

@@ -10,6 +10,7 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Auth } from './auth/auth.ts';
+import type { SessionCache } from './auth/session-cache.ts';
 import type { Database, DatabaseHandle } from './db/client.ts';
 import type { Env } from './env.ts';
 import type { Mailer } from './mail/mailer.ts';
@@ -34,6 +35,8 @@ export interface AppDeps {
   db: Database;
   database: DatabaseHandle;
   auth: Auth;
+  /** Sessions this instance verified in the last SESSION_CACHE_SECONDS (decision 015). */
+  sessionCache: SessionCache;
   mailer: Mailer;
   /** Encrypts SSN and other field-level PHI at rest. */
   cipher: FieldCipher;

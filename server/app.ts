@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
-import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -34,6 +33,17 @@ import { featureRoutes } from './routes.ts';
 const IDLE_SWEEP_MS = 500;
 
 const defaultWebDistDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/web');
+
+/**
+ * Cache-Control of a file of the built web app (decision 016): the content-hashed files under
+ * /assets never change under their name, so browsers keep them a year without asking again; the
+ * page (index.html), which names the current assets, and the other files (robots.txt) are revalidated
+ * on every use (`no-cache`: the ETag answers 304 when nothing changed).
+ */
+export function webCacheControl(webDistDir: string, filePath: string): string {
+  const relative = path.relative(webDistDir, filePath).split(path.sep);
+  return relative[0] === 'assets' && relative.length > 1 ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
 
 export interface BuildAppOptions {
   deps: AppDeps;
@@ -108,7 +118,6 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
   });
-  await app.register(rateLimit, { global: false });
   // API answers may carry PHI: never stored by browsers or proxies unless a route says otherwise.
   // Guards read the route the router matched, never the URL text (issue 10 item 3): `/%61pi/...`
   // is routed like `/api/...` and must be guarded like it.
@@ -157,7 +166,16 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
     return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
   });
   if (spa) {
-    await app.register(fastifyStatic, { root: webDistDir, wildcard: false, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root: webDistDir,
+      wildcard: false,
+      index: ['index.html'],
+      // The build writes a .br and a .gz beside every text asset (vite.config.ts); the one the
+      // browser accepts is sent, with Vary: Accept-Encoding.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, filePath) => reply.header('cache-control', webCacheControl(webDistDir, filePath)),
+    });
   }
   return app as unknown as AppInstance;
 }

@@ -38,6 +38,24 @@ const envSchema = z.object({
     .min(1)
     .max(24 * 60)
     .default(30),
+  /**
+   * Hours after sign-in at which a session ends however active it is (absolute lifetime, issue 16;
+   * on top of the idle timeout).
+   */
+  SESSION_MAX_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(30 * 24)
+    .default(12),
+  /**
+   * Seconds an instance may rely on a session it verified without reading it again (decision 015):
+   * the bound after which a session revoked elsewhere stops working here when the revocation's
+   * NOTIFY is lost (normally it arrives in milliseconds), and a role or second-factor change made in
+   * SQL by hand takes effect. Revocations made through this instance take effect at once. 0 reads
+   * every request's session from PostgreSQL.
+   */
+  SESSION_CACHE_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
   /** Trust X-Forwarded-For (only behind a reverse proxy you control). */
   TRUST_PROXY: z
     .enum(['true', 'false'])
@@ -112,6 +130,13 @@ const envSchema = z.object({
     .default(60 * 60 * 1000),
   /** How often the delivery worker looks for due notifications, ms. */
   NOTIFY_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(2_000),
+  /**
+   * How often an instance tells the others on the database it is alive, ms; one silent for three
+   * heartbeats is gone (issue 12).
+   */
+  INSTANCE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  /** How often an instance looks for a scheduled job to run (each runs once per period overall), ms. */
+  SCHEDULER_TICK_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
   /**
    * Local document storage: refuse uploads (507) while the disk holding DATA_DIR/objects has less
    * than this many MiB free, so documents never fill the disk the embedded database needs.

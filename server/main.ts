@@ -5,6 +5,7 @@
  */
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
+import { SecretMismatchError } from './cluster/instance-registry.ts';
 import { EmbeddedPostgresError } from './db/embedded-postgres.ts';
 import { loadEnv } from './env.ts';
 import { isProvablyLocal } from './http/loopback.ts';
@@ -62,6 +63,8 @@ async function main() {
 
 main().catch((error) => {
   // A start-up problem the person can fix is one paragraph; anything else keeps its stack.
-  console.error(error instanceof EmbeddedPostgresError ? error.message : error);
+  console.error(
+    error instanceof EmbeddedPostgresError || error instanceof SecretMismatchError ? error.message : error,
+  );
   process.exit(1);
 });

@@ -9,7 +9,12 @@ import pino, { type Logger } from 'pino';
 import { buildApp } from './app.ts';
 import type { AppDeps, AppInstance } from './app-types.ts';
 import { createAuth } from './auth/auth.ts';
-import { type DatabaseHandle, openDatabase, runMigrations } from './db/client.ts';
+import { deleteExpiredSessions } from './auth/expired-sessions.ts';
+import { createSessionCache } from './auth/session-cache.ts';
+import { listenForSessionRevocations } from './auth/session-revocations.ts';
+import { type ClusterMembership, joinCluster } from './cluster/instance-registry.ts';
+import { type ScheduledJob, startScheduler, utcDay } from './cluster/scheduled-jobs.ts';
+import { type DatabaseHandle, openDatabase, runMigrations, withStartupLock } from './db/client.ts';
 import { quietWhileUnreachable } from './db/database-health.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { superviseEmbeddedPostgres } from './db/supervise-embedded-postgres.ts';
@@ -19,6 +24,7 @@ import { createMailer, type Mailer } from './mail/mailer.ts';
 import { createCompletionDelivery } from './notifications/completion-delivery.ts';
 import { loadFieldCipher } from './security/field-cipher.ts';
 import { createRateLimits } from './security/rate-limits.ts';
+import { secretFingerprint } from './security/secret-fingerprints.ts';
 import { createStorage } from './storage/create-storage.ts';
 
 export interface Runtime {
@@ -87,8 +93,33 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
   const logger = options.logger ?? pino(loggerOptions(env.LOG_LEVEL));
   fs.mkdirSync(env.dataDir, { recursive: true });
   const { database, embedded } = await openConfiguredDatabase(env, logger, options.databaseMonitoring);
+  let membership: ClusterMembership | undefined;
   try {
-    await runMigrations(database.db);
+    const authSecret = resolveAuthSecret(env, logger);
+    const cipher = loadFieldCipher({
+      keyList: env.FIELD_ENCRYPTION_KEYS,
+      dataDir: env.dataDir,
+      onCreate: (file) =>
+        logger.warn(
+          { file },
+          'created a field encryption key (0600); back it up: without it SSNs cannot be read',
+        ),
+    });
+    // One instance at a time: migrate, then check the secrets against the running instances and
+    // register (issue 12). Instances starting at once wait here for each other.
+    membership = await withStartupLock(database.pool, async (lockedDb) => {
+      await runMigrations(lockedDb);
+      return joinCluster(lockedDb, database.db, {
+        identity: {
+          storageDriver: env.STORAGE_DRIVER,
+          authSecretFingerprint: secretFingerprint('AUTH_SECRET', authSecret),
+          fieldKeysFingerprint: cipher.fingerprint,
+        },
+        heartbeatMs: env.INSTANCE_HEARTBEAT_MS,
+        logger,
+      });
+    });
+    const instanceId = membership.id;
     const mailer =
       options.mailer ??
       createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir: env.dataDir, logger });
@@ -99,19 +130,9 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       logger: quietWhileUnreachable(logger, database.health),
       appUrl: env.appUrl,
       trustedOrigins: env.trustedOrigins,
-      secret: resolveAuthSecret(env, logger),
+      secret: authSecret,
       production: env.NODE_ENV === 'production',
       sessionIdleMinutes: env.SESSION_IDLE_MINUTES,
-      ipRateLimit: env.AUTH_IP_RATE_LIMIT,
-    });
-    const cipher = loadFieldCipher({
-      keyList: env.FIELD_ENCRYPTION_KEYS,
-      dataDir: env.dataDir,
-      onCreate: (file) =>
-        logger.warn(
-          { file },
-          'created a field encryption key (0600); back it up: without it SSNs cannot be read',
-        ),
     });
     const storage = createStorage(env);
     const completionDelivery = createCompletionDelivery({
@@ -127,15 +148,38 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       db: database.db,
       database,
       auth,
+      sessionCache: createSessionCache({ ttlMs: env.SESSION_CACHE_SECONDS * 1000 }),
       mailer,
       cipher,
       storage,
       completionDelivery,
-      rateLimits: createRateLimits(database.pool),
+      rateLimits: createRateLimits(database.pool, { perAddressAuthLimits: env.AUTH_IP_RATE_LIMIT }),
     };
     const app = await buildApp({ deps, logger, serveWeb: options.serveWeb });
+    // Revocations made through other instances or `npm run admin` reach this one's session memory.
+    const revocations =
+      env.SESSION_CACHE_SECONDS > 0
+        ? listenForSessionRevocations({ connection: database.pool.options, cache: deps.sessionCache, logger })
+        : undefined;
     // Pending completion notifications (e.g. from before a crash) are picked up at start and polled.
     await completionDelivery.start();
+    const jobs: ScheduledJob[] = [
+      {
+        name: 'expired-sessions',
+        periodOf: utcDay,
+        run: async (now) => {
+          const deleted = await deleteExpiredSessions(database.db, now);
+          logger.info(deleted, 'deleted expired sessions and verification tokens');
+        },
+      },
+    ];
+    const scheduler = startScheduler({
+      db: database.db,
+      jobs,
+      instanceId,
+      tickMs: env.SCHEDULER_TICK_MS,
+      logger,
+    });
     let closed = false;
     return {
       app,
@@ -173,6 +217,8 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
         // "Cannot use a pool after calling end on the pool".
         await Promise.all([
           step('stop the delivery worker', env.SHUTDOWN_GRACE_MS, () => completionDelivery.stop()),
+          step('stop scheduled jobs', env.SHUTDOWN_GRACE_MS, () => scheduler.stop()),
+          step('leave the instance registry', 5_000, () => membership!.leave()),
           step(
             'finish requests in flight',
             env.SHUTDOWN_GRACE_MS,
@@ -180,6 +226,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
             () => app.server.closeAllConnections(),
           ),
         ]);
+        await step('stop listening for session revocations', 5_000, async () => revocations?.close());
         await step('close the database pool', 5_000, () => database.close());
         if (!embedded) return;
         // embedded-postgres' stop() waits for an exit event that a cluster already dead (crashed,
@@ -205,6 +252,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       },
     };
   } catch (error) {
+    await membership?.leave();
     await database.close().catch(() => {});
     await embedded?.stop().catch(() => {});
     throw error;

@@ -185,7 +185,19 @@ describe('SIGTERM', () => {
         name: `cv-${i}.pdf`,
       }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // The signal must come while all 20 are in flight on the server, not still in the listen backlog
+    // of a loaded machine (a connection not yet accepted is refused at shutdown, rightly): each
+    // upload the server is streaming to disk has its temporary file.
+    const objectsDir = path.join(server.dataDir, 'objects');
+    const tempFiles = () =>
+      fs.existsSync(objectsDir)
+        ? (fs.readdirSync(objectsDir, { recursive: true }) as string[]).filter((name) =>
+            path.basename(name).startsWith('.tmp-'),
+          ).length
+        : 0;
+    await pollFor(() => (tempFiles() >= 20 ? true : undefined), 'all 20 uploads to reach the server', {
+      timeoutMs: 20_000,
+    });
     process.kill(server.pid, 'SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 200));
 

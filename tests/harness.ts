@@ -13,7 +13,16 @@ import { loadEnv } from '../server/env.ts';
 import { loggerOptions } from '../server/logger.ts';
 import type { Mailer, MailMessage } from '../server/mail/mailer.ts';
 import { createRuntime, type Runtime } from '../server/runtime.ts';
-import { HttpClient, linkFromMessages, linkFromOutbox, signUpConfirmSignIn } from './http-client.ts';
+import {
+  enrolSecondFactor,
+  HttpClient,
+  linkFromMessages,
+  linkFromOutbox,
+  type SecondFactor,
+  signUpConfirmSignIn,
+} from './http-client.ts';
+
+export { type SecondFactor, totpCode } from './http-client.ts';
 
 export const TEST_ORIGIN = 'http://localhost:3000';
 
@@ -61,6 +70,8 @@ export interface TestAppOptions {
   realMailer?: boolean;
   /** Use this mailer instead (e.g. a slow one); `mail` then stays empty. */
   mailer?: Mailer;
+  /** Serve the built web app from `env.WEB_DIST_DIR` (default false: API only). */
+  serveWeb?: boolean;
 }
 
 /**
@@ -95,7 +106,7 @@ export async function createTestApp(
     }),
     logger,
     mailer: options.realMailer ? undefined : (options.mailer ?? mailer),
-    serveWeb: false,
+    serveWeb: options.serveWeb ?? false,
   });
   await runtime.app.listen({ port: 0, host: env.HOST ?? '127.0.0.1' });
   const address = runtime.app.server.address();
@@ -162,10 +173,46 @@ export async function signUpAndSignIn(
   return Object.assign(client, { userId, email });
 }
 
-/** Make `userId` an admin directly in the database (the CLI does the same; tested separately). */
-export async function grantAdmin(app: TestApp, userId: string): Promise<void> {
+/**
+ * Make the signed-in `client` an admin: the role directly in the database (the CLI does the same;
+ * tested separately), then a second factor through the real API, which admin routes require
+ * (issue 16). Returns the second factor for tests that sign in again.
+ */
+export async function grantAdmin(
+  app: TestApp,
+  client: HttpClient & { userId: string },
+  password = STRONG_PASSWORD,
+): Promise<SecondFactor> {
   await app.runtime.deps.database.pool.query(
     `insert into user_roles (user_id, role) values ($1, 'admin') on conflict (user_id) do update set role = 'admin'`,
-    [userId],
+    [client.userId],
   );
+  return enrolSecondFactor(client, password);
+}
+
+/**
+ * Two instances of the app on one fresh database, as a deployment runs them (issue 12): the same
+ * AUTH_SECRET and FIELD_ENCRYPTION_KEYS (random), plus `env`. `close()` stops both, B first.
+ */
+export async function createTwoInstances(
+  env: Record<string, string> = {},
+): Promise<{ a: TestApp; b: TestApp; close(): Promise<void> }> {
+  const shared = {
+    AUTH_SECRET: randomBytes(32).toString('base64url'),
+    FIELD_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+    ...env,
+  };
+  const a = await createTestApp(shared);
+  const b = await createTestApp({ ...shared, DATABASE_URL: a.databaseUrl }).catch(async (error: unknown) => {
+    await a.close();
+    throw error;
+  });
+  return {
+    a,
+    b,
+    async close() {
+      await b.close();
+      await a.close();
+    },
+  };
 }

@@ -7,6 +7,7 @@
  * their source until the link appears or the timeout passes: the server sends mail in the background,
  * after answering the sign-up.
  */
+import * as OTPAuth from 'otpauth';
 import { readOutbox } from '../server/mail/outbox.ts';
 
 export interface HttpClientOptions {
@@ -227,4 +228,32 @@ export async function signUpConfirmSignIn(
   if (signIn.status !== 200)
     throw new Error(`sign-in failed: ${signIn.status} ${JSON.stringify(signIn.body)}`);
   return { userId: signIn.body.user.id };
+}
+
+/** What an enrolment through the real API gave: the otpauth:// URI (holding the secret) and the backup codes. */
+export interface SecondFactor {
+  totpURI: string;
+  backupCodes: string[];
+}
+
+/** The current TOTP code of `totpURI` (RFC 6238, as an authenticator app computes it). */
+export function totpCode(totpURI: string, timestamp = Date.now()): string {
+  return (OTPAuth.URI.parse(totpURI) as OTPAuth.TOTP).generate({ timestamp });
+}
+
+/**
+ * Set up a second factor for the signed-in `client` through the real API (issue 16): enable with the
+ * password, then confirm with a code computed from the URI.
+ * @throws Error when a step does not answer 200
+ */
+export async function enrolSecondFactor(client: HttpClient, password: string): Promise<SecondFactor> {
+  const enabled = await client.json<SecondFactor>('POST', '/api/auth/two-factor/enable', { password });
+  if (enabled.status !== 200)
+    throw new Error(`two-factor enable failed: ${enabled.status} ${JSON.stringify(enabled.body)}`);
+  const verified = await client.json('POST', '/api/auth/two-factor/verify-totp', {
+    code: totpCode(enabled.body.totpURI),
+  });
+  if (verified.status !== 200)
+    throw new Error(`two-factor verify failed: ${verified.status} ${JSON.stringify(verified.body)}`);
+  return enabled.body;
 }

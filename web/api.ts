@@ -48,6 +48,7 @@ export async function api<T>(
   const data = text ? safeJson(text) : undefined;
   if (!response.ok) {
     const error = (data ?? {}) as Partial<ErrorResponse> & { message?: string; code?: string };
+    if (error.code === 'two_factor_required') twoFactorRequiredListener?.();
     throw new ApiError(
       response.status,
       (error.code as ErrorResponse['code']) ?? 'internal',
@@ -65,4 +66,26 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether `error` is the server's 403 `two_factor_required` (issue 16): an administrator without a
+ * second factor called an administrator API. The app sends them to the set-up page instead of a toast.
+ */
+export function isTwoFactorRequired(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'two_factor_required';
+}
+
+type TwoFactorRequiredListener = () => void;
+let twoFactorRequiredListener: TwoFactorRequiredListener | undefined;
+
+/**
+ * Register what the app does when any call answers `two_factor_required` (main.tsx: mark the session
+ * and open the set-up page). One listener; a later call replaces it. @returns a function removing it
+ */
+export function onTwoFactorRequired(listener: TwoFactorRequiredListener): () => void {
+  twoFactorRequiredListener = listener;
+  return () => {
+    if (twoFactorRequiredListener === listener) twoFactorRequiredListener = undefined;
+  };
 }

@@ -1,12 +1,15 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+import './styles/first-paint.css';
+import './zod-config.ts';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { ApiError } from './api.ts';
+import type { SessionResponse } from '../domain/api/session.ts';
+import { ApiError, onTwoFactorRequired } from './api.ts';
+import { TWO_FACTOR_SETUP_PATH } from './app/paths.ts';
+import { meQueryKey, sessionQuery } from './app/session.ts';
+import { Toasts } from './components/toasts.tsx';
 import { router } from './router.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
 
@@ -21,13 +24,30 @@ const queryClient = new QueryClient({
   },
 });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
-      <Notifications position="top-right" limit={3} />
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </MantineProvider>
-  </StrictMode>,
+// An administrator without a second factor (issue 16): any API call answering two_factor_required
+// marks the session so and opens the set-up page, where the guards would send them anyway.
+onTwoFactorRequired(() => {
+  queryClient.setQueryData<SessionResponse>(meQueryKey, (me) =>
+    me ? { ...me, twoFactorRequired: true } : me,
+  );
+  if (window.location.pathname !== TWO_FACTOR_SETUP_PATH) void router.navigate(TWO_FACTOR_SETUP_PATH);
+});
+
+// The session check starts now, in parallel with the first page's code, not after it (decision 016).
+void queryClient.prefetchQuery(sessionQuery);
+
+const root = createRoot(document.getElementById('root')!);
+// The first render is a transition, so React renders in slices and yields to the browser between
+// them instead of one long task while the page builds (decision 016).
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
+        <Toasts />
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </MantineProvider>
+    </StrictMode>,
+  ),
 );

@@ -3,11 +3,13 @@
  */
 import { lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Outlet } from 'react-router';
+import { ACCOUNT_PATH, TWO_FACTOR_SETUP_PATH } from './app/paths.ts';
 import { FullPageLoader } from './components/full-page-loader.tsx';
-import { RequireRole } from './components/require-role.tsx';
+import { RequireRole, RequireSignIn } from './components/require-role.tsx';
+// The landing page is part of the app's first chunk: `/` renders without a second round trip.
+import LandingPage from './features/landing/landing-page.tsx';
 import { sectionRoutes } from './features/sections/section-routes.tsx';
 
-const LandingPage = lazy(() => import('./features/landing/landing-page.tsx'));
 const AuthPage = lazy(() => import('./features/auth/auth-page.tsx'));
 const ForgotPasswordPage = lazy(() =>
   import('./features/auth/password-reset-pages.tsx').then((m) => ({ default: m.ForgotPasswordPage })),
@@ -18,6 +20,8 @@ const ResetPasswordPage = lazy(() =>
 const DashboardPage = lazy(() => import('./features/dashboard/dashboard-page.tsx'));
 const DocumentsPage = lazy(() => import('./features/documents/documents-page.tsx'));
 const AdminPage = lazy(() => import('./features/admin/admin-page.tsx'));
+const AccountPage = lazy(() => import('./features/account/account-page.tsx'));
+const TwoFactorSetupPage = lazy(() => import('./features/account/two-factor-setup-page.tsx'));
 const NotFoundPage = lazy(() => import('./features/not-found/not-found-page.tsx'));
 
 function Page({ children }: { children: ReactNode }) {
@@ -48,6 +52,15 @@ export const router = createBrowserRouter([
         path: route.path,
         element: <RequireRole allow="user">{() => route.element}</RequireRole>,
       })),
+      {
+        path: ACCOUNT_PATH,
+        element: <RequireRole allow="any">{(me) => <AccountPage me={me} />}</RequireRole>,
+      },
+      {
+        // Reachable without a second factor: administrators are sent here until they set one up.
+        path: TWO_FACTOR_SETUP_PATH,
+        element: <RequireSignIn>{(me) => <TwoFactorSetupPage me={me} />}</RequireSignIn>,
+      },
       {
         path: '/documents/:applicationId',
         element: <RequireRole allow="user">{() => <DocumentsPage />}</RequireRole>,

@@ -21,9 +21,20 @@ export type Profile = z.infer<typeof profileSchema>;
  * `profile` is null when the user has none (spec §8: a missing profile is tolerated).
  */
 export const meResponseSchema = z.object({
-  user: z.object({ id: z.string(), email: z.string(), emailVerified: z.boolean() }),
+  user: z.object({
+    id: z.string(),
+    email: z.string(),
+    emailVerified: z.boolean(),
+    /** A verified second factor is set up (issue 16). */
+    twoFactorEnabled: z.boolean(),
+  }),
   profile: profileSchema.nullable(),
   role: z.enum(roles),
+  /**
+   * The caller must set up a second factor before anything else (administrators, issue 16): every
+   * administrator route answers 403 `two_factor_required` until then.
+   */
+  twoFactorRequired: z.boolean(),
   /** When the session ends at the latest (ISO 8601, UTC). */
   sessionExpiresAt: z.iso.datetime(),
   /** Inactivity after which the server ends the session (SESSION_IDLE_MINUTES × 60), in seconds, for the UI's warning. */

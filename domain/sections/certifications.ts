@@ -11,6 +11,7 @@ import {
   requiredText,
   TEXT_MAX,
 } from './section.ts';
+import { sectionSlugs } from './section-slugs.ts';
 
 export const certificationSchema = z.object({
   certificationName: requiredText('Certification name'),
@@ -26,7 +27,7 @@ export const certificationsSection = defineListSection({
   key: 'certifications',
   title: 'Certifications',
   description: 'board certifications and credentials',
-  slug: 'certifications',
+  slug: sectionSlugs.certifications,
   kind: 'list',
   layout: 'add-form-table',
   orderBy: 'createdAt',

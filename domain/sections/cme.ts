@@ -15,6 +15,7 @@ import {
   requiredText,
   TEXT_MAX,
 } from './section.ts';
+import { sectionSlugs } from './section-slugs.ts';
 
 /** CME categories; the values are also the labels. */
 export const cmeCategories = [
@@ -52,7 +53,7 @@ export const cmeSection = defineListSection({
   key: 'cme',
   title: 'CME Credits',
   description: 'continuing medical education',
-  slug: 'cme',
+  slug: sectionSlugs.cme,
   kind: 'list',
   layout: 'add-form-table',
   orderBy: 'completionDate',

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { defineListSection, joinSummary, requiredText } from './section.ts';
+import { sectionSlugs } from './section-slugs.ts';
 
 export const documentTypes = [
   'cv_resume',
@@ -130,7 +131,7 @@ export const documentsSection = defineListSection({
   key: 'documents',
   title: 'Documents',
   description: 'supporting documentation',
-  slug: 'documents',
+  slug: sectionSlugs.documents,
   kind: 'list',
   layout: 'documents',
   orderBy: 'uploadedAt',

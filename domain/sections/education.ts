@@ -8,6 +8,7 @@ import {
   optionalText,
   TEXT_MAX,
 } from './section.ts';
+import { sectionSlugs } from './section-slugs.ts';
 
 export const degreeTypes = ['associate', 'bachelor', 'master', 'doctorate', 'certificate'] as const;
 export type DegreeType = (typeof degreeTypes)[number];
@@ -34,7 +35,7 @@ export const educationSection = defineListSection({
   key: 'education',
   title: 'Education',
   description: 'academic background and degrees',
-  slug: 'education',
+  slug: sectionSlugs.education,
   kind: 'list',
   layout: 'repeatable-cards',
   orderBy: 'position',

@@ -1,6 +1,7 @@
 /** Section 5, Malpractice Insurance (spec §3 malpractice_insurance). Repeatable cards, 'Add Policy'. No field is required (spec §5). */
 import { z } from 'zod';
 import { defineListSection, joinSummary, optionalDate, optionalText, TEXT_MAX } from './section.ts';
+import { sectionSlugs } from './section-slugs.ts';
 
 export const malpracticeInsuranceSchema = z.object({
   insuranceCompany: optionalText(TEXT_MAX.name),
@@ -17,7 +18,7 @@ export const malpracticeInsuranceSection = defineListSection({
   key: 'malpracticeInsurance',
   title: 'Malpractice Insurance',
   description: 'insurance coverage information',
-  slug: 'malpractice-insurance',
+  slug: sectionSlugs.malpracticeInsurance,
   kind: 'list',
   layout: 'repeatable-cards',
   orderBy: 'position',

@@ -12,6 +12,7 @@ import {
   requiredText,
   TEXT_MAX,
 } from './section.ts';
+import { sectionSlugs } from './section-slugs.ts';
 
 export const credentialingStatuses = ['pending', 'approved', 'denied', 'expired'] as const;
 export type CredentialingStatus = (typeof credentialingStatuses)[number];
@@ -51,7 +52,7 @@ export const payorsSection = defineListSection({
   key: 'payors',
   title: 'Payors',
   description: 'insurance payors and contracts',
-  slug: 'payors',
+  slug: sectionSlugs.payors,
   kind: 'list',
   layout: 'add-form-table',
   orderBy: 'createdAt',

@@ -13,6 +13,7 @@ import {
   requiredText,
   TEXT_MAX,
 } from './section.ts';
+import { sectionSlugs } from './section-slugs.ts';
 
 export const YEARS_KNOWN_MAX = 100;
 
@@ -44,7 +45,7 @@ export const peerReferencesSection = defineListSection({
   key: 'peerReferences',
   title: 'Peer References',
   description: 'professional references',
-  slug: 'peer-references',
+  slug: sectionSlugs.peerReferences,
   kind: 'list',
   layout: 'add-form-table',
   orderBy: 'createdAt',

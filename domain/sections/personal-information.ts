@@ -18,6 +18,7 @@ import {
   optionalText,
   TEXT_MAX,
 } from './section.ts';
+import { sectionSlugs } from './section-slugs.ts';
 
 /** Provider types offered in the select (spec §3), without the 'Custom Entry' choice. */
 export const providerTypes = [
@@ -117,7 +118,7 @@ export const personalInformationSection = defineSingleSection({
   key: 'personalInformation',
   title: 'Personal Information',
   description: 'basic information and identification',
-  slug: 'personal-information',
+  slug: sectionSlugs.personalInformation,
   kind: 'single',
   layout: 'single-form',
   schema: personalInformationSchema,

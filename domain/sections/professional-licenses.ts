@@ -12,6 +12,7 @@ import {
   optionalText,
   TEXT_MAX,
 } from './section.ts';
+import { sectionSlugs } from './section-slugs.ts';
 
 export const licenseTypes = ['medical_license', 'nursing_license', 'dea_license', 'npi', 'other'] as const;
 export type LicenseType = (typeof licenseTypes)[number];
@@ -49,7 +50,7 @@ export const professionalLicensesSection = defineListSection({
   key: 'professionalLicenses',
   title: 'Professional Licenses',
   description: 'medical licenses and certifications',
-  slug: 'professional-licenses',
+  slug: sectionSlugs.professionalLicenses,
   kind: 'list',
   layout: 'repeatable-cards',
   orderBy: 'position',

@@ -12,6 +12,7 @@ import { payorsSection } from './payors.ts';
 import { peerReferencesSection } from './peer-references.ts';
 import { personalInformationSection } from './personal-information.ts';
 import { professionalLicensesSection } from './professional-licenses.ts';
+import { sectionSlugs } from './section-slugs.ts';
 import { vaccinationsSection } from './vaccinations.ts';
 import { workHistorySection } from './work-history.ts';
 
@@ -37,6 +38,10 @@ void sectionCountMatches;
 
 export type Section = (typeof sections)[number];
 export type SectionKey = Section['key'];
+
+/** Every section has its route slug in section-slugs.ts (the router reads slugs there, without zod). */
+const everySectionHasASlug: Record<SectionKey, string> = sectionSlugs;
+void everySectionHasASlug;
 export type SectionOf<Key extends SectionKey> = Extract<Section, { key: Key }>;
 export type ListSection = Extract<Section, { kind: 'list' }>;
 export type ListSectionKey = ListSection['key'];

@@ -8,6 +8,7 @@ import {
   optionalText,
   TEXT_MAX,
 } from './section.ts';
+import { sectionSlugs } from './section-slugs.ts';
 
 export const vaccineNames = [
   'covid-19',
@@ -45,7 +46,7 @@ export const vaccinationsSection = defineListSection({
   key: 'vaccinations',
   title: 'Vaccinations',
   description: 'immunization records',
-  slug: 'vaccinations',
+  slug: sectionSlugs.vaccinations,
   kind: 'list',
   layout: 'repeatable-cards',
   orderBy: 'position',

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { defineListSection, flag, joinSummary, optionalDate, optionalText, TEXT_MAX } from './section.ts';
+import { sectionSlugs } from './section-slugs.ts';
 
 export const workHistorySchema = z
   .object({
@@ -28,7 +29,7 @@ export const workHistorySection = defineListSection({
   key: 'workHistory',
   title: 'Work History',
   description: 'employment history and experience',
-  slug: 'work-history',
+  slug: sectionSlugs.workHistory,
   kind: 'list',
   layout: 'repeatable-cards',
   orderBy: 'position',

@@ -31,7 +31,7 @@ let admin: Awaited<ReturnType<typeof signUpAndSignIn>>;
 beforeAll(async () => {
   app = await createTestApp();
   admin = await signUpAndSignIn(app, { firstName: 'Ada', lastName: 'Reviewer' });
-  await grantAdmin(app, admin.userId);
+  await grantAdmin(app, admin);
 });
 afterAll(async () => {
   await app?.close();

@@ -61,7 +61,7 @@ describe('/api/applications', () => {
     const alice = await signUpAndSignIn(app);
     const created = await alice.json<Application>('POST', '/api/applications', {});
     const admin = await signUpAndSignIn(app);
-    await grantAdmin(app, admin.userId);
+    await grantAdmin(app, admin);
     expect((await admin.json('GET', `/api/applications/${created.body.id}`)).status).toBe(200);
     expect((await admin.json('POST', '/api/applications', {})).status).toBe(403);
   });

@@ -9,8 +9,9 @@ import { AppError } from '../../domain/app-error.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
 import { computeProgress, type SectionKey, sections } from '../../domain/sections/registry.ts';
 import { isUuid } from '../../domain/uuid.ts';
-import type { Actor } from '../auth/actor.ts';
+import { type Actor, assertPermission } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
+import { preparedPerHandle } from '../db/prepared-reads.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { completionNotifications } from '../db/schema/notifications.ts';
 import { sectionTables } from '../db/schema/sections.ts';
@@ -64,29 +65,44 @@ function summarize(row: Record<string, unknown>): ApplicationSummary {
   };
 }
 
-async function selectApplications(db: Queryable, where: SQL | undefined): Promise<ApplicationSummary[]> {
-  const rows = await db
-    .select({
-      id: providerApplications.id,
-      userId: providerApplications.userId,
-      applicationStatus: providerApplications.applicationStatus,
-      createdAt: providerApplications.createdAt,
-      ...completenessColumns(),
-      completionStatus: completionNotifications.status,
-      completionRequestedAt: completionNotifications.createdAt,
-      completionDeliveredAt: completionNotifications.deliveredAt,
-      completionLastError: completionNotifications.lastError,
-    })
-    .from(providerApplications)
-    .leftJoin(completionNotifications, eq(completionNotifications.applicationId, providerApplications.id))
-    .where(where)
-    .orderBy(desc(providerApplications.createdAt), desc(providerApplications.id));
-  return rows.map((r) => summarize(r as Record<string, unknown>));
+/** The columns of an application summary: the application, one EXISTS per section, its notification. */
+function summaryColumns() {
+  return {
+    id: providerApplications.id,
+    userId: providerApplications.userId,
+    applicationStatus: providerApplications.applicationStatus,
+    createdAt: providerApplications.createdAt,
+    ...completenessColumns(),
+    completionStatus: completionNotifications.status,
+    completionRequestedAt: completionNotifications.createdAt,
+    completionDeliveredAt: completionNotifications.deliveredAt,
+    completionLastError: completionNotifications.lastError,
+  };
 }
 
+function selectApplications(
+  db: Queryable,
+  column: typeof providerApplications.userId | typeof providerApplications.id,
+) {
+  return db
+    .select(summaryColumns())
+    .from(providerApplications)
+    .leftJoin(completionNotifications, eq(completionNotifications.applicationId, providerApplications.id))
+    .where(eq(column, sql.placeholder('key')))
+    .orderBy(desc(providerApplications.createdAt), desc(providerApplications.id));
+}
+
+const applicationsOfUser = preparedPerHandle((db) =>
+  selectApplications(db, providerApplications.userId).prepare('applications_of_user'),
+);
+const applicationById = preparedPerHandle((db) =>
+  selectApplications(db, providerApplications.id).prepare('application_by_id'),
+);
+
 /** The user's applications, newest first (spec §4), with progress. */
-export function listApplicationsOfUser(db: Queryable, userId: string): Promise<ApplicationSummary[]> {
-  return selectApplications(db, eq(providerApplications.userId, userId));
+export async function listApplicationsOfUser(db: Queryable, userId: string): Promise<ApplicationSummary[]> {
+  const rows = await applicationsOfUser(db).execute({ key: userId });
+  return rows.map((r) => summarize(r as Record<string, unknown>));
 }
 
 /** One application with progress, or undefined. */
@@ -94,8 +110,8 @@ export async function findApplication(
   db: Queryable,
   applicationId: string,
 ): Promise<ApplicationSummary | undefined> {
-  const [row] = await selectApplications(db, eq(providerApplications.id, applicationId));
-  return row;
+  const [row] = await applicationById(db).execute({ key: applicationId });
+  return row ? summarize(row as Record<string, unknown>) : undefined;
 }
 
 /**
@@ -135,6 +151,18 @@ export async function createApplication(db: Database, userId: string): Promise<A
 
 export type ApplicationAccess = 'read' | 'write';
 
+const applicationOwner = preparedPerHandle((db) =>
+  db
+    .select({
+      id: providerApplications.id,
+      userId: providerApplications.userId,
+      applicationStatus: providerApplications.applicationStatus,
+    })
+    .from(providerApplications)
+    .where(eq(providerApplications.id, sql.placeholder('applicationId')))
+    .prepare('application_owner'),
+);
+
 /**
  * Load an application for an actor, enforcing spec §6 on the server: the owner reads and writes;
  * an admin reads any application and writes none; anybody else gets 404 (existence is not revealed).
@@ -146,24 +174,19 @@ export async function loadApplicationFor(
   applicationId: string,
   access: ApplicationAccess,
 ): Promise<{ id: string; userId: string; applicationStatus: ApplicationStatus }> {
-  const notFound = new AppError(
-    'not_found',
-    'Application not found. Return to the dashboard and choose an application.',
-  );
-  if (!isUuid(applicationId)) throw notFound;
-  const [application] = await db
-    .select({
-      id: providerApplications.id,
-      userId: providerApplications.userId,
-      applicationStatus: providerApplications.applicationStatus,
-    })
-    .from(providerApplications)
-    .where(eq(providerApplications.id, applicationId));
-  if (!application) throw notFound;
+  // Made only when needed: an error captures a stack trace, which every read would otherwise pay for.
+  const notFound = () =>
+    new AppError('not_found', 'Application not found. Return to the dashboard and choose an application.');
+  if (!isUuid(applicationId)) throw notFound();
+  const [application] = await applicationOwner(db).execute({ applicationId });
+  if (!application) throw notFound();
   if (application.userId === actor.userId) return application;
   if (actor.role === 'admin') {
-    if (access === 'read') return application;
+    if (access === 'read') {
+      assertPermission(actor, 'read:application:any');
+      return application;
+    }
     throw new AppError('forbidden', 'Administrators can review applications but cannot change them.');
   }
-  throw notFound;
+  throw notFound();
 }

@@ -22,10 +22,19 @@ import {
 import { AppError, toFieldIssues } from '../../domain/app-error.ts';
 import type { AppInstance } from '../app-types.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { user } from '../db/schema/auth.ts';
 import { profiles } from '../db/schema/core.ts';
 import { findActor } from './actor.ts';
 import { sendFetchResponse, toFetchHeaders } from './fetch-glue.ts';
 import { weakPasswordReasons } from './password-strength.ts';
+import { announceSessionChanges } from './session-revocations.ts';
+import {
+  auditTwoFactor,
+  challengeUserId,
+  checkTwoFactorRequest,
+  sessionTokenSetBy,
+  TWO_FACTOR_BODY_SCHEMAS,
+} from './two-factor.ts';
 
 /** Paths (after /api/auth) whose body carries a new password. */
 const NEW_PASSWORD_FIELD: Record<string, 'password' | 'newPassword'> = {
@@ -36,6 +45,7 @@ const NEW_PASSWORD_FIELD: Record<string, 'password' | 'newPassword'> = {
 
 /** Bodies validated before forwarding (the same schemas the web forms use). */
 const BODY_SCHEMAS: Record<string, z.ZodType<Record<string, unknown>>> = {
+  ...TWO_FACTOR_BODY_SCHEMAS,
   '/sign-up/email': signUpBodySchema,
   '/sign-in/email': signInFormSchema.loose(),
   '/update-user': updateUserBodySchema,
@@ -79,6 +89,8 @@ export async function authRoutes(app: AppInstance) {
     handler: async (request, reply) => {
       const { auth, db, rateLimits } = app.deps;
       const path = authPath(request);
+      // Counted before anything else, so malformed requests count too.
+      await rateLimits.beforeAuthRequest(path, request.ip);
       const body = request.method === 'POST' ? parseBody(path, request.body) : undefined;
       const email = bodyField(body, 'email');
 
@@ -99,11 +111,30 @@ export async function authRoutes(app: AppInstance) {
       if (email && path === '/sign-in/email') await rateLimits.beforeSignIn(email, request.ip);
       if (email && SENDS_MAIL.has(path)) await rateLimits.beforeMailRequest(email, request.ip);
 
-      // Who is acting, for the audit log (read before sign-out ends the session).
-      const sessionUserId =
-        path === '/sign-out' || path === '/change-password' || path === '/update-user'
-          ? (await findActor(request))?.userId
-          : undefined;
+      // Who is acting (read before sign-out ends the session). Reading it also ends a session past
+      // SESSION_MAX_HOURS (actor.ts), so better-auth never serves one.
+      const actor = /(^|;\s*)(__Secure-)?better-auth\.session_token=/.test(request.headers.cookie ?? '')
+        ? await findActor(request)
+        : null;
+      const sessionUserId = actor?.userId;
+      checkTwoFactorRequest(path, actor);
+      const challengeUser =
+        path.startsWith('/two-factor/verify') && !actor ? await challengeUserId(db, request) : undefined;
+      // A TOTP code works once (RFC 6238 section 5.2): better-auth would accept it again within its window.
+      const totpUser = path === '/two-factor/verify-totp' ? (actor?.userId ?? challengeUser) : undefined;
+      const totpCode = totpUser ? bodyField(body, 'code') : undefined;
+      if (totpUser && totpCode) {
+        await rateLimits.beforeTotpCode(totpUser, totpCode).catch(async (error: unknown) => {
+          await recordAudit(db, {
+            action: 'auth.two_factor_failed',
+            actorUserId: totpUser,
+            subjectUserId: totpUser,
+            ipAddress: request.ip,
+            details: { factor: 'totp', stage: actor ? 'enrolment' : 'sign_in', reason: 'reused' },
+          });
+          throw error;
+        });
+      }
 
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
       const url = new URL(`/api/auth${path}${query}`, app.deps.env.appUrl);
@@ -116,15 +147,47 @@ export async function authRoutes(app: AppInstance) {
           body: body ? JSON.stringify(body) : undefined,
         }),
       );
+      // Whatever better-auth just did may have ended or changed sessions (sign-out, password change or
+      // reset, second factor on or off): every instance forgets the sessions it verified (decision 015).
+      // A refusal (4xx) changed nothing, so a flood of wrong passwords cannot keep emptying memories.
+      const refused = response.status >= 400 && response.status < 500;
+      if (path !== '/get-session' && !refused)
+        await announceSessionChanges({ ...app.deps, logger: request.log });
 
-      if (path === '/sign-in/email') {
-        let userId: string | null = null;
-        if (response.ok) {
-          const signedIn = (await response
+      const answer = response.ok
+        ? ((await response
             .clone()
             .json()
-            .catch(() => null)) as { user?: { id?: string } } | null;
-          userId = signedIn?.user?.id ?? null;
+            .catch(() => null)) as {
+            user?: { id?: string };
+            token?: string;
+            twoFactorRedirect?: boolean;
+          } | null)
+        : null;
+      if (path.startsWith('/two-factor/')) {
+        if (totpUser && totpCode && response.ok) await rateLimits.afterTotpAccepted(totpUser, totpCode);
+        await auditTwoFactor(db, {
+          path,
+          ok: response.ok,
+          status: response.status,
+          actor,
+          challengeUser,
+          signedInUser: answer?.user?.id,
+          sessionToken: sessionTokenSetBy(response),
+          ipAddress: request.ip,
+        });
+        // A confirmed enrolment has just ended the user's other sessions.
+        await announceSessionChanges({ ...app.deps, logger: request.log });
+      } else if (path === '/sign-in/email') {
+        let userId: string | null = answer?.user?.id ?? null;
+        // Password right, second factor to come: the session starts at the code (auth.sign_in_two_factor).
+        const secondFactorPending = answer?.twoFactorRedirect === true;
+        if (secondFactorPending && email) {
+          const [row] = await db
+            .select({ id: user.id })
+            .from(user)
+            .where(eq(user.email, email.trim().toLowerCase()));
+          userId = row?.id ?? null;
         }
         if (email) {
           const outcome = response.ok ? 'success' : response.status === 401 ? 'failure' : 'other';
@@ -135,7 +198,9 @@ export async function authRoutes(app: AppInstance) {
           actorUserId: userId,
           subjectUserId: userId,
           ipAddress: request.ip,
-          details: { status: response.status },
+          details: secondFactorPending
+            ? { status: response.status, secondFactor: 'pending' }
+            : { status: response.status },
         });
       } else if (path === '/sign-out' && response.ok && sessionUserId) {
         await recordAudit(db, { action: 'auth.sign_out', actorUserId: sessionUserId, ipAddress: request.ip });

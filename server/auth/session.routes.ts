@@ -4,7 +4,7 @@
  * console) and GET /api/profile (the caller's profile alone, spec §7 "profiles ... single row", read
  * by the dashboard). Both session bodies are built by `buildMeBody`. The bodies' schemas are the API contract in domain/api/session.ts.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import {
   type MeResponse,
   meResponseSchema,
@@ -13,10 +13,20 @@ import {
   sessionResponseSchema,
 } from '../../domain/api/session.ts';
 import { errorResponseSchema } from '../../domain/app-error.ts';
+import { roleNeedsSecondFactor } from '../../domain/permissions.ts';
 import type { AppInstance } from '../app-types.ts';
 import type { Database } from '../db/client.ts';
+import { preparedPerHandle } from '../db/prepared-reads.ts';
 import { profiles } from '../db/schema/core.ts';
 import { type Actor, findActor, requireActor } from './actor.ts';
+
+const profileOf = preparedPerHandle((db) =>
+  db
+    .select()
+    .from(profiles)
+    .where(eq(profiles.userId, sql.placeholder('userId')))
+    .prepare('profile_of'),
+);
 
 /**
  * The profile row of `userId` (spec §3 profiles), or null when there is none (spec §8: a missing
@@ -24,7 +34,7 @@ import { type Actor, findActor, requireActor } from './actor.ts';
  * @throws the database error when the lookup fails (never read as "no profile")
  */
 export async function findProfile(db: Database, userId: string): Promise<Profile | null> {
-  const [profile] = await db.select().from(profiles).where(eq(profiles.userId, userId));
+  const [profile] = await profileOf(db).execute({ userId });
   return profile
     ? {
         firstName: profile.firstName,
@@ -37,14 +47,21 @@ export async function findProfile(db: Database, userId: string): Promise<Profile
 
 /**
  * The body of GET /api/me and of GET /api/session for a signed-in `actor`: user, profile (null when
- * absent), role, session expiry (ISO 8601) and the idle timeout in seconds.
+ * absent), role, whether a second factor must be set up first, session expiry (ISO 8601) and the
+ * idle timeout in seconds.
  * @throws the database error when the profile lookup fails
  */
 export async function buildMeBody(app: AppInstance, actor: Actor): Promise<MeResponse> {
   return {
-    user: { id: actor.userId, email: actor.email, emailVerified: actor.emailVerified },
+    user: {
+      id: actor.userId,
+      email: actor.email,
+      emailVerified: actor.emailVerified,
+      twoFactorEnabled: actor.twoFactorEnabled,
+    },
     profile: await findProfile(app.deps.db, actor.userId),
     role: actor.role,
+    twoFactorRequired: roleNeedsSecondFactor(actor.role) && !actor.twoFactorEnabled,
     sessionExpiresAt: actor.sessionExpiresAt.toISOString(),
     idleTimeoutSeconds: app.deps.env.SESSION_IDLE_MINUTES * 60,
   };

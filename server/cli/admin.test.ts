@@ -9,7 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../tests/harness.ts';
+import {
+  Client,
+  createTestApp,
+  createTestDatabase,
+  grantAdmin,
+  STRONG_PASSWORD,
+  signUpAndSignIn,
+} from '../../tests/harness.ts';
 import { openDatabase, runMigrations } from '../db/client.ts';
 import { startEmbeddedPostgres } from '../db/embedded-postgres.ts';
 
@@ -142,4 +149,48 @@ describe('npm run admin', () => {
       await embedded.stop();
     }
   }, 120_000);
+
+  it('reset-2fa removes a lost second factor, ends the sessions and is audited; revoke keeps the factor', async () => {
+    const app = await createTestApp();
+    try {
+      const ada = await signUpAndSignIn(app, { firstName: 'Ada' });
+      await grantAdmin(app, ada);
+      const env = { DATA_DIR: temporaryDirectory(), DATABASE_URL: app.databaseUrl };
+      const pool = app.runtime.deps.database.pool;
+      const factorRows = async () =>
+        (await pool.query('select 1 from two_factor where user_id = $1', [ada.userId])).rowCount;
+
+      // Revoking the admin role keeps the factor: the user still signs in with it.
+      expect((await runAdmin(['revoke', ada.email], env)).code).toBe(0);
+      expect(await factorRows()).toBe(1);
+      expect((await runAdmin(['grant', ada.email], env)).code).toBe(0);
+
+      const reset = await runAdmin(['reset-2fa', ada.email], env);
+      expect(reset).toMatchObject({ code: 0, stderr: '' });
+      expect(reset.stdout).toContain(
+        `The second factor of ${ada.email} is removed and their sessions have ended.`,
+      );
+      expect(await factorRows()).toBe(0);
+      expect((await ada.json('GET', '/api/me')).status).toBe(401);
+      const audit = await pool.query<{ details: Record<string, unknown> }>(
+        `select details from audit_log where action = 'auth.two_factor_reset' and subject_user_id = $1`,
+        [ada.userId],
+      );
+      expect(audit.rows).toEqual([{ details: { via: 'cli', hadFactor: true } }]);
+
+      // The password alone signs in again, and the administrator must set up a new factor first.
+      const again = new Client(app);
+      const signIn = await again.json('POST', '/api/auth/sign-in/email', {
+        email: ada.email,
+        password: STRONG_PASSWORD,
+      });
+      expect(signIn.body).not.toHaveProperty('twoFactorRedirect');
+      expect(
+        (await again.json<{ twoFactorRequired: boolean }>('GET', '/api/me')).body.twoFactorRequired,
+      ).toBe(true);
+      expect((await again.json('GET', '/api/admin/stats')).status).toBe(403);
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
 });

@@ -1,7 +1,10 @@
 /**
  * `npm run admin -- grant <email>` / `npm run admin -- revoke <email>`: change a user's role
- * (issue 2). The web app has no way to make an admin. Works while the server runs: with the embedded
- * database it connects to the running cluster. The change is written to the audit log.
+ * (issue 2). The web app has no way to make an admin. `npm run admin -- reset-2fa <email>`: remove a
+ * lost second factor (issue 16); the user sets up a new one at the next sign-in (administrators) or
+ * may (providers); their sessions end. Revoking the admin role keeps the user's factor. Works while
+ * the server runs: with the embedded database it connects to the running cluster. Every change is
+ * written to the audit log.
  *
  * It only ever changes the server's existing database: DATABASE_URL, else the embedded cluster of a
  * server running on DATA_DIR, else the stopped embedded cluster in DATA_DIR (started for the change
@@ -13,13 +16,15 @@ import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import type { Role } from '../../domain/roles.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { notifySessionsRevoked } from '../auth/session-revocations.ts';
 import { type DatabaseHandle, openDatabase } from '../db/client.ts';
 import { hasEmbeddedCluster, runningEmbeddedUrl, startEmbeddedPostgres } from '../db/embedded-postgres.ts';
-import { user } from '../db/schema/auth.ts';
+import { session, twoFactor, user } from '../db/schema/auth.ts';
 import { userRoles } from '../db/schema/core.ts';
 import { type Env, loadEnv } from '../env.ts';
 
-const usage = 'Usage: npm run admin -- grant <email> | npm run admin -- revoke <email>';
+const usage =
+  'Usage: npm run admin -- grant <email> | npm run admin -- revoke <email> | npm run admin -- reset-2fa <email>';
 const pointAtServer =
   "Set DATA_DIR to the server's data directory, or DATABASE_URL to the server's database, as the server has them.";
 
@@ -94,13 +99,42 @@ async function changeRole(database: DatabaseHandle, userId: string, role: Role, 
       subjectUserId: userId,
       details: { role, via: 'cli' },
     });
+    // Running servers forget the sessions they trusted from memory, at this commit (decision 015).
+    await notifySessionsRevoked(tx);
   });
   console.log(`${email} now has the role ${role}. It applies from the user's next request.`);
 }
 
+/**
+ * Remove the second factor of `userId` (its secret and backup codes), turn the flag off and end the
+ * user's sessions, in one transaction with its audit row.
+ */
+async function resetSecondFactor(database: DatabaseHandle, userId: string, email: string) {
+  const removed = await database.db.transaction(async (tx) => {
+    const factors = await tx
+      .delete(twoFactor)
+      .where(eq(twoFactor.userId, userId))
+      .returning({ id: twoFactor.id });
+    await tx.update(user).set({ twoFactorEnabled: false }).where(eq(user.id, userId));
+    await tx.delete(session).where(eq(session.userId, userId));
+    await recordAudit(tx, {
+      action: 'auth.two_factor_reset',
+      subjectUserId: userId,
+      details: { via: 'cli', hadFactor: factors.length > 0 },
+    });
+    await notifySessionsRevoked(tx);
+    return factors.length;
+  });
+  console.log(
+    removed > 0
+      ? `The second factor of ${email} is removed and their sessions have ended. At the next sign-in they set up a new one.`
+      : `${email} had no second factor; their sessions have ended.`,
+  );
+}
+
 async function main() {
   const [command, email] = process.argv.slice(2);
-  if ((command !== 'grant' && command !== 'revoke') || !email) {
+  if ((command !== 'grant' && command !== 'revoke' && command !== 'reset-2fa') || !email) {
     console.error(usage);
     process.exit(2);
   }
@@ -119,7 +153,8 @@ async function main() {
           `if they have, this is not the server's database. ${pointAtServer}`,
       );
     }
-    await changeRole(target.database, account.id, command === 'grant' ? 'admin' : 'user', email);
+    if (command === 'reset-2fa') await resetSecondFactor(target.database, account.id, email);
+    else await changeRole(target.database, account.id, command === 'grant' ? 'admin' : 'user', email);
   } finally {
     await target.close();
   }

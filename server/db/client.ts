@@ -132,7 +132,34 @@ function portOf(url: string): number | undefined {
   }
 }
 
-/** Apply the committed drizzle-kit migrations (idempotent). */
+/**
+ * Run `work` while holding the start-up lock of this database (issue 12): a session advisory lock on
+ * one dedicated connection, so instances starting at once take turns (one migrates, the others wait
+ * for it, then find nothing to do). The lock goes with the connection: released after `work`, and by
+ * PostgreSQL itself if the process dies while holding it.
+ * @param work gets a Drizzle handle on the locked connection
+ */
+export async function withStartupLock<T>(pool: pg.Pool, work: (db: Database) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query(`select pg_advisory_lock(hashtext('start-up'))`);
+    try {
+      return await work(drizzle(client, { schema }));
+    } finally {
+      await client.query(`select pg_advisory_unlock(hashtext('start-up'))`).catch((error: Error) => {
+        broken = error; // Discard the connection below: PostgreSQL drops its lock with it.
+      });
+    }
+  } catch (error) {
+    broken ??= error as Error;
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/** Apply the committed drizzle-kit migrations (idempotent); run it under `withStartupLock`. */
 export async function runMigrations(db: Database): Promise<void> {
   // Extensions the schema's indexes use; created here because drizzle-kit does not emit them.
   await db.execute(sql`create extension if not exists pg_trgm`);

@@ -386,7 +386,7 @@ describe.each(drivers)('documents API with the $name storage driver', ({ name, s
       file: { name: 'check.png', bytes: png },
     });
     const admin = await signUpAndSignIn(app);
-    await grantAdmin(app, admin.userId);
+    await grantAdmin(app, admin);
     const base = `/api/applications/${alice.applicationId}/documents`;
 
     const list = await admin.json<{ documents: DocumentDto[] }>('GET', base);

@@ -11,7 +11,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, type ErrorResponse } from '../../domain/app-error.ts';
-import { describeWait, RateLimitedError } from '../security/rate-limits.ts';
+import { RateLimitedError } from '../security/rate-limits.ts';
 
 function describeIssue(issue: { instancePath?: string; message?: string }): string {
   const field = issue.instancePath?.replace(/^\//, '').replaceAll('/', '.') || 'request';
@@ -56,15 +56,6 @@ export function errorHandler(
   }
   const fastifyError = error as FastifyError;
   const status = fastifyError.statusCode ?? 500;
-  if (status === 429) {
-    const retryAfter = Number(reply.getHeader('retry-after'));
-    return reply.status(429).send({
-      code: 'rate_limited',
-      message: Number.isFinite(retryAfter)
-        ? `Too many requests. Try again in ${describeWait(retryAfter)}.`
-        : 'Too many requests. Try again later.',
-    } satisfies ErrorResponse);
-  }
   if (status === 413) {
     return reply.status(413).send({
       code: 'payload_too_large',

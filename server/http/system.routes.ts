@@ -55,7 +55,7 @@ export async function systemRoutes(app: AppInstance) {
   app.post(
     '/api/client-events/not-found',
     {
-      config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: { access: 'public' },
       schema: {
         summary: 'Log a path the web app could not route (spec §2)',
         tags: ['system'],
@@ -64,6 +64,7 @@ export async function systemRoutes(app: AppInstance) {
       },
     },
     async (request, reply) => {
+      await app.deps.rateLimits.beforeClientEvent(request.ip);
       // Only the path: the query string could carry identifiers.
       request.log.warn({ unknownPath: safeLogPath(request.body.path) }, 'page not found');
       return reply.status(204).send(null);

@@ -3,11 +3,11 @@
  * with SIGKILL while the first delivery attempt is in flight, then started again on the same database
  * and data directory; the notification is delivered after the restart.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Client, createTestApp, signUpAndSignIn, TEST_ORIGIN, type TestApp } from '../../tests/harness.ts';
-import { freePort } from '../db/embedded-postgres.ts';
+import { spawnServer, waitReady } from '../../tests/server-process.ts';
 import { createCompletedApplication } from './testing/completed-application.ts';
 import { WebhookReceiver, waitUntil } from './testing/webhook-receiver.ts';
 
@@ -38,40 +38,17 @@ afterAll(async () => {
 
 /** Start server/main.ts on the test database and data directory; resolves when it is ready. */
 async function startServer(): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_URL: TEST_ORIGIN,
-      DATABASE_URL: app.databaseUrl,
-      DATA_DIR: app.dataDir,
-      LOG_LEVEL: 'warn',
-      AUTH_IP_RATE_LIMIT: 'false',
-      NOTIFY_WEBHOOK_URL: receiver.url,
-      ...notifyEnv,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const server = await spawnServer('restart', {
+    APP_URL: TEST_ORIGIN,
+    DATABASE_URL: app.databaseUrl,
+    DATA_DIR: app.dataDir,
+    AUTH_IP_RATE_LIMIT: 'false',
+    NOTIFY_WEBHOOK_URL: receiver.url,
+    ...notifyEnv,
   });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitUntil(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-      return fetch(`${baseUrl}/api/ready`).then(
-        (r) => r.ok,
-        () => false,
-      );
-    },
-    30_000,
-    'the server to start',
-  );
-  return { child, baseUrl };
+  children.push(server.child);
+  await waitReady(server, 30_000);
+  return server;
 }
 
 it('delivers after a SIGKILL in the middle of the first attempt and a restart', {

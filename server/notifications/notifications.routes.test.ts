@@ -267,7 +267,7 @@ describe('POST /api/applications/:applicationId/completion', () => {
     const { applicationId: carols } = await providerWithCompleteApplication();
     expect((await complete(bob, carols)).status).toBe(404);
     const admin = await signUpAndSignIn(app);
-    await grantAdmin(app, admin.userId);
+    await grantAdmin(app, admin);
     expect((await complete(admin, carols)).status).toBe(403);
     expect((await complete(new Client(app), carols)).status).toBe(401);
     expect(requestsFor(applicationId)).toHaveLength(0);
@@ -365,7 +365,7 @@ describe('POST /api/applications/:applicationId/completion', () => {
 
     // The admin sees it with its attempts.
     const admin = await signUpAndSignIn(app);
-    await grantAdmin(app, admin.userId);
+    await grantAdmin(app, admin);
     const notification = await notificationOf(app, applicationId);
     const failedList = await admin.json<{
       notifications: { id: string; status: string; attemptLog: AttemptRow[] }[];
@@ -444,7 +444,7 @@ describe('limits and configuration', () => {
       expect(response.status).toBe(202);
       expect(response.body).toMatchObject({ status: 'undelivered', lastError: 'no endpoint configured' });
       const admin = await signUpAndSignIn(bare);
-      await grantAdmin(bare, admin.userId);
+      await grantAdmin(bare, admin);
       const list = await admin.json<{ notifications: { status: string; applicationId: string }[] }>(
         'GET',
         '/api/admin/notifications',

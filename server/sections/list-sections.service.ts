@@ -24,6 +24,7 @@ import {
   rowLimitMessage,
 } from '../../domain/sections/section.ts';
 import type { Database, Queryable, Transaction } from '../db/client.ts';
+import { preparedPerHandle } from '../db/prepared-reads.ts';
 import { sectionTables } from '../db/schema/sections.ts';
 import {
   fieldColumns,
@@ -116,13 +117,30 @@ export async function listRows(
   store: ListSectionStore,
   applicationId: string,
 ): Promise<ListRow[]> {
-  const rows = await db
-    .select(selection(store))
-    .from(store.table)
-    .where(eq(store.applicationId, applicationId))
-    .orderBy(...store.orderBy);
+  const rows = await rowsOfSection(db).get(store)(applicationId);
   return rows.map(present);
 }
+
+/** Per database handle, the prepared "rows of one application" read of each section (decision 015). */
+const rowsOfSection = preparedPerHandle((db) => {
+  const bySection = new Map<SectionKey, (applicationId: string) => Promise<Record<string, unknown>[]>>();
+  return {
+    get(store: ListSectionStore) {
+      let read = bySection.get(store.key);
+      if (!read) {
+        const prepared = db
+          .select(selection(store))
+          .from(store.table)
+          .where(eq(store.applicationId, sql.placeholder('applicationId')))
+          .orderBy(...store.orderBy)
+          .prepare(`section_rows_${store.key}`);
+        read = (applicationId) => prepared.execute({ applicationId });
+        bySection.set(store.key, read);
+      }
+      return read;
+    },
+  };
+});
 
 /**
  * Serialise writes to one section of one application (transaction-scoped advisory lock), so the row

@@ -111,7 +111,7 @@ describe('personal information', () => {
 
     // An admin reads the section with the SSN masked.
     const admin = await signUpAndSignIn(app);
-    await grantAdmin(app, admin.userId);
+    await grantAdmin(app, admin);
     const adminRead = await admin.json<{ personalInformation: PersonalInformationDto }>('GET', url);
     expect(adminRead.status).toBe(200);
     expect(adminRead.body.personalInformation).toEqual({ ...(await ownerView()), ssn: '***-**-4329' });

@@ -17,6 +17,7 @@ import {
   ssnLast4,
 } from '../../domain/sections/personal-information.ts';
 import type { Queryable } from '../db/client.ts';
+import { preparedPerHandle } from '../db/prepared-reads.ts';
 import { personalInformation } from '../db/schema/sections.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 import { columnValueSchema, fieldColumns, pickFields, rethrowAsInputError } from './section-columns.ts';
@@ -73,12 +74,17 @@ export async function findPersonalInformation(
   applicationId: string,
   view: SsnView,
 ): Promise<PersonalInformationDto | null> {
-  const [row] = await db
-    .select()
-    .from(personalInformation)
-    .where(eq(personalInformation.applicationId, applicationId));
+  const [row] = await personalInformationOf(db).execute({ applicationId });
   return row ? present(row, cipher, view) : null;
 }
+
+const personalInformationOf = preparedPerHandle((db) =>
+  db
+    .select()
+    .from(personalInformation)
+    .where(eq(personalInformation.applicationId, sql.placeholder('applicationId')))
+    .prepare('personal_information_of'),
+);
 
 /**
  * Validate and upsert the application's personal information (one row per application). Every field

@@ -61,7 +61,7 @@ beforeAll(async () => {
   bob = await signUpAndSignIn(app, { firstName: 'Bob' });
   await bob.json('POST', '/api/applications', {});
   admin = await signUpAndSignIn(app, { firstName: 'Ada' });
-  await grantAdmin(app, admin.userId);
+  await grantAdmin(app, admin);
 }, 60_000);
 
 afterAll(async () => {

@@ -1,5 +1,6 @@
 /**
- * Calls every registered API route as anonymous, provider A (owner), provider B and an admin against
+ * Calls every registered API route as anonymous, provider A (owner), provider B, an admin and an admin
+ * without a second factor against
  * provider A's resources and compares each status with the explicit table in authorization-matrix.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,9 +84,15 @@ beforeAll(async () => {
   const providerB = await signUpAndSignIn(app, { firstName: 'Bob' });
   await providerB.json('POST', '/api/applications', {});
   const admin = await signUpAndSignIn(app, { firstName: 'Ada' });
-  await grantAdmin(app, admin.userId);
+  await grantAdmin(app, admin);
 
-  clients = { anonymous: new Client(app), providerA, providerB, admin };
+  // An admin who has not set up a second factor yet (the role alone, issue 16).
+  const adminWithout2fa = await signUpAndSignIn(app, { firstName: 'Ned' });
+  await app.runtime.deps.database.pool.query(`update user_roles set role = 'admin' where user_id = $1`, [
+    adminWithout2fa.userId,
+  ]);
+
+  clients = { anonymous: new Client(app), providerA, providerB, admin, adminWithout2fa };
   ctx = {
     applicationId,
     userId: providerA.userId,

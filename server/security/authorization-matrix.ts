@@ -4,11 +4,12 @@
  * authorization-matrix.test.ts calls every route as each caller and compares with this table; a route
  * missing here (or an entry with no route) fails it, so a new route cannot skip review.
  *
- * Callers: anonymous; provider A (the owner); provider B (another provider); an admin.
+ * Callers: anonymous; provider A (the owner); provider B (another provider); an admin; an admin who
+ * has not set up a second factor yet (issue 16: refused, 403, wherever an admin reads others' data).
  * Spec §6: providers see only their own data; admins read everything and write nothing of a provider's.
  */
 
-export const callers = ['anonymous', 'providerB', 'admin', 'providerA'] as const;
+export const callers = ['anonymous', 'providerB', 'admin', 'adminWithout2fa', 'providerA'] as const;
 export type Caller = (typeof callers)[number];
 
 /** What a matrix request may use: provider A's resources, made fresh where a call consumes them. */
@@ -35,13 +36,42 @@ export interface MatrixEntry {
   request(ctx: MatrixContext): MatrixRequest | Promise<MatrixRequest>;
 }
 
-const owner = (a: number, b = 404, admin = 200) => ({ anonymous: 401, providerB: b, admin, providerA: a });
-const ownerWrite = (a: number) => ({ anonymous: 401, providerB: 404, admin: 403, providerA: a });
-const adminOnly = (admin = 200) => ({ anonymous: 401, providerB: 403, admin, providerA: 403 });
+const owner = (a: number, b = 404, admin = 200) => ({
+  anonymous: 401,
+  providerB: b,
+  admin,
+  adminWithout2fa: 403,
+  providerA: a,
+});
+const ownerWrite = (a: number) => ({
+  anonymous: 401,
+  providerB: 404,
+  admin: 403,
+  adminWithout2fa: 403,
+  providerA: a,
+});
+const adminOnly = (admin = 200) => ({
+  anonymous: 401,
+  providerB: 403,
+  admin,
+  adminWithout2fa: 403,
+  providerA: 403,
+});
 const everyone = (status: number) => ({
   anonymous: status,
   providerB: status,
   admin: status,
+  adminWithout2fa: status,
+  providerA: status,
+});
+/** Any signed-in caller (their own account), anonymous 401. */
+const signedIn = () => ({ ...everyone(200), anonymous: 401 });
+/** A provider's own resource that administrators do not have (e.g. their application list). */
+const providersOnly = (status: number) => ({
+  anonymous: 401,
+  providerB: status,
+  admin: 403,
+  adminWithout2fa: 403,
   providerA: status,
 });
 
@@ -65,24 +95,24 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
     }),
   },
   'GET /api/me': {
-    expected: { anonymous: 401, providerB: 200, admin: 200, providerA: 200 },
+    expected: signedIn(),
     request: () => ({ path: '/api/me' }),
   },
   // Public: signed out is a 200 with null, not a 401 (no failed request in a visitor's console).
   'GET /api/session': { expected: everyone(200), request: () => ({ path: '/api/session' }) },
   'GET /api/profile': {
-    expected: { anonymous: 401, providerB: 200, admin: 200, providerA: 200 },
+    expected: signedIn(),
     request: () => ({ path: '/api/profile' }),
   },
 
   // Applications
   'GET /api/applications': {
-    expected: { anonymous: 401, providerB: 200, admin: 403, providerA: 200 },
+    expected: providersOnly(200),
     request: () => ({ path: '/api/applications' }),
   },
   'POST /api/applications': {
     // Both providers already have a draft: 409 proves the call got past authorization.
-    expected: { anonymous: 401, providerB: 409, admin: 403, providerA: 409 },
+    expected: providersOnly(409),
     request: () => ({ path: '/api/applications', body: {} }),
   },
   'GET /api/applications/:applicationId': {

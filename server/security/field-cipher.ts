@@ -10,6 +10,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fieldKeysFingerprint } from './secret-fingerprints.ts';
 
 const ALGORITHM = 'aes-256-gcm';
 const IV_BYTES = 12;
@@ -18,6 +19,8 @@ const TAG_BYTES = 16;
 export interface FieldCipher {
   /** Id of the key new values are encrypted with. */
   readonly activeKeyId: string;
+  /** Fingerprint of the key list (secret-fingerprints.ts), compared between instances; not a key. */
+  readonly fingerprint: string;
   encrypt(plaintext: string): string;
   /** @throws Error when the value was not made by a listed key or was tampered with */
   decrypt(stored: string): string;
@@ -38,6 +41,7 @@ export function createFieldCipher(keys: [string, Buffer][]): FieldCipher {
   const [activeKeyId, activeKey] = keys[0]!;
   return {
     activeKeyId,
+    fingerprint: fieldKeysFingerprint(keys),
     encrypt(plaintext) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv(ALGORITHM, activeKey, iv);

@@ -428,7 +428,7 @@ describe('item 5: everything a user can create is bounded', () => {
 
   it('answers a NUL byte or a malformed escape in a search, an id or a body with 400, never 500', async () => {
     const admin = await signUpAndSignIn(app);
-    await grantAdmin(app, admin.userId);
+    await grantAdmin(app, admin);
     const alice = await signUpAndSignIn(app);
     const application = await alice.json<{ id: string }>('POST', '/api/applications', {});
     const cases: [Client, string, string, unknown?][] = [

@@ -92,7 +92,7 @@ describe('canary SSN', () => {
 
     // Second, an admin reviews her: the SSN arrives masked.
     const admin = await signUpAndSignIn(app);
-    await grantAdmin(app, admin.userId);
+    await grantAdmin(app, admin);
     const adminView = await admin.request('GET', `${base}/personal-information`);
     const adminText = await adminView.text();
     expect(adminView.status).toBe(200);

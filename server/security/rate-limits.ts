@@ -14,7 +14,8 @@
  *   minute; a distributed attacker gets about 60 guesses an hour.
  *
  * Mail-sending requests (sign-up, password reset, verification re-send): per email AND address, and a
- * ceiling per email so nobody can bury an inbox. Uploads: per user.
+ * ceiling per email so nobody can bury an inbox. Uploads: per user. Every /api/auth/* request and the
+ * web's client event reports: per client address (issue 12: these were in one process's memory).
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
@@ -36,6 +37,44 @@ export const MAIL_REQUESTS = {
   accountRequests: 10,
   accountWindowSeconds: 60 * 60,
 } as const;
+
+/**
+ * Requests per client address per minute to /api/auth/* (the limits better-auth kept in one
+ * process's memory until issue 12; now shared by every instance): `paths` for the attempts worth
+ * guessing or that send mail, `other` for every other auth path.
+ */
+export const AUTH_REQUESTS_PER_ADDRESS = {
+  windowSeconds: 60,
+  other: 120,
+  paths: {
+    '/sign-in/email': 10,
+    '/sign-up/email': 5,
+    '/request-password-reset': 5,
+    '/reset-password': 10,
+    '/send-verification-email': 5,
+    // Second factor (issue 16): codes per address; better-auth also locks the second step of one
+    // account for 15 minutes after 10 wrong codes (the password is already known by then).
+    '/two-factor/verify-totp': 10,
+    '/two-factor/verify-backup-code': 10,
+    '/two-factor/enable': 5,
+  } as Readonly<Record<string, number>>,
+} as const;
+
+/** Reports of unknown web paths (spec §2 not-found logging) per client address per minute. */
+export const CLIENT_EVENTS = {
+  perAddress: 30,
+  windowSeconds: 60,
+} as const;
+
+/**
+ * How long an accepted TOTP code stays spent, in seconds: better-auth accepts the codes of the
+ * previous, current and next 30-second step, so a code is valid for at most 90 seconds.
+ */
+export const TOTP_REUSE_WINDOW_SECONDS = 120;
+
+/** The refusal of a TOTP code used before. */
+export const TOTP_REUSED_MESSAGE =
+  'This code was already used. Wait for the next code from your authenticator app, then enter it.';
 
 export const UPLOADS = {
   perUser: 30,
@@ -101,10 +140,36 @@ export interface RateLimits {
    * @throws RateLimitedError
    */
   beforeUpload(userId: string): Promise<void>;
+  /**
+   * Before a TOTP code of `userId` is checked: a code accepted for this user in the last
+   * `TOTP_REUSE_WINDOW_SECONDS` is refused (one-time use, RFC 6238 section 5.2; OWASP ASVS 5.0
+   * V6.5.1), across instances.
+   * @throws AppError unauthorized (401)
+   */
+  beforeTotpCode(userId: string, code: string): Promise<void>;
+  /** After better-auth accepted `code` for `userId`: remember it for the reuse window. */
+  afterTotpAccepted(userId: string, code: string): Promise<void>;
+  /**
+   * Before any /api/auth/* request from `ip` (AUTH_REQUESTS_PER_ADDRESS); nothing when the per-address
+   * limits are off (AUTH_IP_RATE_LIMIT=false, tests from one address).
+   * @throws RateLimitedError
+   */
+  beforeAuthRequest(path: string, ip: string): Promise<void>;
+  /**
+   * Before a client event report from `ip` (CLIENT_EVENTS).
+   * @throws RateLimitedError
+   */
+  beforeClientEvent(ip: string): Promise<void>;
+}
+
+export interface RateLimitOptions {
+  /** Count /api/auth/* requests per client address (AUTH_IP_RATE_LIMIT; default true). */
+  perAddressAuthLimits?: boolean;
 }
 
 /** Limits stored in the `rate_limits` table of `pool`'s database (created by migration 0004). */
-export function createRateLimits(pool: pg.Pool): RateLimits {
+export function createRateLimits(pool: pg.Pool, options: RateLimitOptions = {}): RateLimits {
+  const perAddressAuthLimits = options.perAddressAuthLimits ?? true;
   const limiter = (keyPrefix: string, points: number, duration: number) =>
     new RateLimiterPostgres({
       storeClient: pool,
@@ -126,6 +191,26 @@ export function createRateLimits(pool: pg.Pool): RateLimits {
     MAIL_REQUESTS.accountWindowSeconds,
   );
   const uploads = limiter('uploads', UPLOADS.perUser, UPLOADS.windowSeconds);
+  const spentCodes = limiter('totp-spent', 1, TOTP_REUSE_WINDOW_SECONDS);
+  const authPathLimiters = new Map(
+    Object.entries(AUTH_REQUESTS_PER_ADDRESS.paths).map(([path, points]) => [
+      path,
+      limiter(`auth-address${path}`, points, AUTH_REQUESTS_PER_ADDRESS.windowSeconds),
+    ]),
+  );
+  const authOther = limiter(
+    'auth-address-other',
+    AUTH_REQUESTS_PER_ADDRESS.other,
+    AUTH_REQUESTS_PER_ADDRESS.windowSeconds,
+  );
+  const clientEvents = limiter('client-events', CLIENT_EVENTS.perAddress, CLIENT_EVENTS.windowSeconds);
+  const tooManyFromAddress = (refused: RateLimiterRes) => {
+    const seconds = secondsOf(refused);
+    return new RateLimitedError(
+      `Too many requests from your network. Try again in ${describeWait(seconds)}.`,
+      seconds,
+    );
+  };
 
   const accountDelayError = (seconds: number) =>
     new RateLimitedError(
@@ -198,6 +283,26 @@ export function createRateLimits(pool: pg.Pool): RateLimits {
           seconds,
         );
       }
+    },
+
+    async beforeTotpCode(userId, code) {
+      const spent = await spentCodes.get(hashKey(userId, code));
+      if (spent && spent.consumedPoints > 0) throw new AppError('unauthorized', TOTP_REUSED_MESSAGE);
+    },
+
+    async afterTotpAccepted(userId, code) {
+      await spentCodes.penalty(hashKey(userId, code), 1);
+    },
+
+    async beforeAuthRequest(path, ip) {
+      if (!perAddressAuthLimits) return;
+      const refused = await tryConsume(authPathLimiters.get(path) ?? authOther, hashKey(ip));
+      if (refused) throw tooManyFromAddress(refused);
+    },
+
+    async beforeClientEvent(ip) {
+      const refused = await tryConsume(clientEvents, hashKey(ip));
+      if (refused) throw tooManyFromAddress(refused);
     },
   };
 }

@@ -116,6 +116,8 @@ describe('sessions', () => {
       `update session set expires_at = now() - interval '1 minute', updated_at = now() - interval '31 minutes' where user_id = $1`,
       [alice.userId],
     );
+    // Thirty-one minutes also outlast the instance's few seconds' memory of the session (decision 015).
+    app.runtime.deps.sessionCache.clear();
     expect((await alice.json('GET', '/api/me')).status).toBe(401);
   });
 

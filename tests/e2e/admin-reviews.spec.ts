@@ -1,6 +1,13 @@
 import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { adminCli, expectNoAxeViolations, signIn, signUpAndConfirm, uniqueEmail } from './helpers.ts';
+import {
+  adminCli,
+  enrolSecondFactorInBrowser,
+  expectNoAxeViolations,
+  signIn,
+  signUpAndConfirm,
+  uniqueEmail,
+} from './helpers.ts';
 
 /** A small but real PDF (the server checks the file's bytes, not only its name). */
 const PDF_BYTES = Buffer.from(
@@ -64,11 +71,13 @@ test('an admin finds a provider, reviews every section with the SSN masked, down
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await expect(page).toHaveURL(/\/auth$/);
 
-  // Second, an administrator made with the CLI signs in and lands on /admin with the counters.
+  // Second, an administrator made with the CLI signs in, sets up a second factor (issue 16) and
+  // lands on /admin with the counters.
   const adminEmail = uniqueEmail('reviewer');
   await signUpAndConfirm(page, { firstName: 'Rita', lastName: 'Reviewer', email: adminEmail });
   expect(await adminCli('grant', adminEmail)).toContain('now has the role admin');
   await signIn(page, adminEmail);
+  await enrolSecondFactorInBrowser(page);
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByText('Admin', { exact: true })).toBeVisible();
   const totals = page.getByRole('region', { name: 'Totals' });

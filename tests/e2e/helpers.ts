@@ -1,9 +1,11 @@
 /**
- * End-to-end helpers: accessibility checks with axe, and the provider's sign-up walk through the
- * real UI and the development mail page.
+ * End-to-end helpers: accessibility checks with axe, the provider's sign-up walk through the real UI
+ * and the development mail page, and the second factor (issue 16): enrolment and codes computed from
+ * the key the page shows, as an authenticator app would.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+import * as OTPAuth from 'otpauth';
 
 export const STRONG_PASSWORD = 'correct horse battery staple 42!';
 
@@ -82,4 +84,67 @@ export async function adminCli(command: 'grant' | 'revoke', email: string): Prom
       error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
     );
   });
+}
+
+/** The 6-digit TOTP code (RFC 6238, 30-second steps) of the base32 `secret` at `timestamp` (ms). */
+export function totpCode(secret: string, timestamp = Date.now()): string {
+  return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate({
+    timestamp,
+  });
+}
+
+/** The last 30-second step whose code a test sent, per secret: the server accepts each code once. */
+const lastStepSent = new Map<string, number>();
+
+/**
+ * A TOTP code of `secret` not sent before: the current step's, else the next step's (the server
+ * accepts the neighbouring steps), else it waits for the next step. Each code works once (RFC 6238).
+ */
+export async function freshTotpCode(secret: string): Promise<string> {
+  for (;;) {
+    const now = Date.now();
+    const step = Math.floor(now / 30_000);
+    const candidate = Math.max(step, (lastStepSent.get(secret) ?? step - 1) + 1);
+    if (candidate <= step + 1) {
+      lastStepSent.set(secret, candidate);
+      return totpCode(secret, candidate * 30_000 + 1_000);
+    }
+    await new Promise((resolve) => setTimeout(resolve, (step + 1) * 30_000 - now + 100));
+  }
+}
+
+/**
+ * On the set-up page (where an administrator lands after the password step): confirm the password,
+ * read the setup key shown as text, confirm with a code computed from it, read the ten backup codes,
+ * then 'Continue'. @returns the key (base32, no spaces) and the backup codes
+ */
+export async function enrolSecondFactorInBrowser(
+  page: Page,
+  password = STRONG_PASSWORD,
+): Promise<{ secret: string; backupCodes: string[] }> {
+  await expect(page).toHaveURL(/\/account\/two-factor$/);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const key = page.getByRole('region', { name: 'Setup key' }).locator('code');
+  await expect(key).toHaveText(/^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/);
+  const secret = (await key.innerText()).replace(/\s+/g, '');
+  await page.getByLabel('Authentication code').fill(await freshTotpCode(secret));
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  const codes = page.getByRole('list', { name: 'Backup codes' }).getByRole('listitem');
+  await expect(codes).toHaveCount(10);
+  const backupCodes = (await codes.allInnerTexts()).map((code) => code.trim());
+  await page.getByRole('button', { name: 'Continue' }).click();
+  return { secret, backupCodes };
+}
+
+/** The code step of a sign-in (after `signIn`): a code from `secret`, or a backup code. */
+export async function enterSecondFactor(page: Page, factor: { secret: string } | { backupCode: string }) {
+  await expect(page.getByRole('heading', { name: 'Two-factor authentication' })).toBeVisible();
+  if ('secret' in factor) {
+    await page.getByLabel('Authentication code').fill(await freshTotpCode(factor.secret));
+  } else {
+    await page.getByRole('button', { name: 'Use a backup code instead' }).click();
+    await page.getByLabel('Backup code').fill(factor.backupCode);
+  }
+  await page.getByRole('button', { name: 'Verify' }).click();
 }

@@ -3,7 +3,7 @@
  * signed out (a 200, so a visitor's check leaves no failed request in the browser console).
  * The session itself is an HttpOnly cookie the browser sends; no token is kept in browser storage.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { meResponseSchema, SessionResponse } from '../../domain/api/session.ts';
 import { api } from '../api.ts';
@@ -13,13 +13,16 @@ export type Me = z.infer<typeof meResponseSchema>;
 
 export const meQueryKey = ['me'] as const;
 
+/** The session check as a query; main.tsx starts it with the app, before the first page's code loads. */
+export const sessionQuery = queryOptions({
+  queryKey: meQueryKey,
+  queryFn: () => api<SessionResponse>('GET', '/api/session'),
+  staleTime: 30_000,
+  retry: 1,
+});
+
 export function useSession() {
-  return useQuery({
-    queryKey: meQueryKey,
-    queryFn: () => api<SessionResponse>('GET', '/api/session'),
-    staleTime: 30_000,
-    retry: 1,
-  });
+  return useQuery(sessionQuery);
 }
 
 export function useSignOut() {

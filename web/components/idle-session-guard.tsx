@@ -9,9 +9,10 @@
  * measures idleness from the newest record, so an idle tab neither warns nor signs out while the user
  * works in another.
  */
-import { Button, Group, Modal, Text } from '@mantine/core';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../api.ts';
+
+const IdleWarningDialog = lazy(() => import('./idle-warning-dialog.tsx'));
 
 const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart'] as const;
 const PING_EVERY_MS = 60_000;
@@ -92,33 +93,19 @@ export function IdleSessionGuard({ idleTimeoutSeconds }: { idleTimeoutSeconds: n
     return () => window.clearInterval(timer);
   }, [idleTimeoutSeconds, lead]);
 
-  const minutes = secondsLeft === null ? 0 : Math.floor(secondsLeft / 60);
-  const seconds = secondsLeft === null ? 0 : secondsLeft % 60;
+  // Mounted at the first warning, then kept, so the dialog can close as a dialog does.
+  const [warned, setWarned] = useState(false);
+  if (secondsLeft !== null && !warned) setWarned(true);
+  if (!warned) return null;
   return (
-    <Modal
-      opened={secondsLeft !== null}
-      onClose={() => {
-        lastPing.current = 0;
-        keepAlive();
-      }}
-      title="Are you still there?"
-      centered
-      closeOnClickOutside={false}
-    >
-      <Text role="timer" aria-live="polite">
-        For your security you will be signed out in {minutes > 0 ? `${minutes} min ` : ''}
-        {seconds} s because of inactivity.
-      </Text>
-      <Group justify="flex-end" mt="md">
-        <Button
-          onClick={() => {
-            lastPing.current = 0;
-            keepAlive();
-          }}
-        >
-          Stay signed in
-        </Button>
-      </Group>
-    </Modal>
+    <Suspense fallback={null}>
+      <IdleWarningDialog
+        secondsLeft={secondsLeft}
+        onStay={() => {
+          lastPing.current = 0;
+          keepAlive();
+        }}
+      />
+    </Suspense>
   );
 }

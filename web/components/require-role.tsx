@@ -1,22 +1,49 @@
 /**
- * Route guards (spec §2, §6): signed out -> /auth; an admin on a provider page -> /admin; a provider
- * on /admin -> /dashboard. The server enforces the same rules on every API call.
+ * Route guards (spec §2, §6; issue 16): signed out -> /auth; a caller who must set up a second factor
+ * (an administrator before enrolment) -> the set-up page; an admin on a provider page -> /admin; a
+ * provider on /admin -> /dashboard. The server enforces the same rules on every API call.
  */
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { Navigate } from 'react-router';
 import type { Role } from '../../domain/roles.ts';
+import { homePathOf, roleHomePath } from '../app/paths.ts';
 import { type Me, useSession } from '../app/session.ts';
 import { FullPageLoader } from './full-page-loader.tsx';
-import { IdleSessionGuard } from './idle-session-guard.tsx';
 
-export function RequireRole({ allow, children }: { allow: Role; children: (me: Me) => ReactNode }) {
+// Loaded with the first signed-in page, not with the app: its dialog brings Mantine's Modal.
+const IdleSessionGuard = lazy(() =>
+  import('./idle-session-guard.tsx').then((m) => ({ default: m.IdleSessionGuard })),
+);
+
+/**
+ * Render `children(me)` for a signed-in caller of role `allow` ('any': every role) who has the second
+ * factor their role needs; send everyone else where they belong.
+ */
+export function RequireRole({ allow, children }: { allow: Role | 'any'; children: (me: Me) => ReactNode }) {
+  return (
+    <RequireSignIn>
+      {(me) => {
+        if (me.twoFactorRequired) return <Navigate to={homePathOf(me)} replace />;
+        if (allow !== 'any' && me.role !== allow) return <Navigate to={roleHomePath(me.role)} replace />;
+        return children(me);
+      }}
+    </RequireSignIn>
+  );
+}
+
+/**
+ * Render `children(me)` for any signed-in caller, second factor or not: the second factor's set-up
+ * page itself. Signed out -> /auth.
+ */
+export function RequireSignIn({ children }: { children: (me: Me) => ReactNode }) {
   const { data: me, isPending, isError } = useSession();
   if (isPending) return <FullPageLoader />;
   if (isError || !me) return <Navigate to="/auth" replace />;
-  if (me.role !== allow) return <Navigate to={me.role === 'admin' ? '/admin' : '/dashboard'} replace />;
   return (
     <>
-      <IdleSessionGuard idleTimeoutSeconds={me.idleTimeoutSeconds} />
+      <Suspense fallback={null}>
+        <IdleSessionGuard idleTimeoutSeconds={me.idleTimeoutSeconds} />
+      </Suspense>
       {children(me)}
     </>
   );

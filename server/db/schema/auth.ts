@@ -3,7 +3,7 @@
  * Column names follow better-auth's drizzle adapter expectations (camelCase fields,
  * snake_case columns). `firstName`/`lastName` are the sign-up metadata of spec §3.
  */
-import { boolean, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 export const user = pgTable('user', {
   id: text('id').primaryKey(),
@@ -13,6 +13,8 @@ export const user = pgTable('user', {
   image: text('image'),
   firstName: text('first_name').notNull().default(''),
   lastName: text('last_name').notNull().default(''),
+  /** A verified second factor is set up (better-auth two-factor plugin; issue 16). */
+  twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
@@ -67,4 +69,25 @@ export const verification = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('verification_identifier_idx').on(t.identifier)],
+);
+
+/**
+ * A user's second factor (better-auth two-factor plugin, issue 16): the TOTP secret and the backup
+ * codes, both encrypted by better-auth with AUTH_SECRET; `verified` once a first code was accepted.
+ * Failed codes count towards the plugin's lockout of the second step.
+ */
+export const twoFactor = pgTable(
+  'two_factor',
+  {
+    id: text('id').primaryKey(),
+    secret: text('secret').notNull(),
+    backupCodes: text('backup_codes').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    verified: boolean('verified').notNull().default(true),
+    failedVerificationCount: integer('failed_verification_count').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (t) => [index('two_factor_user_id_idx').on(t.userId), index('two_factor_secret_idx').on(t.secret)],
 );

@@ -3,6 +3,7 @@ export * from './audit.ts';
 export * from './auth.ts';
 export * from './core.ts';
 export * from './documents.ts';
+export * from './instances.ts';
 export * from './notifications.ts';
 export * from './rate-limits.ts';
 export * from './sections.ts';

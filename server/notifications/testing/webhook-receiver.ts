@@ -41,8 +41,13 @@ export interface WebhookReceiverOptions {
 }
 
 export class WebhookReceiver {
-  /** Answers for the next requests, in order; 200 once the script is used up. */
+  /** Answers for the next requests, in order; then `answerFor`'s, or 200. */
   answers: ReceiverAnswer[] = [];
+  /**
+   * Chooses the answer of a request once `answers` is used up (default: 200). Called as the request
+   * arrives, so an answer's `until` can start its wait then (e.g. a receiver that takes 100 ms).
+   */
+  answerFor?: (headers: IncomingHttpHeaders) => ReceiverAnswer;
   readonly requests: ReceivedRequest[] = [];
   private server?: http.Server;
   private port = 0;
@@ -81,7 +86,7 @@ export class WebhookReceiver {
   }
 
   private async handle(request: http.IncomingMessage, response: http.ServerResponse) {
-    const answer = this.answers.shift() ?? 200;
+    const answer = this.answers.shift() ?? this.answerFor?.(request.headers) ?? 200;
     const headers = request.headers;
     const id = String(headers['webhook-id'] ?? '');
     const timestamp = String(headers['webhook-timestamp'] ?? '');

@@ -6,6 +6,7 @@
  * never holds more than one page, whatever the number of providers.
  */
 import {
+  Anchor,
   Badge,
   Card,
   Container,
@@ -20,6 +21,9 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { isTwoFactorRequired } from '../../api.ts';
+import { ACCOUNT_PATH } from '../../app/paths.ts';
 import type { Me } from '../../app/session.ts';
 import { FullPageLoader } from '../../components/full-page-loader.tsx';
 import { SignOutButton } from '../../components/sign-out-button.tsx';
@@ -65,6 +69,9 @@ function AdminHeader({ me }: { me: Me }) {
           </Group>
           <Group>
             <span>{me.user.email}</span>
+            <Anchor component={Link} to={ACCOUNT_PATH}>
+              Account
+            </Anchor>
             <SignOutButton />
           </Group>
         </Group>
@@ -87,7 +94,10 @@ export default function AdminPage({ me }: { me: Me }) {
   const providers = useProviderCards(search, usersPage);
   const allDocuments = useAllDocuments(search, documentsPage, tab === 'documents');
   const audit = useAuditLog(auditAction, auditPage, tab === 'audit');
-  const failed = stats.isError || providers.isError || allDocuments.isError || audit.isError;
+  // two_factor_required is no failure to report: the app is taking the admin to the set-up page.
+  const failed = [stats, providers, allDocuments, audit].some(
+    (query) => query.isError && !isTwoFactorRequired(query.error),
+  );
   useEffect(() => {
     if (failed) notifyError('Error', 'Failed to load admin data');
   }, [failed]);

@@ -26,6 +26,13 @@ const actionLabel: Record<string, string> = {
   'notification.sent': 'Completion notification sent',
   'notification.resend': 'Completion notification resent',
   'auth.role_changed': 'Role changed',
+  'auth.two_factor_enabled': 'Two-factor authentication set up',
+  'auth.two_factor_disabled': 'Two-factor authentication turned off',
+  'auth.two_factor_reset': 'Two-factor authentication reset',
+  'auth.two_factor_failed': 'Wrong authentication code',
+  'auth.sign_in_two_factor': 'Signed in with a second factor',
+  'auth.backup_code_used': 'Backup code used',
+  'auth.backup_codes_regenerated': 'New backup codes made',
 };
 
 function Person({ person }: { person: AuditPerson | null }) {

@@ -32,6 +32,7 @@ import {
   sectionByKey,
   vaccineNameLabel,
 } from '../../../domain/sections/registry.ts';
+import { isTwoFactorRequired } from '../../api.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatDate } from '../../format.ts';
@@ -217,10 +218,12 @@ export function ProviderDetailsModal({ userId, onClose }: { userId: string | nul
   // The application picked in the selector, remembered for the user it was picked for only.
   const [picked, setPicked] = useState<{ userId: string | null; applicationId?: string }>({ userId });
   const applicationId = picked.userId === userId ? picked.applicationId : undefined;
-  const { data, isPending, isError, isFetching } = useProviderDetails(userId, applicationId);
+  const { data, isPending, isError, error, isFetching } = useProviderDetails(userId, applicationId);
+  // two_factor_required is no failure to report: the app is taking the admin to the set-up page.
+  const failed = isError && !isTwoFactorRequired(error);
   useEffect(() => {
-    if (isError) notifyError('Error', 'Failed to load user details');
-  }, [isError]);
+    if (failed) notifyError('Error', 'Failed to load user details');
+  }, [failed]);
   // Never show another provider's data while the next one loads.
   const details = data && data.profile.userId === userId ? data : undefined;
   return (

@@ -1,6 +1,7 @@
 /**
  * `/auth`: tabs 'Sign In' (default) and 'Sign Up' (spec §2 /auth, §5, §8). Sign-up always ends in
  * 'Registration Successful' for a new or an existing email (the server does not reveal accounts).
+ * Sign-in asks for the second factor after the password when the account has one (issue 16).
  */
 import {
   Alert,
@@ -18,32 +19,51 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { signInFormSchema, signUpFormSchema } from '../../../domain/account.ts';
 import { PASSWORD_MIN_LENGTH } from '../../../domain/password-policy.ts';
 import { ApiError, api } from '../../api.ts';
+import { homePathOf } from '../../app/paths.ts';
 import { meQueryKey, useSession } from '../../app/session.ts';
 import { FullPageLoader } from '../../components/full-page-loader.tsx';
 import { zodValidate } from '../../forms/zod-form.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { PasswordReasons } from './password-reasons.tsx';
+import { TwoFactorStep } from './two-factor-step.tsx';
 
-function SignInForm() {
+/** The answer of POST /api/auth/sign-in/email: a session, or the second factor still to come (issue 16). */
+interface SignInAnswer {
+  twoFactorRedirect?: boolean;
+}
+
+/** After the server opened the session: the welcome toast, then the caller's home (by role). */
+function useFinishSignIn() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  return async () => {
+    await queryClient.invalidateQueries({ queryKey: meQueryKey });
+    notifySuccess('Welcome back!', 'You have been signed in successfully.');
+    navigate('/dashboard');
+  };
+}
+
+function SignInForm({ email, onSecondFactor }: { email: string; onSecondFactor: (email: string) => void }) {
+  const finishSignIn = useFinishSignIn();
   const [busy, setBusy] = useState(false);
   const form = useForm({
-    initialValues: { email: '', password: '' },
+    initialValues: { email, password: '' },
     validate: zodValidate(signInFormSchema),
   });
   const submit = form.onSubmit(async (values) => {
     setBusy(true);
     try {
-      await api('POST', '/api/auth/sign-in/email', { email: values.email.trim(), password: values.password });
-      await queryClient.invalidateQueries({ queryKey: meQueryKey });
-      notifySuccess('Welcome back!', 'You have been signed in successfully.');
-      navigate('/dashboard');
+      const answer = await api<SignInAnswer | undefined>('POST', '/api/auth/sign-in/email', {
+        email: values.email.trim(),
+        password: values.password,
+      });
+      if (answer?.twoFactorRedirect) return onSecondFactor(values.email);
+      await finishSignIn();
     } catch (error) {
       notifyError('Sign In Failed', error instanceof Error ? error.message : 'Sign in failed.');
     } finally {
@@ -148,11 +168,54 @@ function SignUpForm() {
   );
 }
 
+/**
+ * The 'Sign In' panel: the password step, then, for an account with a second factor, the code step.
+ * An expired code step comes back to the password with the email kept and a message saying why.
+ */
+function SignInPanel() {
+  const finishSignIn = useFinishSignIn();
+  const [email, setEmail] = useState('');
+  const [step, setStep] = useState<'password' | 'code'>('password');
+  const [restartMessage, setRestartMessage] = useState<string>();
+  const title = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (restartMessage) title.current?.focus();
+  }, [restartMessage]);
+  if (step === 'code') {
+    return (
+      <TwoFactorStep
+        onSignedIn={finishSignIn}
+        onRestart={(message) => {
+          setRestartMessage(message);
+          setStep('password');
+        }}
+      />
+    );
+  }
+  return (
+    <Stack>
+      {restartMessage && (
+        <Alert color="yellow" title="Sign in again" role="alert" ref={title} tabIndex={-1}>
+          {restartMessage}
+        </Alert>
+      )}
+      <SignInForm
+        email={email}
+        onSecondFactor={(entered) => {
+          setEmail(entered);
+          setRestartMessage(undefined);
+          setStep('code');
+        }}
+      />
+    </Stack>
+  );
+}
+
 export default function AuthPage() {
   const { data: me, isPending } = useSession();
   const [params] = useSearchParams();
   if (isPending) return <FullPageLoader />;
-  if (me) return <Navigate to={me.role === 'admin' ? '/admin' : '/dashboard'} replace />;
+  if (me) return <Navigate to={homePathOf(me)} replace />;
   return (
     <main>
       <Center mih="100vh" py="xl">
@@ -186,7 +249,7 @@ export default function AuthPage() {
                   <Tabs.Tab value="sign-up">Sign Up</Tabs.Tab>
                 </Tabs.List>
                 <Tabs.Panel value="sign-in">
-                  <SignInForm />
+                  <SignInPanel />
                 </Tabs.Panel>
                 <Tabs.Panel value="sign-up">
                   <SignUpForm />

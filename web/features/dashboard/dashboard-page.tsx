@@ -1,8 +1,9 @@
 /**
- * `/dashboard` (spec §2 /dashboard, §4): welcome line, Sign Out, Application Status card, the eleven
+ * `/dashboard` (spec §2 /dashboard, §4): welcome line, 'Account' (issue 16), Sign Out, Application Status card, the eleven
  * section cards, Previous Applications. The current application is the first draft, else the newest.
  */
 import {
+  Anchor,
   Button,
   Card,
   Container,
@@ -20,6 +21,7 @@ import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { pickCurrentApplication } from '../../../domain/application-status.ts';
 import { sectionPath, sections } from '../../../domain/sections/registry.ts';
+import { ACCOUNT_PATH } from '../../app/paths.ts';
 import type { Me } from '../../app/session.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { SignOutButton } from '../../components/sign-out-button.tsx';
@@ -188,7 +190,12 @@ export default function DashboardPage({ me }: { me: Me }) {
             <Title order={1} size="h3">
               Welcome, {profile?.firstName} {profile?.lastName}
             </Title>
-            <SignOutButton />
+            <Group>
+              <Anchor component={Link} to={ACCOUNT_PATH}>
+                Account
+              </Anchor>
+              <SignOutButton />
+            </Group>
           </Group>
         </Container>
       </header>

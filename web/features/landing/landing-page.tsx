@@ -1,12 +1,14 @@
-/** `/`: the landing page (spec §1, §2). A signed-in user goes to /dashboard. */
+/**
+ * `/`: the landing page (spec §1, §2). A signed-in user goes to /dashboard.
+ * The page shows while the session check is under way, not a loader: a visitor's first paint does
+ * not wait for that round trip, and a signed-in user sees it for that moment only (decision 016).
+ */
 import { Anchor, Button, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { Link, Navigate } from 'react-router';
 import { useSession } from '../../app/session.ts';
-import { FullPageLoader } from '../../components/full-page-loader.tsx';
 
 export default function LandingPage() {
-  const { data: me, isPending } = useSession();
-  if (isPending) return <FullPageLoader />;
+  const { data: me } = useSession();
   if (me) return <Navigate to="/dashboard" replace />;
   return (
     <>

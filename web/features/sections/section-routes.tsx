@@ -2,9 +2,12 @@
  * Section screens (spec §2): one route per registry section but documents (its own feature), at
  * `/<slug>/:applicationId`. Each section gets its layout's page by default; `sectionPages` is the one
  * place where a section could get a page of its own instead. Pages are lazy chunks, one per layout.
+ * The paths come from `sectionSlugs`, not the registry: the router is part of the first page, and the
+ * registry would bring zod and every section's schema into it (decision 016).
  */
 import { lazy, type ReactNode } from 'react';
-import { type SectionKey, sections } from '../../../domain/sections/registry.ts';
+import type { SectionKey } from '../../../domain/sections/registry.ts';
+import { sectionSlugs } from '../../../domain/sections/section-slugs.ts';
 
 const SingleFormPage = lazy(() => import('./single-form-page.tsx'));
 const RepeatableCardsPage = lazy(() => import('./repeatable-cards-page.tsx'));
@@ -29,12 +32,7 @@ const sectionPages: Record<ScreenSectionKey, ReactNode> = {
   peerReferences: <AddFormTablePage key="peerReferences" sectionKey="peerReferences" />,
 };
 
-const isScreenSection = (key: SectionKey): key is ScreenSectionKey => key !== 'documents';
-
 /** `{ path: '/professional-licenses/:applicationId', element }` for each of the ten section screens. */
-export const sectionRoutes: { path: string; element: ReactNode }[] = sections
-  .filter((section) => isScreenSection(section.key))
-  .map((section) => ({
-    path: `/${section.slug}/:applicationId`,
-    element: sectionPages[section.key as ScreenSectionKey],
-  }));
+export const sectionRoutes: { path: string; element: ReactNode }[] = (
+  Object.keys(sectionPages) as ScreenSectionKey[]
+).map((key) => ({ path: `/${sectionSlugs[key]}/:applicationId`, element: sectionPages[key] }));

@@ -1,0 +1,120 @@
+/**
+ * The built web app as the server sends it (issue 18, decision 016): the brotli or gzip copy made at
+ * build time when the browser accepts it, a year of `immutable` caching for the content-hashed files
+ * under /assets, `no-cache` for the page itself (also where the app answers its own routes), and
+ * robots.txt as plain text. The build here is a small stand-in written by the test, shaped like
+ * Vite's output (vite.config.ts).
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../tests/harness.ts';
+
+const INDEX_HTML = `<!doctype html><html lang="en"><head><title>Credentialing</title><script type="module" src="/assets/index-AbC123.js"></script></head><body><div id="root"></div>${' '.repeat(2048)}</body></html>`;
+const SCRIPT = `console.log(${JSON.stringify('the app '.repeat(400))});`;
+const ROBOTS = 'User-agent: *\nDisallow: /api/\n';
+
+/** Write `content` to `dir/name` with the .br and .gz copies the build makes. */
+function writeWithCopies(dir: string, name: string, content: string) {
+  const file = path.join(dir, name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+  fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(content));
+  fs.writeFileSync(`${file}.gz`, zlib.gzipSync(content));
+}
+
+interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The body exactly as sent (not decompressed). */
+  body: Buffer;
+}
+
+/** GET `url` with `headers`, keeping the body as the server sent it (fetch would decompress it). */
+function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+      })
+      .on('error', reject);
+  });
+}
+
+describe('serving the built web app', () => {
+  let app: TestApp;
+  let webDir: string;
+
+  beforeAll(async () => {
+    // First, a build: the page, one hashed script, robots.txt (too small to be compressed).
+    webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cred-web-'));
+    writeWithCopies(webDir, 'index.html', INDEX_HTML);
+    writeWithCopies(webDir, 'assets/index-AbC123.js', SCRIPT);
+    fs.writeFileSync(path.join(webDir, 'robots.txt'), ROBOTS);
+    // Second, the real app serving it.
+    app = await createTestApp({ WEB_DIST_DIR: webDir }, { serveWeb: true });
+  });
+  afterAll(async () => {
+    await app?.close();
+    fs.rmSync(webDir, { recursive: true, force: true });
+  });
+
+  it('sends the brotli copy of a hashed asset to a browser that accepts br, cached for a year', async () => {
+    const response = await rawGet(`${app.baseUrl}/assets/index-AbC123.js`, {
+      'accept-encoding': 'gzip, deflate, br',
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.headers.vary).toMatch(/accept-encoding/i);
+    expect(zlib.brotliDecompressSync(response.body).toString()).toBe(SCRIPT);
+  });
+
+  it('sends the gzip copy without br, and the file itself to a client that accepts neither', async () => {
+    const gzip = await rawGet(`${app.baseUrl}/assets/index-AbC123.js`, { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.body).toString()).toBe(SCRIPT);
+    expect(gzip.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+
+    const identity = await rawGet(`${app.baseUrl}/assets/index-AbC123.js`);
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.body.toString()).toBe(SCRIPT);
+  });
+
+  it('sends the page, compressed, as no-cache at / and at the routes of the app', async () => {
+    for (const url of ['/', '/dashboard', '/personal-information/0b1c']) {
+      const response = await rawGet(`${app.baseUrl}${url}`, { 'accept-encoding': 'br' });
+      expect(response.status, url).toBe(200);
+      expect(response.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(response.headers['cache-control'], url).toBe('no-cache');
+      expect(response.headers['content-encoding'], url).toBe('br');
+      expect(zlib.brotliDecompressSync(response.body).toString(), url).toBe(INDEX_HTML);
+    }
+  });
+
+  it('sends robots.txt as plain text, never the page', async () => {
+    const response = await rawGet(`${app.baseUrl}/robots.txt`, { 'accept-encoding': 'br, gzip' });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/plain/);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body.toString()).toBe(ROBOTS);
+  });
+
+  it('answers an unknown asset and an unknown API path with a 404, not the page', async () => {
+    const api = await rawGet(`${app.baseUrl}/api/nothing-here`);
+    expect(api.status).toBe(404);
+    expect(api.headers['content-type']).toMatch(/^application\/json/);
+  });
+});

@@ -1,0 +1,24 @@
+/**
+ * Paths the shell and several features link to (features never import each other, so they share
+ * these through the shell rather than through each other's modules).
+ */
+import type { Me } from './session.ts';
+
+/** The account page: the second factor's status, 'Set up' and 'Turn off' (issue 16). */
+export const ACCOUNT_PATH = '/account';
+
+/** The second factor's set-up page (issue 16): password, QR code and key, then backup codes. */
+export const TWO_FACTOR_SETUP_PATH = '/account/two-factor';
+
+/** Where a role's pages start: '/admin' for administrators, '/dashboard' for providers (spec §2). */
+export function roleHomePath(role: Me['role']): string {
+  return role === 'admin' ? '/admin' : '/dashboard';
+}
+
+/**
+ * Where a signed-in caller belongs now: the set-up page while the session says a second factor is
+ * required (administrators before enrolment, issue 16), else their role's home.
+ */
+export function homePathOf(me: Pick<Me, 'role' | 'twoFactorRequired'>): string {
+  return me.twoFactorRequired ? TWO_FACTOR_SETUP_PATH : roleHomePath(me.role);
+}
