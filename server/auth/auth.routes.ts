@@ -27,7 +27,7 @@ import { profiles } from '../db/schema/core.ts';
 import { findActor } from './actor.ts';
 import { sendFetchResponse, toFetchHeaders } from './fetch-glue.ts';
 import { weakPasswordReasons } from './password-strength.ts';
-import { announceSessionChanges } from './session-revocations.ts';
+import { announceSessionChanges, SESSION_CHANGING_AUTH_PATHS } from './session-revocations.ts';
 import {
   auditTwoFactor,
   challengeUserId,
@@ -147,13 +147,6 @@ export async function authRoutes(app: AppInstance) {
           body: body ? JSON.stringify(body) : undefined,
         }),
       );
-      // Whatever better-auth just did may have ended or changed sessions (sign-out, password change or
-      // reset, second factor on or off): every instance forgets the sessions it verified (decision 015).
-      // A refusal (4xx) changed nothing, so a flood of wrong passwords cannot keep emptying memories.
-      const refused = response.status >= 400 && response.status < 500;
-      if (path !== '/get-session' && !refused)
-        await announceSessionChanges({ ...app.deps, logger: request.log });
-
       const answer = response.ok
         ? ((await response
             .clone()
@@ -176,8 +169,6 @@ export async function authRoutes(app: AppInstance) {
           sessionToken: sessionTokenSetBy(response),
           ipAddress: request.ip,
         });
-        // A confirmed enrolment has just ended the user's other sessions.
-        await announceSessionChanges({ ...app.deps, logger: request.log });
       } else if (path === '/sign-in/email') {
         let userId: string | null = answer?.user?.id ?? null;
         // Password right, second factor to come: the session starts at the code (auth.sign_in_two_factor).
@@ -215,6 +206,12 @@ export async function authRoutes(app: AppInstance) {
       } else if (path === '/update-user' && response.ok && sessionUserId && body) {
         await recordNameChange(app, sessionUserId, body, request.ip);
       }
+      // What better-auth (or a confirmed enrolment, above) just did may have ended or changed sessions:
+      // every instance forgets the sessions it verified (decision 015). A refusal (4xx) changed
+      // nothing, so a flood of wrong passwords or codes cannot keep emptying the memories.
+      const refused = response.status >= 400 && response.status < 500;
+      if (SESSION_CHANGING_AUTH_PATHS.has(path) && !refused)
+        await announceSessionChanges({ ...app.deps, logger: request.log });
       return sendFetchResponse(reply, response);
     },
   });

@@ -13,7 +13,8 @@ import {
   type TestApp,
 } from '../../tests/harness.ts';
 import { createSessionCache, type SessionFacts, sessionCacheKey } from './session-cache.ts';
-import { notifySessionsRevoked } from './session-revocations.ts';
+import pg from 'pg';
+import { notifySessionsRevoked, SESSION_REVOCATION_CHANNEL } from './session-revocations.ts';
 
 const TTL_SECONDS = 1;
 
@@ -217,6 +218,34 @@ describe('two instances on one database, time to live 60 s: revocations are anno
     while ((await on(b, frank).json<{ role: string }>('GET', '/api/me')).body.role !== 'admin') {
       expect(Date.now() - started).toBeLessThan(1_000);
       await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  });
+
+  it('announces what may end sessions, never a sign-up, a sign-in or a refusal', async () => {
+    const listener = new pg.Client({ connectionString: a.databaseUrl });
+    await listener.connect();
+    let announcements = 0;
+    listener.on('notification', () => {
+      announcements += 1;
+    });
+    await listener.query(`listen ${SESSION_REVOCATION_CHANNEL}`);
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+    try {
+      const gina = await signUpAndSignIn(a);
+      const wrong = await new Client(b).json('POST', '/api/auth/sign-in/email', {
+        email: gina.email,
+        password: `${STRONG_PASSWORD} not`,
+      });
+      expect(wrong.status).toBe(401);
+      expect((await gina.json('GET', '/api/me')).status).toBe(200);
+      await settle();
+      expect(announcements).toBe(0);
+
+      expect((await gina.request('POST', '/api/auth/sign-out', {})).status).toBe(200);
+      await settle();
+      expect(announcements).toBe(1);
+    } finally {
+      await listener.end();
     }
   });
 });

@@ -17,6 +17,27 @@ import type { SessionCache } from './session-cache.ts';
 /** The PostgreSQL channel of revocations. No payload: every instance forgets every session. */
 export const SESSION_REVOCATION_CHANNEL = 'session_revocations';
 
+/**
+ * The better-auth paths whose success may end sessions or change what a cached session holds (user,
+ * role, second factor): only these announce (decision 015). Sign-up, email confirmation and sign-in
+ * only add a session (an unconfirmed account has none to change), so they never empty the memories
+ * of every instance.
+ */
+export const SESSION_CHANGING_AUTH_PATHS: ReadonlySet<string> = new Set([
+  '/sign-out',
+  '/change-password',
+  '/reset-password',
+  '/change-email',
+  '/update-user',
+  '/delete-user',
+  '/revoke-session',
+  '/revoke-sessions',
+  '/revoke-other-sessions',
+  // Enrolment confirmed by its first code ends the other sessions (two-factor.ts); disable turns it off.
+  '/two-factor/verify-totp',
+  '/two-factor/disable',
+]);
+
 /** Tell every instance (this one included, through its listener) that sessions may have ended. */
 export async function notifySessionsRevoked(db: Queryable): Promise<void> {
   await db.execute(sql`select pg_notify(${SESSION_REVOCATION_CHANNEL}, '')`);
