@@ -21,7 +21,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -33,35 +32,14 @@ import {
   pollFor,
   signUpConfirmSignIn,
 } from '../tests/http-client.ts';
-import { createDatabaseOn } from './lib.ts';
+import { type AutocannonResult, autocannon, BENCH_PASSWORD, createDatabaseOn } from './lib.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARM_UP_SECONDS = 3;
-const PASSWORD = 'bench provider passphrase 2026!';
 const GOAL_REQUESTS_PER_SECOND = 2_500;
 const GOAL_P99_MS = 50;
-
-/** The part of autocannon 9's programmatic API used here (the package ships no types). */
-interface AutocannonClient {
-  setRequests(requests: { method: string; path: string; headers: Record<string, string> }[]): void;
-}
-interface AutocannonResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  '2xx': number;
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  setupClient?: (client: AutocannonClient) => void;
-}) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 /** A request each connection sends: its path and cookie (one per connection, taken in turn). */
 interface Target {
@@ -205,7 +183,7 @@ async function main() {
         client,
         {
           email: `bench-api.${i}.${randomBytes(3).toString('hex')}@bench.example`,
-          password: PASSWORD,
+          password: BENCH_PASSWORD,
           firstName: 'Bench',
           lastName: `Provider${i}`,
         },
@@ -223,7 +201,7 @@ async function main() {
       admin,
       {
         email: `bench-api.admin.${randomBytes(3).toString('hex')}@bench.example`,
-        password: PASSWORD,
+        password: BENCH_PASSWORD,
         firstName: 'Bench',
         lastName: 'Admin',
       },
@@ -236,7 +214,7 @@ async function main() {
       [adminId],
     );
     await db.end();
-    await enrolSecondFactor(admin, PASSWORD);
+    await enrolSecondFactor(admin, BENCH_PASSWORD);
     console.log('done.');
 
     const own = (suffix: string): Target[] =>

@@ -20,7 +20,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,33 +27,11 @@ import pino from 'pino';
 import { createRoundRobinProxy } from '../scripts/start-cluster.ts';
 import { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from '../server/db/embedded-postgres.ts';
 import { HttpClient, linkFromOutbox, pollFor, signUpConfirmSignIn } from '../tests/http-client.ts';
-import { createDatabaseOn } from './lib.ts';
+import { type AutocannonResult, autocannon, BENCH_PASSWORD, createDatabaseOn } from './lib.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 20);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARM_UP_SECONDS = 3;
-const PASSWORD = 'bench provider passphrase 2026!';
-
-/** The part of autocannon 9's programmatic API used here (the package ships no types). */
-interface AutocannonClient {
-  setHeaders(headers: Record<string, string>): void;
-}
-interface AutocannonResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  '2xx': number;
-}
-type Autocannon = (options: {
-  url: string | string[];
-  connections: number;
-  duration: number;
-  headers?: Record<string, string>;
-  setupClient?: (client: AutocannonClient) => void;
-}) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 interface Row {
   setup: string;
@@ -144,7 +121,7 @@ async function main() {
         client,
         {
           email: `bench-cluster.${i}.${randomBytes(3).toString('hex')}@bench.example`,
-          password: PASSWORD,
+          password: BENCH_PASSWORD,
           firstName: 'Bench',
           lastName: `Provider${i}`,
         },

@@ -1,7 +1,34 @@
 /** Helpers shared by the benchmarks (this file is not a benchmark: run-all only runs *.bench.ts). */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import pg from 'pg';
+
+/** The password of the providers the load benchmarks sign up (bench:api, bench:cluster). */
+export const BENCH_PASSWORD = 'bench provider passphrase 2026!';
+
+/** The part of autocannon 9's programmatic API the benchmarks use (the package ships no types). */
+export interface AutocannonClient {
+  setHeaders(headers: Record<string, string>): void;
+  setRequests(requests: { method: string; path: string; headers: Record<string, string> }[]): void;
+}
+/** autocannon's result: requests per second (average), latency in ms, and counts. */
+export interface AutocannonResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  '2xx': number;
+}
+/** Runs `connections` connections against `url` (one or several, taken in turn) for `duration` s. */
+export const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
+  url: string | string[];
+  connections: number;
+  duration: number;
+  headers?: Record<string, string>;
+  setupClient?: (client: AutocannonClient) => void;
+}) => Promise<AutocannonResult>;
 
 /** The nearest-rank `p`th percentile (0-100) of `sorted`, which is in ascending order. */
 export function percentile(sorted: number[], p: number): number {
