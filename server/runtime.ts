@@ -141,6 +141,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       storage,
       cipher,
       env,
+      linkSecret: authSecret,
       logger,
     });
     const deps: AppDeps = {

@@ -8,6 +8,20 @@ import { z } from 'zod';
 import { completionStatuses } from '../completion-status.ts';
 import { completionStateSchema } from './applications.ts';
 
+/**
+ * How documents travel in the completion notification (issue 20; NOTIFY_DOCUMENTS): `inline` is spec
+ * §7 (`base64Content`); `links` gives each document a `downloadUrl` (signed, short-lived, served by
+ * GET /api/notification-documents/:documentId/:token) and `base64Content: null`.
+ */
+export const notificationDocumentsModes = ['inline', 'links'] as const;
+export type NotificationDocumentsMode = (typeof notificationDocumentsModes)[number];
+
+/**
+ * Path parameters of GET /api/notification-documents/:documentId/:token (no session: the token is the
+ * capability). Any string is accepted here: a malformed token is answered 403 like an altered one.
+ */
+export const notificationDocumentParamsSchema = z.object({ documentId: z.string(), token: z.string() });
+
 /** Path parameters of POST /api/applications/:applicationId/completion (no body is read). */
 export const completionParamsSchema = z.object({ applicationId: z.string() });
 

@@ -5,7 +5,7 @@
  */
 import { DrizzleQueryError } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createDatabaseHealth, isDatabaseUnavailableError } from './database-health.ts';
+import { createDatabaseHealth, isDatabaseUnavailableError, isSocketError } from './database-health.ts';
 
 const socketError = (code: string, port?: number) =>
   Object.assign(new Error(`connect ${code}`), { code, port });
@@ -39,6 +39,15 @@ describe('isDatabaseUnavailableError', () => {
     ['nothing', undefined],
   ])('%s: not unavailable', (_name, error) => {
     expect(isDatabaseUnavailableError(error, 5432)).toBe(false);
+  });
+});
+
+describe('isSocketError', () => {
+  it('finds a socket code anywhere in the causes, portless as a pooled connect reset is', () => {
+    expect(isSocketError(socketError('ECONNRESET'))).toBe(true);
+    expect(isSocketError(new Error('wrapped', { cause: socketError('ECONNREFUSED') }))).toBe(true);
+    expect(isSocketError(serverError('23505'))).toBe(false);
+    expect(isSocketError(new TypeError('x is undefined'))).toBe(false);
   });
 });
 

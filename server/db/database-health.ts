@@ -112,6 +112,15 @@ export function isDatabaseUnavailableError(error: unknown, databasePort?: number
   });
 }
 
+/**
+ * Whether `error` is a socket error (ECONNRESET, ECONNREFUSED ...) anywhere in its causes: for code
+ * that talks only to the database, where such an error can only be the database's (a pooled
+ * connection made by `db.transaction()` fails outside Drizzle's query wrapper and names no port).
+ */
+export function isSocketError(error: unknown): boolean {
+  return causesOf(error).some((e) => typeof e.code === 'string' && SOCKET_CODES.has(e.code));
+}
+
 function codeOf(error: unknown): string | undefined {
   for (const e of causesOf(error)) if (typeof e.code === 'string') return e.code.slice(0, 60);
   return undefined;

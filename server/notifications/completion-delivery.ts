@@ -9,11 +9,13 @@
  * Retries: network errors, timeouts, 408, 429 and 5xx, after `retryDelayMs` (full jitter, Retry-After
  * honoured), until NOTIFY_MAX_ATTEMPTS; other answers are final. The worker polls every
  * NOTIFY_POLL_INTERVAL_MS (and at start-up) and runs at most `DELIVERY_CONCURRENCY` attempts at once.
+ * 404 and 410 are retried for NOTIFY_RETRY_NOT_FOUND_MINUTES; documents go inline or as signed links
+ * (NOTIFY_DOCUMENTS, issue 20, decision 017).
  */
 import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
-import type { DatabaseHealth } from '../db/database-health.ts';
+import { type DatabaseHealth, isSocketError } from '../db/database-health.ts';
 import { completionNotifications } from '../db/schema/notifications.ts';
 import type { Env } from '../env.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
@@ -28,6 +30,7 @@ import {
   readNotification,
   recordOutcome,
 } from './delivery-lease.ts';
+import { createDocumentLinks, type DocumentLinks } from './document-links.ts';
 import { webhookKey } from './webhook-signature.ts';
 
 export {
@@ -72,7 +75,13 @@ export interface CompletionDeliveryOptions {
     | 'NOTIFY_RETRY_BASE_MS'
     | 'NOTIFY_RETRY_MAX_MS'
     | 'NOTIFY_POLL_INTERVAL_MS'
+    | 'NOTIFY_DOCUMENTS'
+    | 'NOTIFY_LINK_TTL_MINUTES'
+    | 'NOTIFY_RETRY_NOT_FOUND_MINUTES'
+    | 'appUrl'
   >;
+  /** The server-only secret `links` mode download links are signed with (AUTH_SECRET; decision 017). */
+  linkSecret: string;
   logger: Logger;
 }
 
@@ -81,6 +90,8 @@ export interface CompletionDelivery {
   readonly configured: boolean;
   /** Lease length of one attempt, ms. */
   readonly leaseMs: number;
+  /** Signs the `links` mode download links and checks them (GET /api/notification-documents/...). */
+  readonly documentLinks: DocumentLinks;
   /**
    * Claim `notificationId` now if it is pending and no attempt is running (its backoff is skipped: a
    * person asked), run the attempt and return the row afterwards. Returns the current row unchanged
@@ -116,7 +127,8 @@ export function createCompletionDelivery(options: CompletionDeliveryOptions): Co
   /** The tick running while `ticking`; with `tickAgain` set it looks once more before it ends. */
   let currentTick: Promise<void> = Promise.resolve();
   let tickAgain = false;
-  const attemptDeps = { db, storage, cipher, env, log, url, key };
+  const documentLinks = createDocumentLinks({ secret: options.linkSecret, appUrl: env.appUrl });
+  const attemptDeps = { db, storage, cipher, env, log, url, key, links: documentLinks };
 
   async function run(claimed: Claim): Promise<NotificationRow | undefined> {
     const started = performance.now();
@@ -170,7 +182,8 @@ export function createCompletionDelivery(options: CompletionDeliveryOptions): Co
       } while (tickAgain && !stopping.signal.aborted);
     } catch (error) {
       // While the database is down the health monitor says so once; a line per poll would flood.
-      if (options.health?.isUnavailable(error)) {
+      // This block only talks to the database: a socket error here is the database's.
+      if (options.health && (options.health.isUnavailable(error) || isSocketError(error))) {
         options.health.suspect(error);
         log.debug({ err: error }, 'completion delivery poll skipped: database unreachable');
       } else {
@@ -200,6 +213,7 @@ export function createCompletionDelivery(options: CompletionDeliveryOptions): Co
   return {
     configured: Boolean(url),
     leaseMs,
+    documentLinks,
     async deliverNow(notificationId) {
       if (stopping.signal.aborted) return readNotification(db, notificationId);
       const claimed = url ? await claimNotification(db, leaseMs, notificationId) : undefined;

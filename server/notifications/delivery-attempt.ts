@@ -6,7 +6,9 @@
  *    NOTIFY_MAX_PAYLOAD_BYTES -> failed ("payload too large"), never retried;
  * 3. sending pass: generates the same bytes again into the request (Content-Length from pass 2).
  *
- * Network errors, timeouts, 408, 429 and 5xx are retried (delivery-policy.ts); other answers are final.
+ * Network errors, timeouts, 408, 429 and 5xx are retried (delivery-policy.ts), 404 and 410 within
+ * NOTIFY_RETRY_NOT_FOUND_MINUTES of the first attempt (issue 20); other answers are final. A 5xx to a
+ * body over 16 MiB, and a body refused here as too large, are logged at warn with the likely cause.
  */
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.ts';
@@ -14,8 +16,19 @@ import type { Env } from '../env.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
 import { completionBody, DocumentReadError, loadCompletionSource } from './completion-payload.ts';
-import { INTERRUPTED_ERROR, NO_ENDPOINT_ERROR, type NotificationRow } from './delivery-lease.ts';
-import { type AttemptVerdict, classifyResponse, describeNetworkError } from './delivery-policy.ts';
+import {
+  firstAttemptAt,
+  INTERRUPTED_ERROR,
+  NO_ENDPOINT_ERROR,
+  type NotificationRow,
+} from './delivery-lease.ts';
+import {
+  type AttemptVerdict,
+  classifyResponse,
+  describeNetworkError,
+  oversizeHint,
+} from './delivery-policy.ts';
+import type { DocumentLinks } from './document-links.ts';
 import { postStream } from './webhook-sender.ts';
 import { createWebhookSigner } from './webhook-signature.ts';
 
@@ -24,7 +37,16 @@ export interface AttemptDeps {
   db: Database;
   storage: ObjectStorage;
   cipher: FieldCipher;
-  env: Pick<Env, 'NOTIFY_MAX_PAYLOAD_BYTES' | 'NOTIFY_TIMEOUT_MS'>;
+  env: Pick<
+    Env,
+    | 'NOTIFY_MAX_PAYLOAD_BYTES'
+    | 'NOTIFY_TIMEOUT_MS'
+    | 'NOTIFY_DOCUMENTS'
+    | 'NOTIFY_LINK_TTL_MINUTES'
+    | 'NOTIFY_RETRY_NOT_FOUND_MINUTES'
+  >;
+  /** Mints the `downloadUrl`s of `links` mode. */
+  links: DocumentLinks;
   log: Logger;
   /** NOTIFY_WEBHOOK_URL. */
   url: URL | undefined;
@@ -39,7 +61,7 @@ export interface AttemptDeps {
  * @returns the verdict and the receiver's HTTP status (null when no answer came)
  */
 export async function attemptDelivery(
-  { db, storage, cipher, env, log, url, key }: AttemptDeps,
+  { db, storage, cipher, env, log, url, key, links }: AttemptDeps,
   notification: NotificationRow,
   signal: AbortSignal,
 ): Promise<{ verdict: AttemptVerdict; httpStatus: number | null }> {
@@ -48,7 +70,20 @@ export async function attemptDelivery(
     const source = await loadCompletionSource({ db, cipher, logger: log, notification });
     const timestamp = Math.floor(Date.now() / 1000);
     const unreadable = new Set<string>();
-    const bodyOptions = { storage, logger: log, notificationId: notification.id, unreadable, signal };
+    // links mode: minted per attempt, valid NOTIFY_LINK_TTL_MINUTES from this attempt (decision 017).
+    const linksExpireAt = timestamp + env.NOTIFY_LINK_TTL_MINUTES * 60;
+    const downloadUrl =
+      env.NOTIFY_DOCUMENTS === 'links'
+        ? (documentId: string) => links.mint(documentId, linksExpireAt)
+        : undefined;
+    const bodyOptions = {
+      storage,
+      logger: log,
+      notificationId: notification.id,
+      unreadable,
+      signal,
+      downloadUrl,
+    };
 
     // Signing pass. A document that breaks mid-stream is marked unreadable and the pass restarts.
     let size = 0;
@@ -60,10 +95,20 @@ export async function attemptDelivery(
         for await (const chunk of completionBody(source, { ...bodyOptions, discover: true })) {
           size += chunk.length;
           if (size > env.NOTIFY_MAX_PAYLOAD_BYTES) {
+            // Issue 20 item 4: the reason at warn (sizes and counts only, no PHI).
+            log.warn(
+              {
+                notificationId: notification.id,
+                limitBytes: env.NOTIFY_MAX_PAYLOAD_BYTES,
+                documents: source.documents.length,
+                documentsMode: env.NOTIFY_DOCUMENTS,
+              },
+              'completion notification refused: the body is larger than NOTIFY_MAX_PAYLOAD_BYTES; nothing sent',
+            );
             return {
               verdict: {
                 kind: 'final',
-                error: `payload too large: more than ${env.NOTIFY_MAX_PAYLOAD_BYTES} bytes (NOTIFY_MAX_PAYLOAD_BYTES); raise the limit here and in the receiver, or send fewer or smaller documents`,
+                error: `payload too large: more than ${env.NOTIFY_MAX_PAYLOAD_BYTES} bytes (NOTIFY_MAX_PAYLOAD_BYTES); raise the limit here and in the receiver, set NOTIFY_DOCUMENTS=links, or send fewer or smaller documents`,
               },
               httpStatus: null,
             };
@@ -99,7 +144,24 @@ export async function attemptDelivery(
       size,
       signal,
     );
-    return { verdict: classifyResponse(result.status, result.retryAfter), httpStatus: result.status };
+    const now = Date.now();
+    const notFound =
+      result.status === 404 || result.status === 410
+        ? {
+            firstAttemptAt: (await firstAttemptAt(db, notification))?.getTime() ?? now,
+            windowMs: env.NOTIFY_RETRY_NOT_FOUND_MINUTES * 60_000,
+          }
+        : undefined;
+    let verdict = classifyResponse(result.status, result.retryAfter, now, notFound);
+    const hint = oversizeHint(result.status, size);
+    if (hint && verdict.kind !== 'delivered') {
+      log.warn(
+        { notificationId: notification.id, httpStatus: result.status, bodyBytes: size },
+        `completion notification: ${hint}`,
+      );
+      verdict = { ...verdict, error: `${verdict.error}; ${hint}` };
+    }
+    return { verdict, httpStatus: result.status };
   } catch (error) {
     if (signal.aborted) {
       const reason = signal.reason as Error | undefined;

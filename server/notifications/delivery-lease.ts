@@ -81,6 +81,24 @@ export async function readNotification(db: Database, id: string): Promise<Notifi
   return row;
 }
 
+/**
+ * When the first attempt of the notification's current series started: its attempt rows since
+ * creation or the last resend are the `attempts` latest ones (every claim inserts one, and a resend
+ * sets `attempts` to 0). Used for the 404/410 retry window (issue 20). Undefined when no row is found.
+ */
+export async function firstAttemptAt(
+  db: Database,
+  notification: Pick<NotificationRow, 'id' | 'attempts'>,
+): Promise<Date | undefined> {
+  const result = await db.execute<{ attempted_at: Date | string }>(sql`
+    select attempted_at from ${notificationAttempts}
+    where notification_id = ${notification.id}
+    order by attempted_at desc, id desc
+    offset ${Math.max(notification.attempts - 1, 0)} limit 1`);
+  const value = result.rows[0]?.attempted_at;
+  return value === undefined ? undefined : new Date(value);
+}
+
 /** The settings that decide what an outcome does to the notification. */
 export type RetrySettings = Pick<Env, 'NOTIFY_MAX_ATTEMPTS' | 'NOTIFY_RETRY_BASE_MS' | 'NOTIFY_RETRY_MAX_MS'>;
 

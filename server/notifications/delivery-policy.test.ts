@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { classifyResponse, describeNetworkError, parseRetryAfter, retryDelayMs } from './delivery-policy.ts';
+import {
+  classifyResponse,
+  describeNetworkError,
+  oversizeHint,
+  parseRetryAfter,
+  RECEIVER_DEFAULT_BODY_LIMIT_BYTES,
+  retryDelayMs,
+} from './delivery-policy.ts';
 
 describe('classifyResponse', () => {
   it.each([200, 201, 202, 204, 299])('counts %i as delivered (spec §7: an ok response)', (status) => {
@@ -22,6 +29,39 @@ describe('classifyResponse', () => {
 
   it('passes the Retry-After of a retryable answer along', () => {
     expect(classifyResponse(503, '7')).toMatchObject({ kind: 'retry', retryAfterMs: 7000 });
+  });
+});
+
+describe('classifyResponse: 404 and 410 within NOTIFY_RETRY_NOT_FOUND_MINUTES (issue 20)', () => {
+  const first = Date.parse('2026-01-01T00:00:00Z');
+  const window = { firstAttemptAt: first, windowMs: 30 * 60_000 };
+  it.each([404, 410])('retries %i until the window from the first attempt has passed', (status) => {
+    expect(classifyResponse(status, undefined, first, window)).toMatchObject({ kind: 'retry' });
+    expect(classifyResponse(status, '5', first + 29 * 60_000, window)).toMatchObject({
+      kind: 'retry',
+      retryAfterMs: 5000,
+    });
+    expect(classifyResponse(status, undefined, first + 30 * 60_000, window)).toMatchObject({
+      kind: 'final',
+      error: expect.stringContaining(`HTTP ${status} for more than 30 min`),
+    });
+  });
+  it('keeps other 4xx final, and 404 final with a window of 0', () => {
+    expect(classifyResponse(403, undefined, first, window)).toMatchObject({ kind: 'final' });
+    expect(classifyResponse(404, undefined, first, { firstAttemptAt: first, windowMs: 0 })).toEqual({
+      kind: 'final',
+      error: 'The receiver answered HTTP 404',
+    });
+  });
+});
+
+describe('oversizeHint (issue 20)', () => {
+  it('names the receiver body limit only for a 5xx to a body over 16 MiB', () => {
+    expect(oversizeHint(500, RECEIVER_DEFAULT_BODY_LIMIT_BYTES + 1)).toContain('N8N_PAYLOAD_SIZE_MAX');
+    expect(oversizeHint(502, 40_000_000)).toContain('NOTIFY_DOCUMENTS=links');
+    expect(oversizeHint(500, RECEIVER_DEFAULT_BODY_LIMIT_BYTES)).toBeUndefined();
+    expect(oversizeHint(413, 40_000_000)).toBeUndefined();
+    expect(oversizeHint(200, 40_000_000)).toBeUndefined();
   });
 });
 

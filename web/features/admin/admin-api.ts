@@ -3,7 +3,7 @@
  * server; the browser holds one page and one provider's details at a time. The shapes are the API
  * contract's (domain/api/admin.ts), the same schemas the server validates and serialises with.
  */
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   AdminStats,
   AuditLog,
@@ -14,6 +14,13 @@ import type {
   ProviderList,
   ProviderListQuery,
 } from '../../../domain/api/admin.ts';
+import {
+  type AdminNotification,
+  type AdminNotificationListQuery,
+  adminNotificationListSchema,
+  adminNotificationSchema,
+} from '../../../domain/api/notifications.ts';
+import type { CompletionStatus } from '../../../domain/completion-status.ts';
 import { ApiError, api } from '../../api.ts';
 
 export type {
@@ -101,6 +108,49 @@ export function useAuditLog(action: string | null, page: number, enabled: boolea
     // The log grows while the admin works (their own views and downloads): read it fresh.
     staleTime: 0,
     refetchOnMount: 'always',
+  });
+}
+
+/**
+ * Completion notifications, newest first (issue 20; GET /api/admin/notifications), optionally of one
+ * state; at most 100 (the server's default `limit`). Parsed with the contract's schema.
+ * @throws ApiError (through the query's `error`) when the server refuses or cannot be reached
+ */
+export function useAdminNotifications(status: CompletionStatus | null, enabled: boolean) {
+  return useQuery({
+    queryKey: ['admin', 'notifications', status],
+    enabled,
+    queryFn: async () =>
+      adminNotificationListSchema.parse(
+        await api<unknown>(
+          'GET',
+          `/api/admin/notifications${query({ status: status ?? undefined } satisfies Partial<AdminNotificationListQuery>)}`,
+        ),
+      ).notifications,
+    placeholderData: keepPreviousData,
+    // Deliveries change state on the server while the admin looks: read the list fresh.
+    staleTime: 0,
+    refetchOnMount: 'always',
+  });
+}
+
+/**
+ * Send a completion notification again (issue 20; POST /api/admin/notifications/:id/resend). Resolves
+ * with the notification's new state; refreshes the notifications lists and the audit log.
+ * @throws ApiError with the server's message (404 unknown notification, 403 without the permission)
+ */
+export function useResendNotification() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (notificationId: string): Promise<AdminNotification> =>
+      adminNotificationSchema.parse(
+        await api<unknown>('POST', `/api/admin/notifications/${encodeURIComponent(notificationId)}/resend`),
+      ),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['admin', 'notifications'] }),
+        queryClient.invalidateQueries({ queryKey: ['admin', 'audit-log'] }),
+      ]),
   });
 }
 
