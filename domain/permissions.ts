@@ -21,6 +21,8 @@ export const permissionsByRole = {
     'read:provider:any',
     'read:audit:any',
     'send:notification:any',
+    /** Move applications through the credentialing review and record verifications (issue 13). */
+    'review:application:any',
   ],
 } as const satisfies Record<Role, readonly string[]>;
 

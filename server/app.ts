@@ -27,6 +27,7 @@ import { errorHandler, frameworkErrorHandler } from './http/error-handler.ts';
 import { isApiRequest, requestPath } from './http/request-route.ts';
 import { systemRoutes } from './http/system.routes.ts';
 import { rejectUnstorableText } from './http/unstorable-text.ts';
+import { reviewAdminRoutes, reviewProviderRoutes } from './review/review.routes.ts';
 import { featureRoutes } from './routes.ts';
 
 /** While the app closes, how often keep-alive connections left idle are closed, in ms. */
@@ -146,6 +147,9 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
   await app.register(sessionRoutes);
   await app.register(applicationRoutes);
   await app.register(featureRoutes);
+  // The credentialing review (issue 13): administrators' and providers' routes.
+  await app.register(reviewAdminRoutes);
+  await app.register(reviewProviderRoutes);
 
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () =>
     app.swagger(),

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { notificationDocumentsModes } from '../domain/api/notifications.ts';
 import { trustedOrigins } from './http/loopback.ts';
 
 const optionalUrl = z
@@ -128,8 +129,36 @@ const envSchema = z.object({
     .int()
     .min(1)
     .default(60 * 60 * 1000),
+  /**
+   * Days a verification stays valid for 'Approve' (issue 13; NCQA 2025 verification time limit).
+   */
+  VERIFICATION_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(3650).default(120),
   /** How often the delivery worker looks for due notifications, ms. */
   NOTIFY_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(2_000),
+  /**
+   * How documents travel in the notification (issue 20, decision 017): `inline` (spec §7
+   * `base64Content`) or `links` (`downloadUrl`, a signed link to this server; `base64Content` null).
+   */
+  NOTIFY_DOCUMENTS: z
+    .enum(notificationDocumentsModes, { error: 'NOTIFY_DOCUMENTS must be inline or links' })
+    .default('inline'),
+  /** Minutes a `links` mode download link works after the attempt that minted it (decision 017). */
+  NOTIFY_LINK_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(24 * 60),
+  /**
+   * Minutes after the first attempt during which a 404 or 410 is retried (issue 20: a restarting or
+   * unpublished n8n workflow answers 404); then final. 0: final at once.
+   */
+  NOTIFY_RETRY_NOT_FOUND_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 60)
+    .default(30),
   /**
    * How often an instance tells the others on the database it is alive, ms; one silent for three
    * heartbeats is gone (issue 12).

@@ -60,6 +60,9 @@ const rules: Record<ReviewAction, Rule> = {
 /** Statuses no action leaves (issue 13: "Approved and rejected are final"). */
 export const finalStatuses: readonly ApplicationStatus[] = ['approved', 'rejected'];
 
+/** Statuses of an application with the credentialing team: completed, no decision yet. */
+export const reviewStatuses: readonly ApplicationStatus[] = ['submitted', 'under_review'];
+
 /** Where an application stands, as far as the state machine is concerned. */
 export interface ReviewState {
   status: ApplicationStatus;

@@ -2,11 +2,12 @@
  * Applications and their progress (spec §4). Progress is computed by PostgreSQL in one query: one
  * EXISTS per section table, for every application of the list at once.
  */
-import { and, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { CompletionState } from '../../domain/api/applications.ts';
 import { AppError } from '../../domain/app-error.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
+import { reviewStatuses } from '../../domain/review/review-workflow.ts';
 import { computeProgress, type SectionKey, sections } from '../../domain/sections/registry.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { type Actor, assertPermission } from '../auth/actor.ts';
@@ -116,24 +117,35 @@ export async function findApplication(
 
 /**
  * Start a new draft application (spec §4). A provider whose current application is still a draft
- * finishes that one first; one whose current application moved on can start again (recredentialing).
+ * finishes that one first; one whose application is in review (submitted, under review; issue 13)
+ * waits for the decision; after a decision they can start again (recredentialing).
  * @throws AppError conflict (409) when a draft exists
  */
 export async function createApplication(db: Database, userId: string): Promise<ApplicationSummary> {
   return db.transaction(async (tx) => {
     // Serialise concurrent "start" clicks of one user so two drafts cannot be created.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`application:${userId}`}))`);
-    const [draft] = await tx
-      .select({ id: providerApplications.id })
+    const [open] = await tx
+      .select({ id: providerApplications.id, status: providerApplications.applicationStatus })
       .from(providerApplications)
       .where(
-        and(eq(providerApplications.userId, userId), eq(providerApplications.applicationStatus, 'draft')),
+        and(
+          eq(providerApplications.userId, userId),
+          inArray(providerApplications.applicationStatus, ['draft', ...reviewStatuses]),
+        ),
       )
       .limit(1);
-    if (draft) {
+    if (open?.status === 'draft') {
       throw new AppError(
         'conflict',
         'You already have a draft application. Complete it before starting a new one.',
+      );
+    }
+    // Issue 13: a completed application stays with the credentialing team until their decision.
+    if (open) {
+      throw new AppError(
+        'conflict',
+        'Your application is with the credentialing team. You can start a new one once they have made their decision.',
       );
     }
     const [created] = await tx.insert(providerApplications).values({ userId }).returning();

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { createDatabaseHealth, type DatabaseHealth, type DatabaseHealthLogger } from './database-health.ts';
 import * as schema from './schema/index.ts';
@@ -16,6 +17,21 @@ export type Database = NodePgDatabase<typeof schema>;
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 /** Database or transaction: what services take so they can join a caller's transaction. */
 export type Queryable = Database | Transaction;
+
+/**
+ * Run independent reads: together on the pool (each takes its own connection), one after another
+ * in a transaction, whose one connection cannot run two queries at once (pg 8 warns and queues
+ * them; pg 9 refuses). Answers in the order of `reads`.
+ */
+export async function readAll<T extends readonly unknown[]>(
+  db: Queryable,
+  reads: { [K in keyof T]: () => Promise<T[K]> },
+): Promise<T> {
+  if (!(db instanceof PgTransaction)) return (await Promise.all(reads.map((read) => read()))) as unknown as T;
+  const results: unknown[] = [];
+  for (const read of reads) results.push(await read());
+  return results as unknown as T;
+}
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 

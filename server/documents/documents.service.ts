@@ -24,6 +24,7 @@ import {
   MAX_DOCUMENTS_PER_APPLICATION,
 } from '../../domain/sections/documents.ts';
 import { isUuid } from '../../domain/uuid.ts';
+import { assertSectionEditable } from '../applications/review-lock.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
@@ -189,6 +190,8 @@ export async function storeDocument(
   try {
     return await db.transaction(async (tx) => {
       await lockApplicationDocuments(tx, input.applicationId);
+      // A completed application is locked except the sections of an open information request (issue 13).
+      await assertSectionEditable(tx, input.applicationId, 'documents');
       await assertDocumentRoom(tx, input.applicationId, intake.size);
       const [row] = await tx
         .insert(documents)
@@ -230,6 +233,7 @@ export async function deleteDocument(
   document: DocumentRow,
 ): Promise<void> {
   await deps.db.transaction(async (tx) => {
+    await assertSectionEditable(tx, document.applicationId, 'documents');
     await tx.delete(documents).where(eq(documents.id, document.id));
     await recordAudit(tx, {
       action: 'document.delete',

@@ -6,8 +6,10 @@
  * 1. `loadCompletionSource` reads everything but the document bytes from the database (small: the
  *    section rows and the documents' metadata).
  * 2. `completionBody` yields the JSON as Buffer chunks, streaming each document from object storage
- *    and base64-encoding it on the fly. Called twice per attempt (once into the HMAC, once into the
- *    request), it yields the same bytes both times as long as it is given the same `unreadable` set.
+ *    and base64-encoding it on the fly (`inline` mode), or giving each document a signed `downloadUrl`
+ *    and `base64Content: null` (`links` mode, issue 20, decision 017). Called twice per attempt
+ *    (once into the HMAC, once into the request), it yields the same bytes both times as long as it
+ *    is given the same `unreadable` set.
  *
  * Key names are the spec's: camelCase envelope, snake_case rows (spec §3 column names), `licenses` with
  * `license_issue`/`license_exp` and `certifications` with `cert_issue_date`/`cert_exp_date` (spec §7).
@@ -18,7 +20,7 @@ import { eq, getTableColumns } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Logger } from 'pino';
 import { type ListSectionKey, listSections, type SectionKey } from '../../domain/sections/registry.ts';
-import type { Queryable } from '../db/client.ts';
+import { type Queryable, readAll } from '../db/client.ts';
 import { user } from '../db/schema/auth.ts';
 import { profiles } from '../db/schema/core.ts';
 import { documents } from '../db/schema/documents.ts';
@@ -157,12 +159,12 @@ export async function loadCompletionSource(options: LoadSourceOptions): Promise<
   const { db, cipher, logger, notification } = options;
   const { applicationId, userId } = notification;
 
-  // Issued together: on the pool they run concurrently (within a transaction, pg queues them).
-  const [[account], [profile], [personal], listRowSets] = await Promise.all([
-    db.select({ email: user.email }).from(user).where(eq(user.id, userId)),
-    db.select().from(profiles).where(eq(profiles.userId, userId)),
-    db.select().from(personalInformation).where(eq(personalInformation.applicationId, applicationId)),
-    Promise.all(listSections.map((section) => listRows(db, section.key, applicationId))),
+  // Concurrent on the pool; in order inside a transaction (the snapshot of issue 13 reads in one).
+  const [[account], [profile], [personal], ...listRowSets] = await readAll(db, [
+    () => db.select({ email: user.email }).from(user).where(eq(user.id, userId)),
+    () => db.select().from(profiles).where(eq(profiles.userId, userId)),
+    () => db.select().from(personalInformation).where(eq(personalInformation.applicationId, applicationId)),
+    ...listSections.map((section) => () => listRows(db, section.key, applicationId)),
   ]);
 
   const personalRow = personal ? snakeRow(personalInformation, personal) : {};
@@ -269,6 +271,12 @@ export interface BodyOptions {
   discover: boolean;
   /** Checked between chunks: an aborted attempt stops reading. */
   signal?: AbortSignal;
+  /**
+   * `links` mode (NOTIFY_DOCUMENTS=links, issue 20): the `downloadUrl` of a document, added before a
+   * `base64Content` of null; no object is read. Unset: `inline` mode, the spec §7 body byte for byte.
+   * Must return the same URL in both passes of an attempt.
+   */
+  downloadUrl?: (documentId: string) => string;
 }
 
 /** Streaming base64 of `source`: 3-byte groups are encoded as they arrive, the tail at the end. */
@@ -293,12 +301,18 @@ export async function* completionBody(
   source: CompletionSource,
   options: BodyOptions,
 ): AsyncGenerator<Buffer> {
-  const { storage, logger, notificationId, unreadable, discover, signal } = options;
+  const { storage, logger, notificationId, unreadable, discover, signal, downloadUrl } = options;
   const head = JSON.stringify(source.head);
   yield Buffer.from(`${head.slice(0, -1)},"documents":[`);
   let first = true;
   for (const document of source.documents) {
     const meta = JSON.stringify(document.row);
+    if (downloadUrl) {
+      const url = JSON.stringify(downloadUrl(document.id));
+      yield Buffer.from(`${first ? '' : ','}${meta.slice(0, -1)},"downloadUrl":${url},"base64Content":null}`);
+      first = false;
+      continue;
+    }
     yield Buffer.from(`${first ? '' : ','}${meta.slice(0, -1)},"base64Content":`);
     first = false;
     let stream: Readable | undefined;

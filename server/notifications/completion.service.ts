@@ -6,18 +6,20 @@ import { randomUUID } from 'node:crypto';
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AdminNotification, NotificationAttempt } from '../../domain/api/notifications.ts';
 import { AppError } from '../../domain/app-error.ts';
+import { nextStatus } from '../../domain/review/review-workflow.ts';
 import { SECTION_COUNT } from '../../domain/sections/registry.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { findApplication, loadApplicationFor } from '../applications/applications.service.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database } from '../db/client.ts';
-import { profiles } from '../db/schema/core.ts';
+import { profiles, providerApplications } from '../db/schema/core.ts';
 import {
   type CompletionStatus,
   completionNotifications,
   notificationAttempts,
 } from '../db/schema/notifications.ts';
+import { storeNextVersion } from './application-snapshot.ts';
 import {
   type Claim,
   type CompletionDelivery,
@@ -36,7 +38,8 @@ export interface CompletionRequest {
 
 /**
  * Record that the provider completed `applicationId` and queue its notification, in one transaction
- * (spec §4: only a draft at 100%; the application status is not changed). Idempotent: a second call
+ * (spec §4: only a draft at 100%). The application moves from draft to submitted with version 1 of
+ * its snapshot (issue 13). Idempotent: a second call
  * returns the existing record. With an endpoint configured, the first attempt is claimed right away
  * (so the caller can run it inline); without one the record is `undelivered` ('no endpoint configured').
  * @throws AppError not_found (404; not the caller's), forbidden (403; admins), conflict (409; not a
@@ -90,6 +93,34 @@ export async function requestCompletion(
             },
       )
       .returning();
+    // Issue 13 (decision 018): completing moves draft -> submitted in this same transaction, with
+    // version 1 of the frozen snapshot and its audit row (the payload and its delivery are unchanged).
+    const submitted = nextStatus(
+      { status: application.applicationStatus, openRequest: false },
+      'complete',
+      'provider',
+    );
+    if (!submitted.ok) throw new AppError('conflict', submitted.message);
+    await tx
+      .update(providerApplications)
+      .set({ applicationStatus: submitted.to, submittedAt: row!.createdAt })
+      .where(eq(providerApplications.id, application.id));
+    const version = await storeNextVersion(tx, application, 'completion');
+    await recordAudit(tx, {
+      action: 'review.submitted',
+      actorUserId: actor.userId,
+      subjectUserId: application.userId,
+      resourceType: 'application',
+      resourceId: application.id,
+      ipAddress: actor.ipAddress,
+      details: {
+        applicationId: application.id,
+        fromStatus: application.applicationStatus,
+        toStatus: submitted.to,
+        version: version.version,
+        sha256: version.sha256,
+      },
+    });
     await recordAudit(tx, {
       action: 'notification.sent',
       actorUserId: actor.userId,

@@ -206,12 +206,12 @@ describe('POST /api/applications/:applicationId/completion', () => {
     }
     expect(payload.documents.find((d: { id: string }) => d.id === lost!.id).base64Content).toBeNull();
 
-    // Completion does not change the application status (spec §4); the dashboard knows it completed.
+    // Completion moves the application to submitted (issue 13); the dashboard knows it completed.
     const list = await alice.json<{
       applications: { id: string; applicationStatus: string; completion: CompletionState | null }[];
     }>('GET', '/api/applications');
     const listed = list.body.applications.find((a) => a.id === applicationId)!;
-    expect(listed.applicationStatus).toBe('draft');
+    expect(listed.applicationStatus).toBe('submitted');
     expect(listed.completion).toMatchObject({ status: 'delivered', requestedAt: response.body.requestedAt });
 
     // One attempt recorded; no PHI (the SSN) in the logs.

@@ -8,6 +8,8 @@
  *   call returns the existing record (and, while pending, tries again at once).
  * - GET /api/admin/notifications (admin): every notification with its state and attempts.
  * - POST /api/admin/notifications/:notificationId/resend (admin): queue again and try at once.
+ * - GET /api/notification-documents/:documentId/:token (public, signed link of `links` mode; issue 20):
+ *   notification-documents.routes.ts.
  *
  * Request and response schemas: domain/api/notifications.ts.
  * Handlers: authenticate -> validate -> load -> authorize -> service -> present.
@@ -25,8 +27,11 @@ import type { AppInstance } from '../app-types.ts';
 import { presentCompletionState } from '../applications/completion-state.ts';
 import { requirePermission } from '../auth/actor.ts';
 import { listNotifications, requestCompletion, resendNotification } from './completion.service.ts';
+import { notificationDocumentRoutes } from './notification-documents.routes.ts';
 
 export async function notificationRoutes(app: AppInstance) {
+  await app.register(notificationDocumentRoutes);
+
   app.post(
     '/api/applications/:applicationId/completion',
     {
@@ -34,7 +39,7 @@ export async function notificationRoutes(app: AppInstance) {
       schema: {
         summary: 'Complete the application: notify the credentialing team (spec §4, §7)',
         description:
-          'Only for a draft at 100%. Records the completion (the application status is not changed) and ' +
+          'Only for a draft at 100%. Records the completion (the application moves to submitted, issue 13) and ' +
           'sends the signed notification. 200 when delivered; 202 when queued (pending), refused (failed) ' +
           'or no endpoint is configured (undelivered). Idempotent.',
         tags: ['notifications'],

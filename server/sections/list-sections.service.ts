@@ -23,6 +23,7 @@ import {
   repeatableSaveSchema,
   rowLimitMessage,
 } from '../../domain/sections/section.ts';
+import { assertSectionEditable } from '../applications/review-lock.ts';
 import type { Database, Queryable, Transaction } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-reads.ts';
 import { sectionTables } from '../db/schema/sections.ts';
@@ -154,6 +155,8 @@ async function lockSectionAndCheckRoom(
   adding: number,
 ): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sections:${store.key}:${applicationId}`}))`);
+  // A completed application is locked except the sections of an open information request (issue 13).
+  await assertSectionEditable(tx, applicationId, store.key as SectionKey);
   if (adding === 0) return;
   const [counted] = await tx
     .select({ n: sql<number>`count(*)::int` })
@@ -271,9 +274,12 @@ export async function deleteRow(
     'This entry was not found. It may have been deleted already; reload the page.',
   );
   if (!z.uuid().safeParse(rowId).success) throw notFound;
-  const deleted = await db
-    .delete(store.table)
-    .where(and(eq(store.id, rowId), eq(store.applicationId, applicationId)))
-    .returning({ id: store.id });
+  const deleted = await db.transaction(async (tx) => {
+    await assertSectionEditable(tx, applicationId, store.key as SectionKey);
+    return tx
+      .delete(store.table)
+      .where(and(eq(store.id, rowId), eq(store.applicationId, applicationId)))
+      .returning({ id: store.id });
+  });
   if (deleted.length === 0) throw notFound;
 }

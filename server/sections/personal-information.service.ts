@@ -16,6 +16,7 @@ import {
   personalInformationSection,
   ssnLast4,
 } from '../../domain/sections/personal-information.ts';
+import { assertSectionEditable } from '../applications/review-lock.ts';
 import type { Queryable } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-reads.ts';
 import { personalInformation } from '../db/schema/sections.ts';
@@ -107,13 +108,18 @@ export async function upsertPersonalInformation(
     ssnLast4: ssnLast4(input.ssn),
   };
   const [row] = await db
-    .insert(personalInformation)
-    .values({ ...values, applicationId })
-    .onConflictDoUpdate({
-      target: personalInformation.applicationId,
-      set: { ...values, updatedAt: sql`now()` },
+    .transaction(async (tx) => {
+      // A completed application is locked except the sections of an open information request (issue 13).
+      await assertSectionEditable(tx, applicationId, 'personalInformation');
+      return tx
+        .insert(personalInformation)
+        .values({ ...values, applicationId })
+        .onConflictDoUpdate({
+          target: personalInformation.applicationId,
+          set: { ...values, updatedAt: sql`now()` },
+        })
+        .returning();
     })
-    .returning()
     .catch(rethrowAsInputError);
   return present(row!, cipher, 'owner');
 }

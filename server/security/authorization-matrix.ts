@@ -125,8 +125,9 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
     expected: owner(200),
     request: (ctx) => ({ path: `${sections(ctx)}/personal-information` }),
   },
+  // Provider A's application is completed (submitted): the owner's writes are refused with 409 (issue 13 lock).
   'PUT /api/applications/:applicationId/sections/personal-information': {
-    expected: ownerWrite(200),
+    expected: ownerWrite(409),
     request: (ctx) => ({
       path: `${sections(ctx)}/personal-information`,
       body: { providerType: 'MD', ssn: '123-45-6789' },
@@ -137,19 +138,20 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
     request: (ctx) => ({ path: `${sections(ctx)}/payors` }),
   },
   'POST /api/applications/:applicationId/sections/:slug': {
-    expected: ownerWrite(201),
+    expected: ownerWrite(409),
     request: (ctx) => ({ path: `${sections(ctx)}/payors`, body: { payorName: 'Matrix Health Plan' } }),
   },
   'PUT /api/applications/:applicationId/sections/:slug': {
-    expected: ownerWrite(200),
+    expected: ownerWrite(409),
     request: (ctx) => ({
       path: `${sections(ctx)}/education`,
       body: { rows: [{ institutionName: 'Matrix University', degreeType: 'doctorate' }] },
     }),
   },
   'DELETE /api/applications/:applicationId/sections/:slug/:rowId': {
-    expected: ownerWrite(204),
-    request: async (ctx) => ({ path: `${sections(ctx)}/payors/${await ctx.freshPayorId()}` }),
+    // Locked before the row is looked up (issue 13): any row id answers 409 to the owner.
+    expected: ownerWrite(409),
+    request: (ctx) => ({ path: `${sections(ctx)}/payors/00000000-0000-4000-8000-000000000000` }),
   },
 
   // Documents
@@ -158,14 +160,13 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
     request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/documents` }),
   },
   'POST /api/applications/:applicationId/documents': {
-    expected: ownerWrite(201),
+    expected: ownerWrite(409),
     request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/documents`, body: ctx.uploadBody() }),
   },
   'DELETE /api/applications/:applicationId/documents/:documentId': {
-    expected: ownerWrite(204),
-    request: async (ctx) => ({
-      path: `/api/applications/${ctx.applicationId}/documents/${await ctx.freshDocumentId()}`,
-    }),
+    // The completed application's document stays (issue 13 lock): 409 to the owner.
+    expected: ownerWrite(409),
+    request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/documents/${ctx.documentId}` }),
   },
   'GET /api/documents/:documentId/download': {
     expected: owner(200),
@@ -176,6 +177,15 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
   'POST /api/applications/:applicationId/completion': {
     expected: ownerWrite(202),
     request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/completion`, body: {} }),
+  },
+
+  // Signed link of a links-mode notification (issue 20): public, the token is the capability. A forged
+  // token is refused with 403 whoever asks (a session grants nothing here).
+  'GET /api/notification-documents/:documentId/:token': {
+    expected: everyone(403),
+    request: (ctx) => ({
+      path: `/api/notification-documents/${ctx.documentId}/9999999999.${'A'.repeat(43)}`,
+    }),
   },
 
   // Admin
@@ -194,5 +204,62 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
   'POST /api/admin/notifications/:notificationId/resend': {
     expected: adminOnly(),
     request: (ctx) => ({ path: `/api/admin/notifications/${ctx.notificationId}/resend`, body: {} }),
+  },
+
+  // Credentialing review (issue 13). Registered in this order, each called once per caller: A's
+  // submitted application goes under review (the admin's 200), then gets an open request on
+  // Professional Licenses; 'Approve' is then refused (409, request open), 'Reject' without a reason
+  // is a 400 (past authorization, nothing consumed).
+  'POST /api/admin/applications/:applicationId/start-review': {
+    expected: adminOnly(200),
+    request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/start-review`, body: {} }),
+  },
+  'POST /api/admin/applications/:applicationId/request-information': {
+    expected: adminOnly(200),
+    request: (ctx) => ({
+      path: `/api/admin/applications/${ctx.applicationId}/request-information`,
+      body: { message: 'Please update your license.', sections: ['professionalLicenses'] },
+    }),
+  },
+  'POST /api/admin/applications/:applicationId/approve': {
+    expected: adminOnly(409),
+    request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/approve`, body: {} }),
+  },
+  'POST /api/admin/applications/:applicationId/reject': {
+    expected: adminOnly(400),
+    request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/reject`, body: {} }),
+  },
+  'GET /api/admin/applications/:applicationId/review': {
+    expected: adminOnly(200),
+    request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/review` }),
+  },
+  'GET /api/admin/applications/:applicationId/versions/:version': {
+    expected: adminOnly(200),
+    request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/versions/1` }),
+  },
+  'PATCH /api/admin/applications/:applicationId/verification-items/:itemId': {
+    // An item id of no item: past authorization, 404.
+    expected: adminOnly(404),
+    request: (ctx) => ({
+      path: `/api/admin/applications/${ctx.applicationId}/verification-items/00000000-0000-4000-8000-000000000000`,
+      body: { status: 'pending' },
+    }),
+  },
+  'GET /api/admin/review-queue': {
+    expected: adminOnly(200),
+    request: () => ({ path: '/api/admin/review-queue?assigned=me' }),
+  },
+  // Provider B cannot read A's review nor answer A's requests (404: existence not revealed).
+  'GET /api/applications/:applicationId/review': {
+    expected: owner(200),
+    request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/review` }),
+  },
+  'POST /api/applications/:applicationId/information-requests/:requestId/response': {
+    // A request id that is not A's open request: 404 for the owner too; admins may not respond (403).
+    expected: ownerWrite(404),
+    request: (ctx) => ({
+      path: `/api/applications/${ctx.applicationId}/information-requests/00000000-0000-4000-8000-000000000000/response`,
+      body: {},
+    }),
   },
 };

@@ -52,6 +52,22 @@ export const providerApplications = pgTable(
       .references(() => user.id, { onDelete: 'cascade' }),
     applicationStatus: applicationStatusEnum('application_status').notNull().default('draft'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the provider completed it (draft -> submitted; issue 13, decision 018). */
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    /** When 'Start Review' moved it to under_review (issue 13). */
+    reviewStartedAt: timestamp('review_started_at', { withTimezone: true }),
+    /** The assigned administrator ('Start Review'; issue 13). */
+    reviewerId: text('reviewer_id').references(() => user.id, { onDelete: 'set null' }),
+    /** When it was approved or rejected (issue 13). */
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    /** The reason of a rejection, shown to the provider (issue 13). */
+    decisionReason: text('decision_reason'),
   },
-  (t) => [index('provider_applications_user_created_idx').on(t.userId, t.createdAt.desc())],
+  (t) => [
+    index('provider_applications_user_created_idx').on(t.userId, t.createdAt.desc()),
+    // The review queue (issue 13, decision 018): oldest submission first over the two review statuses.
+    index('provider_applications_review_queue_idx')
+      .on(t.submittedAt, t.id)
+      .where(sql`${t.applicationStatus} in ('submitted', 'under_review')`),
+  ],
 );

@@ -6,4 +6,5 @@ export * from './documents.ts';
 export * from './instances.ts';
 export * from './notifications.ts';
 export * from './rate-limits.ts';
+export * from './review.ts';
 export * from './sections.ts';

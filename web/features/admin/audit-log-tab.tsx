@@ -1,51 +1,67 @@
 /**
  * The 'Audit Log' tab (issue 6): who did what to whose record, when and from where, newest first,
- * filtered by action. The log holds identifiers and names only, never PHI.
+ * filtered by action. The log holds identifiers and names only, never PHI. A table on wide screens,
+ * one card per event on phones (issue 17).
  */
-import { Select, Stack, Table, Text } from '@mantine/core';
+import { Select, Stack, Text } from '@mantine/core';
 import dayjs from 'dayjs';
+import { auditActionLabel } from '../../../domain/audit-actions.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
+import { ResponsiveTable, type TableColumn } from '../../components/responsive-table.tsx';
 import type { AuditEvent, AuditPerson, PageInfo } from './admin-api.ts';
-import { ListPager } from './list-pager.tsx';
 
-/** Readable names of the actions the dashboard is about; others show their code. */
-const actionLabel: Record<string, string> = {
-  'admin.view_provider': 'Viewed provider details',
-  'document.download': 'Downloaded document',
-  'document.upload': 'Uploaded document',
-  'document.delete': 'Deleted document',
-  'auth.sign_in': 'Signed in',
-  'auth.sign_in_failed': 'Sign-in failed',
-  'auth.sign_out': 'Signed out',
-  'auth.sign_up': 'Signed up',
-  'auth.email_verified': 'Email confirmed',
-  'auth.password_reset_requested': 'Password reset requested',
-  'auth.password_reset': 'Password reset',
-  'auth.password_changed': 'Password changed',
-  'auth.name_changed': 'Name changed',
-  'notification.sent': 'Completion notification sent',
-  'notification.resend': 'Completion notification resent',
-  'auth.role_changed': 'Role changed',
-  'auth.two_factor_enabled': 'Two-factor authentication set up',
-  'auth.two_factor_disabled': 'Two-factor authentication turned off',
-  'auth.two_factor_reset': 'Two-factor authentication reset',
-  'auth.two_factor_failed': 'Wrong authentication code',
-  'auth.sign_in_two_factor': 'Signed in with a second factor',
-  'auth.backup_code_used': 'Backup code used',
-  'auth.backup_codes_regenerated': 'New backup codes made',
-};
+/** The label of an action code as the log stores it (codes from before a rename show as they are). */
+const actionLabel = (code: string): string | undefined => (auditActionLabel as Record<string, string>)[code];
+
+import { ListPager } from './list-pager.tsx';
 
 function Person({ person }: { person: AuditPerson | null }) {
   if (!person) return <>—</>;
   return (
     <>
-      <Text size="sm">{person.name || person.userId}</Text>
-      <Text size="xs" c="dimmed">
+      <Text size="sm" span display="block">
+        {person.name || person.userId}
+      </Text>
+      <Text size="xs" c="dimmed" span display="block">
         {person.email}
       </Text>
     </>
   );
 }
+
+const columns: TableColumn<AuditEvent>[] = [
+  { header: 'When', render: (event) => dayjs(event.occurredAt).format('MMM D, YYYY HH:mm:ss') },
+  {
+    header: 'Action',
+    render: (event) => (
+      <>
+        <Text size="sm" span display="block">
+          {actionLabel(event.action) ?? event.action}
+        </Text>
+        <Text size="xs" c="dimmed" ff="monospace" span display="block">
+          {event.action}
+        </Text>
+      </>
+    ),
+  },
+  { header: 'By', render: (event) => <Person person={event.actor} /> },
+  { header: 'Subject', render: (event) => <Person person={event.subject} /> },
+  {
+    header: 'Record',
+    render: (event) =>
+      event.resourceType ? (
+        <>
+          {event.resourceType}{' '}
+          <Text span ff="monospace" size="xs">
+            {event.resourceId?.slice(0, 8)}
+          </Text>
+        </>
+      ) : (
+        '—'
+      ),
+  },
+  { header: 'IP address', render: (event) => event.ipAddress ?? '—' },
+];
 
 export function AuditLogTab({
   data,
@@ -69,7 +85,7 @@ export function AuditLogTab({
         maw={360}
         data={(data?.actions ?? []).map((value) => ({
           value,
-          label: actionLabel[value] ? `${actionLabel[value]} (${value})` : value,
+          label: actionLabel(value) ? `${actionLabel(value)} (${value})` : value,
         }))}
         value={action}
         onChange={onActionChange}
@@ -80,53 +96,15 @@ export function AuditLogTab({
         <>
           <ListPager info={data} noun={['event', 'events']} onPageChange={onPageChange} />
           {data.events.length > 0 && (
-            <Table.ScrollContainer minWidth={840}>
-              <Table striped>
-                <Table.Caption>Audit events, newest first</Table.Caption>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th scope="col">When</Table.Th>
-                    <Table.Th scope="col">Action</Table.Th>
-                    <Table.Th scope="col">By</Table.Th>
-                    <Table.Th scope="col">Subject</Table.Th>
-                    <Table.Th scope="col">Record</Table.Th>
-                    <Table.Th scope="col">IP address</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {data.events.map((event) => (
-                    <Table.Tr key={event.id}>
-                      <Table.Td>{dayjs(event.occurredAt).format('MMM D, YYYY HH:mm:ss')}</Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{actionLabel[event.action] ?? event.action}</Text>
-                        <Text size="xs" c="dimmed" ff="monospace">
-                          {event.action}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Person person={event.actor} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Person person={event.subject} />
-                      </Table.Td>
-                      <Table.Td>
-                        {event.resourceType ? (
-                          <Text size="sm">
-                            {event.resourceType}{' '}
-                            <Text span ff="monospace" size="xs">
-                              {event.resourceId?.slice(0, 8)}
-                            </Text>
-                          </Text>
-                        ) : (
-                          '—'
-                        )}
-                      </Table.Td>
-                      <Table.Td>{event.ipAddress ?? '—'}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <ResponsiveTable
+              rows={data.events}
+              columns={columns}
+              rowKey={(event) => event.id}
+              label="Audit events, newest first"
+              caption
+              striped
+              minWidth={840}
+            />
           )}
         </>
       )}

@@ -1,10 +1,11 @@
 /**
- * The completion button on the Application Status card (spec §4; issue 5). Shown only for a draft at
- * 100%: 'Application Completed' -> 'Submitting...' (disabled) -> 'Completed ✓' (green, disabled).
+ * The completion button on the Application Status card (spec §4; issue 5). Offered for a draft at
+ * 100%, and kept (disabled once delivered) after completion: 'Application Completed' -> 'Submitting...' (disabled) -> 'Completed ✓' (green, disabled).
  * The server sends the notification (never the browser) and answers 200 once the credentialing team's
  * system accepted it, 202 otherwise; the toasts and the line under the button tell the truth about
  * which (spec §8 texts). The state comes from the application (`completion`), so it survives reloads.
- * Completing does not change the application status (spec §4).
+ * Completing moves the application to Submitted on the server (issue 13; the client never sets a
+ * status, spec §4), so after completion the button is shown because a completion exists.
  */
 import { Button, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -61,7 +62,8 @@ export function CompletionSlot({ application }: { application: Application }) {
   const completion = application.completion;
   const delivered = completion?.status === 'delivered';
   useRefreshWhileQueued(completion?.status === 'pending');
-  const offered = application.applicationStatus === 'draft' && application.progress === 100;
+  const offered =
+    (application.applicationStatus === 'draft' && application.progress === 100) || completion !== null;
   if (!offered && !completion) return null;
 
   const send = () =>

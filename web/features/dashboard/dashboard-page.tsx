@@ -1,9 +1,9 @@
 /**
- * `/dashboard` (spec §2 /dashboard, §4): welcome line, 'Account' (issue 16), Sign Out, Application Status card, the eleven
- * section cards, Previous Applications. The current application is the first draft, else the newest.
+ * `/dashboard` (spec §2 /dashboard, §4): welcome line, Application Status card, the eleven section
+ * cards, Previous Applications. 'Sign Out' and 'Account' (issue 16) are in the app shell's header
+ * (issue 17, web/components/app-shell.tsx), on this screen as on every signed-in one. The current application is the first draft, else the newest.
  */
 import {
-  Anchor,
   Button,
   Card,
   Container,
@@ -20,11 +20,10 @@ import { IconCircleCheck, IconCircleDashed } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { pickCurrentApplication } from '../../../domain/application-status.ts';
+import { finalStatuses, reviewStatuses } from '../../../domain/review/review-workflow.ts';
 import { sectionPath, sections } from '../../../domain/sections/registry.ts';
-import { ACCOUNT_PATH } from '../../app/paths.ts';
 import type { Me } from '../../app/session.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
-import { SignOutButton } from '../../components/sign-out-button.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatDate } from '../../format.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
@@ -79,7 +78,13 @@ function StatusCard({ application }: { application: Application }) {
           <Text size="sm">Complete all sections to submit your application for review.</Text>
         )}
         <CompletionSlot application={application} />
-        {application.applicationStatus !== 'draft' && (
+        {reviewStatuses.includes(application.applicationStatus) && (
+          <Text size="sm">
+            Your application is with the credentialing team. You can change it only if they ask you for more
+            information.
+          </Text>
+        )}
+        {finalStatuses.includes(application.applicationStatus) && (
           <Group>
             <Text size="sm">
               Credentialing repeats every few years. You can start a new application at any time.
@@ -183,49 +188,35 @@ export default function DashboardPage({ me }: { me: Me }) {
     applications && applications.length > 1 ? applications.filter((a) => a.id !== current?.id) : [];
 
   return (
-    <>
-      <header>
-        <Container size="lg" py="md">
-          <Group justify="space-between">
-            <Title order={1} size="h3">
-              Welcome, {profile?.firstName} {profile?.lastName}
-            </Title>
-            <Group>
-              <Anchor component={Link} to={ACCOUNT_PATH}>
-                Account
-              </Anchor>
-              <SignOutButton />
-            </Group>
-          </Group>
-        </Container>
-      </header>
-      <main>
-        <Container size="lg" pb="xl">
-          {isPending ? (
-            <InlineLoader />
-          ) : isError ? (
-            <Card withBorder padding="lg">
-              <Text>We could not load your applications. Reload the page to try again.</Text>
-            </Card>
-          ) : !current ? (
-            <Card withBorder padding="xl" component="section">
-              <Stack align="center" ta="center">
-                <Title order={2} size="h3">
-                  No Applications Yet
-                </Title>
-                <Text>Start your provider credentialing application to begin the process.</Text>
-                <StartApplicationButton />
-              </Stack>
-            </Card>
-          ) : (
-            <Stack>
-              <StatusCard application={current} />
-              <SectionsCard application={current} />
-              {previous.length > 0 && <PreviousApplicationsCard applications={previous} />}
+    <main>
+      <Container size="lg" pb="xl">
+        <Title order={1} size="h3" py="md">
+          Welcome, {profile?.firstName} {profile?.lastName}
+        </Title>
+        {isPending ? (
+          <InlineLoader />
+        ) : isError ? (
+          <Card withBorder padding="lg">
+            <Text>We could not load your applications. Reload the page to try again.</Text>
+          </Card>
+        ) : !current ? (
+          <Card withBorder padding="xl" component="section">
+            <Stack align="center" ta="center">
+              <Title order={2} size="h3">
+                No Applications Yet
+              </Title>
+              <Text>Start your provider credentialing application to begin the process.</Text>
+              <StartApplicationButton />
             </Stack>
-          )}
-        </Container>
-      </main>
-    </>
+          </Card>
+        ) : (
+          <Stack>
+            <StatusCard application={current} />
+            <SectionsCard application={current} />
+            {previous.length > 0 && <PreviousApplicationsCard applications={previous} />}
+          </Stack>
+        )}
+      </Container>
+    </main>
   );
 }

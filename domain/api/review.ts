@@ -1,0 +1,214 @@
+/**
+ * API contract of the credentialing review (issue 13, docs/decisions/018-review-workflow.md):
+ * the administrators' transitions, checklist, versions and review queue under /api/admin, and the
+ * provider's review state and information-request response under /api/applications. Validated and
+ * serialised by server/review/review.routes.ts.
+ */
+import { z } from 'zod';
+import { applicationStatuses } from '../application-status.ts';
+import { reviewActions } from '../review/review-workflow.ts';
+import { verificationKinds, verificationStatuses } from '../review/verification-checklist.ts';
+import { sections } from '../sections/registry.ts';
+
+/** Longest request message, reply, rejection reason, note or waiver reason, in characters. */
+export const REVIEW_TEXT_MAX = 4000;
+/** Rows per page of the review queue. */
+export const REVIEW_QUEUE_PAGE_SIZE = 25;
+
+const sectionKeys = sections.map((s) => s.key) as [string, ...string[]];
+
+const boundedText = (name: string) =>
+  z
+    .string({ error: `${name} must be text` })
+    .trim()
+    .max(REVIEW_TEXT_MAX, `${name} may be at most ${REVIEW_TEXT_MAX} characters`);
+
+/** Path parameters of /api/admin/applications/:applicationId/... (any text: a non-UUID answers 404). */
+export const reviewParamsSchema = z.object({ applicationId: z.string() });
+export const verificationItemParamsSchema = z.object({ applicationId: z.string(), itemId: z.string() });
+export const versionParamsSchema = z.object({
+  applicationId: z.string(),
+  version: z.coerce
+    .number({ error: 'version must be a whole number' })
+    .int('version must be a whole number')
+    .min(1, 'version starts at 1')
+    .max(1_000_000, 'version is too large'),
+});
+export const informationRequestParamsSchema = z.object({ applicationId: z.string(), requestId: z.string() });
+
+/** POST .../request-information: the 'Message' and the sections (registry keys) to open again. */
+export const requestInformationBodySchema = z.object({
+  message: boundedText('Message').min(1, 'Enter a message for the provider'),
+  sections: z
+    .array(z.enum(sectionKeys, { error: 'Choose sections of the application' }))
+    .min(1, 'Choose at least one section')
+    .max(sectionKeys.length)
+    .transform((keys) => [...new Set(keys)]),
+});
+export type RequestInformationBody = z.output<typeof requestInformationBodySchema>;
+
+/** POST .../reject: the reason, shown to the provider (issue 13: "a reason is required"). */
+export const rejectBodySchema = z.object({
+  reason: boundedText('Reason').min(1, 'Enter the reason for the rejection'),
+});
+
+/** POST /api/applications/:applicationId/information-requests/:requestId/response: an optional reply. */
+export const informationResponseBodySchema = z.object({ reply: boundedText('Reply').optional() });
+
+/** PATCH .../verification-items/:itemId: the reviewer's outcome of one item. */
+export const verificationUpdateSchema = z
+  .object({
+    status: z.enum(verificationStatuses, {
+      error: 'status must be pending, verified, discrepancy or waived',
+    }),
+    source: boundedText('Source').optional(),
+    /** The date the source was checked, YYYY-MM-DD. */
+    verifiedAt: z.iso.date({ error: 'verifiedAt must be a date (YYYY-MM-DD)' }).optional(),
+    note: boundedText('Note').optional(),
+    waiverReason: boundedText('Waiver reason').optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.status === 'waived' && !v.waiverReason) {
+      ctx.addIssue({ code: 'custom', path: ['waiverReason'], message: 'Enter the reason for the waiver' });
+    }
+    if (v.status === 'verified' && !v.source) {
+      ctx.addIssue({ code: 'custom', path: ['source'], message: 'Enter the source you verified against' });
+    }
+    if (v.status === 'verified' && !v.verifiedAt) {
+      ctx.addIssue({ code: 'custom', path: ['verifiedAt'], message: 'Enter the date of the verification' });
+    }
+  });
+export type VerificationUpdate = z.output<typeof verificationUpdateSchema>;
+
+/** An information request as both sides see it. */
+export const informationRequestSchema = z.object({
+  id: z.uuid(),
+  message: z.string(),
+  /** Section keys (domain/sections/registry.ts). */
+  sections: z.array(z.string()),
+  requestedAt: z.iso.datetime(),
+  response: z.string().nullable(),
+  respondedAt: z.iso.datetime().nullable(),
+  versionAfter: z.number().int().nullable(),
+});
+export type InformationRequestDto = z.infer<typeof informationRequestSchema>;
+
+/** GET /api/applications/:applicationId/review: what the provider sees of the review. */
+export const providerReviewSchema = z.object({
+  applicationStatus: z.enum(applicationStatuses),
+  submittedAt: z.iso.datetime().nullable(),
+  decidedAt: z.iso.datetime().nullable(),
+  /** Only for a rejected application. */
+  decisionReason: z.string().nullable(),
+  openRequest: informationRequestSchema.nullable(),
+});
+export type ProviderReview = z.infer<typeof providerReviewSchema>;
+
+/** One checklist item (FHIR R4 VerificationResult: target, status, primary source, validator, date, note). */
+export const verificationItemSchema = z.object({
+  id: z.uuid(),
+  kind: z.enum(verificationKinds),
+  target: z.string(),
+  primarySource: z.string(),
+  status: z.enum(verificationStatuses),
+  source: z.string().nullable(),
+  /** YYYY-MM-DD. */
+  verifiedAt: z.iso.date().nullable(),
+  validatorId: z.string().nullable(),
+  note: z.string().nullable(),
+  waiverReason: z.string().nullable(),
+  updatedAt: z.iso.datetime(),
+});
+export type VerificationItemDto = z.infer<typeof verificationItemSchema>;
+
+/** One entry of the application's timeline (from the audit log). */
+export const timelineEntrySchema = z.object({
+  action: z.string(),
+  actorUserId: z.string().nullable(),
+  occurredAt: z.iso.datetime(),
+  details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).nullable(),
+});
+
+/** GET /api/admin/applications/:applicationId/review: the reviewer's view. */
+export const adminReviewSchema = z.object({
+  applicationId: z.uuid(),
+  userId: z.string(),
+  applicationStatus: z.enum(applicationStatuses),
+  submittedAt: z.iso.datetime().nullable(),
+  reviewStartedAt: z.iso.datetime().nullable(),
+  reviewerId: z.string().nullable(),
+  decidedAt: z.iso.datetime().nullable(),
+  decisionReason: z.string().nullable(),
+  /** What the caller can do now (domain/review/review-workflow.ts `availableActions`). */
+  availableActions: z.array(z.enum(reviewActions)),
+  versions: z.array(
+    z.object({
+      version: z.number().int(),
+      sha256: z.string(),
+      reason: z.string(),
+      createdAt: z.iso.datetime(),
+    }),
+  ),
+  checklist: z.array(verificationItemSchema),
+  requests: z.array(informationRequestSchema),
+  timeline: z.array(timelineEntrySchema),
+});
+export type AdminReview = z.infer<typeof adminReviewSchema>;
+
+/** GET /api/admin/applications/:applicationId/versions/:version: one snapshot and its changes. */
+export const applicationVersionSchema = z.object({
+  version: z.number().int(),
+  sha256: z.string(),
+  reason: z.string(),
+  createdAt: z.iso.datetime(),
+  /** domain/review/application-snapshot.ts `ApplicationSnapshot`. */
+  snapshot: z.record(z.string(), z.unknown()),
+  /** Field-by-field changes from the previous version (empty for version 1). */
+  changes: z.array(
+    z.object({ path: z.string(), before: z.unknown().optional(), after: z.unknown().optional() }),
+  ),
+});
+
+/** GET /api/admin/review-queue query: status filter, 'assigned to me', page. */
+export const reviewQueueQuerySchema = z.object({
+  status: z
+    .enum(['submitted', 'under_review'], { error: 'status must be submitted or under_review' })
+    .optional(),
+  assigned: z.enum(['me'], { error: "assigned must be 'me'" }).optional(),
+  page: z.coerce
+    .number({ error: 'page must be a whole number' })
+    .int('page must be a whole number')
+    .min(1, 'page starts at 1')
+    .max(100_000, 'page is too large')
+    .default(1),
+});
+export type ReviewQueueQuery = z.output<typeof reviewQueueQuerySchema>;
+
+export const reviewQueueSchema = z.object({
+  items: z.array(
+    z.object({
+      applicationId: z.uuid(),
+      userId: z.string(),
+      providerName: z.string(),
+      applicationStatus: z.enum(applicationStatuses),
+      submittedAt: z.iso.datetime(),
+      /** Whole days since submission as of the server's now. */
+      daysSinceSubmission: z.number().int(),
+      reviewerId: z.string().nullable(),
+      reviewerName: z.string().nullable(),
+      openRequest: z.boolean(),
+      /** Verified + waived items. */
+      checklistDone: z.number().int(),
+      checklistTotal: z.number().int(),
+    }),
+  ),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+});
+export type ReviewQueue = z.infer<typeof reviewQueueSchema>;
+
+/** The answer of a transition: the application's status afterwards. */
+export const transitionResultSchema = z.object({
+  applicationStatus: z.enum(applicationStatuses),
+});

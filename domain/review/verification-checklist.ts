@@ -1,0 +1,214 @@
+/**
+ * The verification checklist generated from an application's snapshot (issue 13, decision 018),
+ * modelled on FHIR R4 VerificationResult (target, status, primary source, validator, date, note).
+ * Pure: the server stores the items (server/review/verification-checklist.ts) and the reviewer
+ * records each one's outcome.
+ */
+import type { ApplicationSnapshot, SnapshotRow } from './application-snapshot.ts';
+
+export const verificationKinds = [
+  'license',
+  'dea',
+  'npi',
+  'board_certification',
+  'education',
+  'work_history',
+  'work_history_gap',
+  'malpractice',
+  'exclusions',
+] as const;
+export type VerificationKind = (typeof verificationKinds)[number];
+
+/** FHIR VerificationResult.status narrowed to the credentialing team's four outcomes (issue 13). */
+export const verificationStatuses = ['pending', 'verified', 'discrepancy', 'waived'] as const;
+export type VerificationStatus = (typeof verificationStatuses)[number];
+
+/** NCQA 2025: a verification older than this many days at the decision must be redone (issue 13). */
+export const DEFAULT_VERIFICATION_MAX_AGE_DAYS = 120;
+
+/** Work history gaps longer than this many months in the last GAP_LOOKBACK_YEARS need an explanation. */
+export const WORK_GAP_MONTHS = 6;
+export const GAP_LOOKBACK_YEARS = 5;
+
+export interface ChecklistItem {
+  /** Stable within an application: the same credential gives the same key in every version. */
+  itemKey: string;
+  kind: VerificationKind;
+  /** What is verified, without SSN or other identifiers beyond the credential's own number. */
+  target: string;
+  /** The primary source to check (NCQA CR 3). */
+  primarySource: string;
+}
+
+const degreeRank: Record<string, number> = {
+  certificate: 1,
+  associate: 2,
+  bachelor: 3,
+  master: 4,
+  doctorate: 5,
+};
+
+const text = (v: unknown): string => (v === null || v === undefined ? '' : String(v).trim());
+
+/** `YYYY-MM-DD` of `date` in UTC. */
+export function isoDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** `day` (YYYY-MM-DD) plus `months` calendar months (day clamped to the month's end). */
+function addMonths(day: string, months: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const total = y * 12 + (m - 1) + months;
+  const year = Math.floor(total / 12);
+  const month = (total % 12) + 1;
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(Math.min(d, last)).padStart(2, '0')}`;
+}
+
+/**
+ * Gaps of more than WORK_GAP_MONTHS months between positions in the GAP_LOOKBACK_YEARS years up to
+ * `today` (YYYY-MM-DD), including before the first and after the last position in that window.
+ * A current position (or one without an end date) runs to `today`.
+ */
+export function workHistoryGaps(rows: readonly SnapshotRow[], today: string): { from: string; to: string }[] {
+  const windowStart = addMonths(today, -12 * GAP_LOOKBACK_YEARS);
+  const spans = rows
+    .map((r) => ({
+      start: text(r.start_date),
+      end: r.is_current_position === true || !text(r.end_date) ? today : text(r.end_date),
+    }))
+    .filter((s) => s.start && s.start <= today && s.end >= windowStart)
+    .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+  const gaps: { from: string; to: string }[] = [];
+  let covered = windowStart;
+  for (const span of spans) {
+    if (span.start > covered && addMonths(covered, WORK_GAP_MONTHS) < span.start) {
+      gaps.push({ from: covered, to: span.start });
+    }
+    if (span.end > covered) covered = span.end;
+  }
+  if (covered < today && addMonths(covered, WORK_GAP_MONTHS) < today) gaps.push({ from: covered, to: today });
+  return gaps;
+}
+
+/**
+ * The checklist of `snapshot` as of `now` (issue 13): one item per professional license (state board),
+ * the DEA registration when a DEA number or DEA license is given, the NPI (NPPES), each board
+ * certification, the highest education, work history plus one item per gap of more than 6 months in
+ * the last 5 years, current malpractice coverage, and exclusion screening (OIG LEIE / SAM).
+ */
+export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): ChecklistItem[] {
+  const today = isoDay(now);
+  const items: ChecklistItem[] = [];
+  const licenses = snapshot.lists.licenses ?? [];
+  for (const l of licenses) {
+    const type = text(l.license_type);
+    if (type === 'dea_license' || type === 'npi') continue;
+    const label =
+      `${type.replaceAll('_', ' ') || 'license'} ${text(l.issuing_state)} ${text(l.license_number)}`.trim();
+    items.push({
+      itemKey: `license:${type}:${text(l.issuing_state)}:${text(l.license_number)}`,
+      kind: 'license',
+      target: `Professional license: ${label}`,
+      primarySource: `State licensing board${text(l.issuing_state) ? ` (${text(l.issuing_state)})` : ''}`,
+    });
+  }
+  const deaNumber = text(snapshot.personalInformation.dea_number);
+  const deaLicense = licenses.find((l) => text(l.license_type) === 'dea_license');
+  if (deaNumber || deaLicense) {
+    const number = deaNumber || text(deaLicense?.license_number);
+    items.push({
+      itemKey: 'dea',
+      kind: 'dea',
+      target: `DEA registration${number ? ` ${number}` : ''}`,
+      primarySource: 'DEA Diversion Control Division',
+    });
+  }
+  const npi = text(snapshot.personalInformation.npi_number);
+  items.push({
+    itemKey: 'npi',
+    kind: 'npi',
+    target: `NPI${npi ? ` ${npi}` : ' (none given)'}`,
+    primarySource: 'NPPES NPI Registry',
+  });
+  for (const c of snapshot.lists.certifications ?? []) {
+    items.push({
+      itemKey: `board_certification:${text(c.certification_name)}:${text(c.certifying_body)}:${text(c.certification_number)}`,
+      kind: 'board_certification',
+      target: `Board certification: ${text(c.certification_name)} (${text(c.certifying_body)})`,
+      primarySource: text(c.certifying_body) || 'Certifying board',
+    });
+  }
+  const highest = [...(snapshot.lists.education ?? [])].sort(
+    (a, b) =>
+      (degreeRank[text(b.degree_type)] ?? 0) - (degreeRank[text(a.degree_type)] ?? 0) ||
+      text(b.graduation_date).localeCompare(text(a.graduation_date)),
+  )[0];
+  if (highest) {
+    items.push({
+      itemKey: `education:${text(highest.institution_name)}:${text(highest.degree_type)}`,
+      kind: 'education',
+      target:
+        `Highest education: ${text(highest.degree_type)} ${text(highest.field_of_study)}, ${text(highest.institution_name)}`.replace(
+          /\s+/g,
+          ' ',
+        ),
+      primarySource: text(highest.institution_name) || 'Educational institution',
+    });
+  }
+  items.push({
+    itemKey: 'work_history',
+    kind: 'work_history',
+    target: `Work history (last ${GAP_LOOKBACK_YEARS} years)`,
+    primarySource: 'Employers / CV review',
+  });
+  for (const gap of workHistoryGaps(snapshot.lists.workHistory ?? [], today)) {
+    items.push({
+      itemKey: `work_history_gap:${gap.from}:${gap.to}`,
+      kind: 'work_history_gap',
+      target: `Work history gap ${gap.from} to ${gap.to}: explanation needed`,
+      primarySource: 'Provider explanation',
+    });
+  }
+  const current = (snapshot.lists.malpracticeInsurance ?? []).find(
+    (m) => text(m.effective_date) <= today && (!text(m.expiration_date) || text(m.expiration_date) >= today),
+  );
+  items.push({
+    itemKey: 'malpractice',
+    kind: 'malpractice',
+    target: current
+      ? `Current malpractice coverage: ${text(current.insurance_company)} ${text(current.policy_number)}`.trim()
+      : 'Current malpractice coverage: none current on file',
+    primarySource: current ? text(current.insurance_company) || 'Malpractice carrier' : 'Malpractice carrier',
+  });
+  items.push({
+    itemKey: 'exclusions',
+    kind: 'exclusions',
+    target: 'Exclusion screening',
+    primarySource: 'OIG LEIE / SAM.gov',
+  });
+  return items;
+}
+
+/**
+ * Why 'Approve' must wait (issue 13): the items not verified or waived, and the verified ones older
+ * than `maxAgeDays` at `now`. Empty when approval may go ahead.
+ */
+export function itemsToRedo(
+  items: readonly { target: string; status: VerificationStatus; verifiedAt: string | null }[],
+  now: Date,
+  maxAgeDays: number,
+): string[] {
+  const oldest = isoDay(new Date(now.getTime() - maxAgeDays * 24 * 60 * 60 * 1000));
+  const redo: string[] = [];
+  for (const item of items) {
+    if (item.status === 'pending' || item.status === 'discrepancy')
+      redo.push(`${item.target} (${item.status})`);
+    else if (item.status === 'verified' && (!item.verifiedAt || item.verifiedAt < oldest)) {
+      redo.push(
+        `${item.target} (verified ${item.verifiedAt ?? 'without a date'}, more than ${maxAgeDays} days ago)`,
+      );
+    }
+  }
+  return redo;
+}

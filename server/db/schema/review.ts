@@ -1,0 +1,109 @@
+/**
+ * The credentialing review's tables (issue 13, docs/decisions/018-review-workflow.md). The review
+ * columns of provider_applications (submitted_at, review_started_at, reviewer_id, decided_at,
+ * decision_reason) are in core.ts, with the table.
+ *
+ * - application_versions: immutable JSON snapshots of an application (version 1 at completion, one
+ *   more per response to an information request); a trigger refuses UPDATE and DELETE (the migration).
+ * - information_requests: the reviewer's requests and the provider's responses; at most one open per
+ *   application (partial unique index).
+ * - verification_items: the checklist, modelled on FHIR R4 VerificationResult (target, status, primary
+ *   source, validator, date, note).
+ */
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { user } from './auth.ts';
+import { providerApplications } from './core.ts';
+
+export const applicationVersions = pgTable(
+  'application_versions',
+  {
+    applicationId: uuid('application_id')
+      .notNull()
+      .references(() => providerApplications.id, { onDelete: 'cascade' }),
+    /** 1 at completion, +1 per response. */
+    version: integer('version').notNull(),
+    /** domain/review/application-snapshot.ts `ApplicationSnapshot`; SSN masked, no file content. */
+    snapshot: jsonb('snapshot').notNull(),
+    /** Hex SHA-256 of the canonical JSON of `snapshot` (keys sorted). */
+    sha256: text('sha256').notNull(),
+    /** Why this version exists: 'completion' or 'response'. */
+    reason: text('reason').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.applicationId, t.version] }),
+    check('application_versions_version_check', sql`${t.version} >= 1`),
+  ],
+);
+
+export const informationRequests = pgTable(
+  'information_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    applicationId: uuid('application_id')
+      .notNull()
+      .references(() => providerApplications.id, { onDelete: 'cascade' }),
+    message: text('message').notNull(),
+    /** Section keys of domain/sections/registry.ts the provider may edit again. */
+    sections: text('sections').array().notNull(),
+    requestedBy: text('requested_by').references(() => user.id, { onDelete: 'set null' }),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    response: text('response'),
+    respondedAt: timestamp('responded_at', { withTimezone: true }),
+    /** The version the response stored. */
+    versionAfter: integer('version_after'),
+  },
+  (t) => [
+    uniqueIndex('information_requests_one_open_idx').on(t.applicationId).where(sql`${t.respondedAt} is null`),
+    index('information_requests_application_idx').on(t.applicationId, t.requestedAt),
+  ],
+);
+
+export const verificationItems = pgTable(
+  'verification_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    applicationId: uuid('application_id')
+      .notNull()
+      .references(() => providerApplications.id, { onDelete: 'cascade' }),
+    /** domain/review/verification-checklist.ts `verificationKinds`. */
+    kind: text('kind').notNull(),
+    /** Stable key of the item within the application (kind + what it verifies). */
+    itemKey: text('item_key').notNull(),
+    /** What is verified, as the reviewer reads it (e.g. "MD license CA 12345"). */
+    target: text('target').notNull(),
+    /** Suggested primary source (e.g. "State board"). */
+    primarySource: text('primary_source').notNull(),
+    status: text('status').notNull().default('pending'),
+    /** The source the reviewer actually used. */
+    source: text('source'),
+    verifiedAt: date('verified_at'),
+    validatorId: text('validator_id').references(() => user.id, { onDelete: 'set null' }),
+    note: text('note'),
+    waiverReason: text('waiver_reason'),
+    position: integer('position').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('verification_items_key_idx').on(t.applicationId, t.itemKey),
+    // Checklist progress of the review queue: counts per application and status from the index.
+    index('verification_items_progress_idx').on(t.applicationId, t.status),
+    check(
+      'verification_items_status_check',
+      sql`${t.status} in ('pending', 'verified', 'discrepancy', 'waived')`,
+    ),
+  ],
+);

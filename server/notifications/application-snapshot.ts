@@ -1,0 +1,93 @@
+/**
+ * The frozen snapshot of an application (issue 13, decision 018; shape and hashing in
+ * domain/review/application-snapshot.ts), built from what the completion notification reads
+ * (`loadCompletionSource`: the eleven sections and the document list) so the reviewer reviews what
+ * the receiver got. The SSN is masked as administrators see it (spec §6, from `ssn_last4`): the
+ * ciphertext is never decrypted here. Documents are metadata with their SHA-256, never content.
+ * Lives beside completion.service.ts, whose transaction stores version 1 (a new file of issue 13).
+ */
+import { createHash } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import {
+  type ApplicationSnapshot,
+  canonicalJson,
+  type SnapshotRow,
+} from '../../domain/review/application-snapshot.ts';
+import { maskSsn } from '../../domain/sections/personal-information.ts';
+import type { Queryable } from '../db/client.ts';
+import { applicationVersions } from '../db/schema/review.ts';
+import { personalInformation } from '../db/schema/sections.ts';
+import type { FieldCipher } from '../security/field-cipher.ts';
+import { loadCompletionSource } from './completion-payload.ts';
+
+/** A cipher that never decrypts: the snapshot's SSN comes from `ssn_last4`, masked. */
+const noDecrypt = { decrypt: () => '' } as unknown as FieldCipher;
+/** loadCompletionSource logs only when decryption throws, which `noDecrypt` never does. */
+const silent = { warn: () => {} } as unknown as Logger;
+
+/** The snapshot of `applicationId` as it is now in the database (read inside the caller's transaction). */
+export async function buildApplicationSnapshot(
+  tx: Queryable,
+  application: { id: string; userId: string },
+): Promise<ApplicationSnapshot> {
+  const source = await loadCompletionSource({
+    db: tx,
+    cipher: noDecrypt,
+    logger: silent,
+    notification: {
+      id: application.id,
+      applicationId: application.id,
+      userId: application.userId,
+      createdAt: new Date(0),
+    },
+  });
+  const [personal] = await tx
+    .select({ ssnLast4: personalInformation.ssnLast4 })
+    .from(personalInformation)
+    .where(eq(personalInformation.applicationId, application.id));
+  return {
+    applicationId: application.id,
+    userId: application.userId,
+    personalInformation: {
+      ...source.head.applicantInfo.personalInformation,
+      ssn: maskSsn(personal?.ssnLast4),
+    },
+    profile: source.head.applicantInfo.profile,
+    lists: source.lists as Record<string, SnapshotRow[]>,
+    // The object key is storage bookkeeping, not what the provider gave: left out.
+    documents: source.documents.map((d) => {
+      const { file_path: _key, ...row } = d.row;
+      return row;
+    }),
+  };
+}
+
+/** Hex SHA-256 of the snapshot's canonical JSON (decision 018). */
+export function snapshotSha256(snapshot: ApplicationSnapshot): string {
+  return createHash('sha256').update(canonicalJson(snapshot)).digest('hex');
+}
+
+/**
+ * Store the next version of `application`'s snapshot (1 at completion, +1 per response) and return
+ * its number and hash. Call inside the transaction that holds the application row's lock.
+ */
+export async function storeNextVersion(
+  tx: Queryable,
+  application: { id: string; userId: string },
+  reason: 'completion' | 'response',
+): Promise<{ version: number; sha256: string }> {
+  const snapshot = await buildApplicationSnapshot(tx, application);
+  const sha256 = snapshotSha256(snapshot);
+  const [row] = await tx
+    .insert(applicationVersions)
+    .values({
+      applicationId: application.id,
+      version: sql`(select coalesce(max(version), 0) + 1 from application_versions where application_id = ${application.id})`,
+      snapshot,
+      sha256,
+      reason,
+    })
+    .returning({ version: applicationVersions.version });
+  return { version: row!.version, sha256 };
+}

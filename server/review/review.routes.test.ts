@@ -1,0 +1,474 @@
+/**
+ * The credentialing review by API (issue 13): real PostgreSQL, real HTTP. The whole flow (complete ->
+ * submitted -> start review -> request information on Professional Licenses -> the provider edits a
+ * license (allowed) and another section (409) -> responds -> version 2 -> verify every item ->
+ * approve), the approve guard (pending item, verification older than 120 days), reject's reason,
+ * refused transitions, two concurrent approves, the lock, the snapshot's masked SSN, audit rows and
+ * the emails.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminReview, ProviderReview } from '../../domain/api/review.ts';
+import { minimalPdf } from '../../tests/fixtures/files.ts';
+import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { createCompletedApplication, FACTORY_SSN } from '../notifications/testing/completed-application.ts';
+
+let app: TestApp;
+let admin: Awaited<ReturnType<typeof signUpAndSignIn>>;
+
+beforeAll(async () => {
+  app = await createTestApp();
+  admin = await signUpAndSignIn(app, { firstName: 'Ada' });
+  await grantAdmin(app, admin);
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const day = 24 * 60 * 60 * 1000;
+const isoDay = (offsetDays = 0) => new Date(Date.now() + offsetDays * day).toISOString().slice(0, 10);
+
+/** A provider whose application has every section (the notification factory) and is completed. */
+async function completedApplication() {
+  const provider = await signUpAndSignIn(app);
+  const created = await provider.json<{ id: string }>('POST', '/api/applications', {});
+  await createCompletedApplication({
+    ...app.runtime.deps,
+    userId: provider.userId,
+    applicationId: created.body.id,
+  });
+  const completed = await provider.json('POST', `/api/applications/${created.body.id}/completion`, {});
+  expect(completed.status).toBe(202);
+  return { provider, applicationId: created.body.id };
+}
+
+const adminPath = (applicationId: string, rest: string) => `/api/admin/applications/${applicationId}/${rest}`;
+
+async function review(applicationId: string) {
+  const response = await admin.json<AdminReview>('GET', adminPath(applicationId, 'review'));
+  expect(response.status).toBe(200);
+  return response.body;
+}
+
+async function verifyAll(applicationId: string, verifiedAt = isoDay()) {
+  for (const item of (await review(applicationId)).checklist) {
+    const saved = await admin.json('PATCH', adminPath(applicationId, `verification-items/${item.id}`), {
+      status: 'verified',
+      source: item.primarySource,
+      verifiedAt,
+      note: 'Checked online',
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+  }
+}
+
+async function auditRows(applicationId: string) {
+  const result = await app.runtime.deps.database.pool.query<{
+    action: string;
+    actor_user_id: string;
+    details: Record<string, unknown>;
+  }>(
+    `select action, actor_user_id, details from audit_log
+     where action like 'review.%' and details->>'applicationId' = $1 order by id`,
+    [applicationId],
+  );
+  return result.rows;
+}
+
+describe('the credentialing review', () => {
+  it('runs from completion to approval, with one information request round', async () => {
+    const { provider, applicationId } = await completedApplication();
+    const mailsBefore = app.mail.length;
+
+    // Completion moved it to submitted and stored version 1, SSN masked, never in plaintext.
+    const mine = await provider.json<ProviderReview>('GET', `/api/applications/${applicationId}/review`);
+    expect(mine.body).toMatchObject({ applicationStatus: 'submitted', openRequest: null, decidedAt: null });
+    expect(mine.body.submittedAt).not.toBeNull();
+    const v1 = await admin.json<{ snapshot: { personalInformation: { ssn: string } }; sha256: string }>(
+      'GET',
+      adminPath(applicationId, 'versions/1'),
+    );
+    expect(v1.status).toBe(200);
+    expect(v1.body.snapshot.personalInformation.ssn).toBe(`***-**-${FACTORY_SSN.slice(-4)}`);
+    expect(JSON.stringify(v1.body)).not.toContain(FACTORY_SSN);
+    expect(v1.body.sha256).toMatch(/^[0-9a-f]{64}$/);
+
+    // Locked from submitted on: the provider's section writes and document deletes are refused.
+    const locked = await provider.json<{ message: string }>(
+      'PUT',
+      `/api/applications/${applicationId}/sections/professional-licenses`,
+      { rows: [{ licenseNumber: 'MD-2' }] },
+    );
+    expect(locked.status).toBe(409);
+    expect(locked.body.message).toMatch(
+      /is with the credentialing team; you can change it only when they request information/,
+    );
+
+    // 'Start Review' assigns the admin and generates the checklist from version 1.
+    const started = await admin.json('POST', adminPath(applicationId, 'start-review'), {});
+    expect(started).toMatchObject({ status: 200, body: { applicationStatus: 'under_review' } });
+    const again = await admin.json<{ message: string }>('POST', adminPath(applicationId, 'start-review'), {});
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(/Reload/);
+    const underReview = await review(applicationId);
+    expect(underReview.reviewerId).toBe(admin.userId);
+    expect(underReview.checklist.map((i) => i.kind)).toEqual([
+      'license',
+      'dea',
+      'npi',
+      'board_certification',
+      'education',
+      'work_history',
+      'malpractice',
+      'exclusions',
+    ]);
+    expect(underReview.availableActions).toEqual(['request_information', 'approve', 'reject']);
+
+    // 'Request Information' on Professional Licenses: the provider is emailed (no PHI, a link).
+    const requested = await admin.json<{ requestId: string }>(
+      'POST',
+      adminPath(applicationId, 'request-information'),
+      { message: 'Please add your renewed Illinois license.', sections: ['professionalLicenses'] },
+    );
+    expect(requested.status).toBe(200);
+    const requestMail = app.mail.slice(mailsBefore).find((m) => m.to === provider.email);
+    expect(requestMail?.subject).toBe('Action required: the credentialing team requests information');
+    expect(requestMail?.text).toContain('/dashboard');
+    expect(requestMail?.text).not.toContain('Illinois');
+
+    const action = await provider.json<ProviderReview>('GET', `/api/applications/${applicationId}/review`);
+    expect(action.body.openRequest).toMatchObject({
+      id: requested.body.requestId,
+      message: 'Please add your renewed Illinois license.',
+      sections: ['professionalLicenses'],
+    });
+
+    // The provider edits a license (allowed) but not another section (409).
+    const licenses = await provider.json<{ id: string; licenseNumber: string }[]>(
+      'GET',
+      `/api/applications/${applicationId}/sections/professional-licenses`,
+    );
+    expect(licenses.status).toBe(200);
+    const rows = (licenses.body as unknown as { rows?: { id: string }[] }).rows ?? licenses.body;
+    const edited = await provider.json(
+      'PUT',
+      `/api/applications/${applicationId}/sections/professional-licenses`,
+      { rows: [{ ...(rows as { id: string }[])[0], licenseNumber: 'MD-2' }] },
+    );
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    const other = await provider.json('PUT', `/api/applications/${applicationId}/sections/education`, {
+      rows: [{ institutionName: 'Elsewhere' }],
+    });
+    expect(other.status).toBe(409);
+
+    // Approve is refused while the request is open.
+    const early = await admin.json<{ message: string }>('POST', adminPath(applicationId, 'approve'), {});
+    expect(early.status).toBe(409);
+    expect(early.body.message).toMatch(/waiting for the provider's response/);
+
+    // 'Submit Response': version 2, the reviewer is told, the sections lock again.
+    const responded = await provider.json(
+      'POST',
+      `/api/applications/${applicationId}/information-requests/${requested.body.requestId}/response`,
+      { reply: 'Renewed in May.' },
+    );
+    expect(responded).toMatchObject({ status: 200, body: { applicationStatus: 'under_review', version: 2 } });
+    expect(
+      app.mail.some(
+        (m) => m.to === admin.email && m.subject === 'A provider responded to your information request',
+      ),
+    ).toBe(true);
+    const relocked = await provider.json(
+      'PUT',
+      `/api/applications/${applicationId}/sections/professional-licenses`,
+      { rows: [{ ...(rows as { id: string }[])[0], licenseNumber: 'MD-3' }] },
+    );
+    expect(relocked.status).toBe(409);
+
+    const v2 = await admin.json<{ changes: { path: string; before: unknown; after: unknown }[] }>(
+      'GET',
+      adminPath(applicationId, 'versions/2'),
+    );
+    expect(v2.body.changes).toContainEqual({
+      path: 'lists.licenses[0].license_number',
+      before: 'MD-1',
+      after: 'MD-2',
+    });
+    // The changed license is a new credential: its own pending item.
+    const afterResponse = await review(applicationId);
+    expect(afterResponse.checklist.filter((i) => i.kind === 'license').map((i) => i.target)).toEqual([
+      expect.stringContaining('MD-1'),
+      expect.stringContaining('MD-2'),
+    ]);
+
+    // Approve is refused while an item is pending; the message lists the items to redo.
+    const pending = await admin.json<{ message: string }>('POST', adminPath(applicationId, 'approve'), {});
+    expect(pending.status).toBe(409);
+    expect(pending.body.message).toMatch(/Exclusion screening \(pending\)/);
+
+    // A verification older than VERIFICATION_MAX_AGE_DAYS (120) must be redone.
+    await verifyAll(applicationId, isoDay(-121));
+    const stale = await admin.json<{ message: string }>('POST', adminPath(applicationId, 'approve'), {});
+    expect(stale.status).toBe(409);
+    expect(stale.body.message).toMatch(/more than 120 days ago/);
+
+    // Every item verified today: 'Approve'.
+    await verifyAll(applicationId);
+    const approved = await admin.json('POST', adminPath(applicationId, 'approve'), {});
+    expect(approved).toMatchObject({ status: 200, body: { applicationStatus: 'approved' } });
+    const decided = await provider.json<ProviderReview>('GET', `/api/applications/${applicationId}/review`);
+    expect(decided.body).toMatchObject({
+      applicationStatus: 'approved',
+      decisionReason: null,
+      openRequest: null,
+    });
+    expect(decided.body.decidedAt).not.toBeNull();
+    expect(
+      app.mail.some(
+        (m) => m.to === provider.email && m.subject === 'Your credentialing application was approved',
+      ),
+    ).toBe(true);
+
+    // Final: nothing moves it, nothing changes it.
+    const final = await admin.json<{ message: string }>('POST', adminPath(applicationId, 'reject'), {
+      reason: 'x',
+    });
+    expect(final.status).toBe(409);
+    expect(final.body.message).toMatch(/decision is final/);
+    const afterDecision = await provider.json<{ message: string }>(
+      'PUT',
+      `/api/applications/${applicationId}/sections/professional-licenses`,
+      { rows: [{ licenseNumber: 'MD-4' }] },
+    );
+    expect(afterDecision.status).toBe(409);
+    expect(afterDecision.body.message).toMatch(/made its decision/);
+
+    // Every transition, request, response and verification is audited with before/after status.
+    const audit = await auditRows(applicationId);
+    const transitions = audit.filter((a) => a.action !== 'review.verification_updated');
+    expect(transitions.map((a) => [a.action, a.details.fromStatus, a.details.toStatus])).toEqual([
+      ['review.submitted', 'draft', 'submitted'],
+      ['review.started', 'submitted', 'under_review'],
+      ['review.information_requested', 'under_review', 'under_review'],
+      ['review.response_submitted', 'under_review', 'under_review'],
+      ['review.approved', 'under_review', 'approved'],
+    ]);
+    expect(audit.filter((a) => a.action === 'review.verification_updated').length).toBe(2 * 9);
+    const timeline = (await review(applicationId)).timeline.map((t) => t.action);
+    expect(timeline).toContain('notification.sent');
+    expect(timeline).toContain('review.approved');
+  }, 60_000);
+
+  it('needs a reason to reject, refuses transitions from the wrong status, and shows the reason', async () => {
+    const { provider, applicationId } = await completedApplication();
+    // Approve and reject from submitted: 409 with the state machine's message.
+    const approveSubmitted = await admin.json<{ message: string }>(
+      'POST',
+      adminPath(applicationId, 'approve'),
+      {},
+    );
+    expect(approveSubmitted.status).toBe(409);
+    expect(approveSubmitted.body.message).toMatch(
+      /needs an application that is Under Review; this one is Submitted/,
+    );
+    expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
+    expect((await admin.json('POST', adminPath(applicationId, 'reject'), {})).status).toBe(400);
+    expect((await admin.json('POST', adminPath(applicationId, 'reject'), { reason: '   ' })).status).toBe(
+      400,
+    );
+    expect(
+      (await admin.json('POST', adminPath(applicationId, 'reject'), { reason: 'x'.repeat(4001) })).status,
+    ).toBe(400);
+    const rejected = await admin.json('POST', adminPath(applicationId, 'reject'), {
+      reason: 'The malpractice coverage has lapsed.',
+    });
+    expect(rejected).toMatchObject({ status: 200, body: { applicationStatus: 'rejected' } });
+    const seen = await provider.json<ProviderReview>('GET', `/api/applications/${applicationId}/review`);
+    expect(seen.body).toMatchObject({
+      applicationStatus: 'rejected',
+      decisionReason: 'The malpractice coverage has lapsed.',
+    });
+    expect(
+      app.mail.some(
+        (m) => m.to === provider.email && m.subject === 'A decision on your credentialing application',
+      ),
+    ).toBe(true);
+    expect(JSON.stringify(app.mail)).not.toContain('malpractice coverage has lapsed');
+    expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(409);
+  }, 60_000);
+
+  it('lets only one of two concurrent approvals win', async () => {
+    const { applicationId } = await completedApplication();
+    expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
+    await verifyAll(applicationId);
+    const [a, b] = await Promise.all([
+      admin.json('POST', adminPath(applicationId, 'approve'), {}),
+      admin.json('POST', adminPath(applicationId, 'approve'), {}),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    expect((await auditRows(applicationId)).filter((r) => r.action === 'review.approved')).toHaveLength(1);
+  }, 60_000);
+
+  it("keeps provider B out of A's review and requests, and providers out of the admin routes", async () => {
+    const { applicationId } = await completedApplication();
+    expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
+    const requested = await admin.json<{ requestId: string }>(
+      'POST',
+      adminPath(applicationId, 'request-information'),
+      {
+        message: 'Upload your CV.',
+        sections: ['documents'],
+      },
+    );
+    const bob = await signUpAndSignIn(app);
+    expect((await bob.json('GET', `/api/applications/${applicationId}/review`)).status).toBe(404);
+    expect(
+      (
+        await bob.json(
+          'POST',
+          `/api/applications/${applicationId}/information-requests/${requested.body.requestId}/response`,
+          {},
+        )
+      ).status,
+    ).toBe(404);
+    expect((await bob.json('POST', adminPath(applicationId, 'approve'), {})).status).toBe(403);
+    expect((await bob.json('GET', '/api/admin/review-queue')).status).toBe(403);
+    // Bad input is a 400 with a message, never a 500.
+    const badSections = await admin.json<{ message: string }>(
+      'POST',
+      adminPath(applicationId, 'request-information'),
+      {
+        message: 'x',
+        sections: ['nope'],
+      },
+    );
+    expect(badSections.status).toBe(400);
+    const waived = await admin.json('PATCH', adminPath(applicationId, 'verification-items/not-a-uuid'), {
+      status: 'waived',
+    });
+    expect(waived.status).toBe(400);
+    const item = (await review(applicationId)).checklist[0]!;
+    const future = await admin.json<{ message: string }>(
+      'PATCH',
+      adminPath(applicationId, `verification-items/${item.id}`),
+      { status: 'verified', source: 'NPPES', verifiedAt: isoDay(2) },
+    );
+    expect(future).toMatchObject({
+      status: 400,
+      body: { message: 'The verification date cannot be in the future.' },
+    });
+    const noReason = await admin.json('PATCH', adminPath(applicationId, `verification-items/${item.id}`), {
+      status: 'waived',
+    });
+    expect(noReason.status).toBe(400);
+    expect((await admin.json('GET', adminPath('not-a-uuid', 'review'))).status).toBe(404);
+    expect((await admin.json('GET', adminPath(applicationId, 'versions/9'))).status).toBe(404);
+  }, 60_000);
+
+  it('opens documents only through a request on the Documents section, and keeps snapshots immutable', async () => {
+    const { provider, applicationId } = await completedApplication();
+    const upload = () => {
+      const form = new FormData();
+      form.append('documentType', 'cv_resume');
+      form.append('file', new Blob([new Uint8Array(minimalPdf())], { type: 'application/pdf' }), 'cv.pdf');
+      return provider.request('POST', `/api/applications/${applicationId}/documents`, form);
+    };
+    expect((await upload()).status).toBe(409);
+    expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
+    const requested = await admin.json<{ requestId: string }>(
+      'POST',
+      adminPath(applicationId, 'request-information'),
+      {
+        message: 'Upload your current CV.',
+        sections: ['documents'],
+      },
+    );
+    const uploaded = await upload();
+    expect(uploaded.status).toBe(201);
+    const { id: documentId } = (await uploaded.json()) as { id: string };
+    const responded = await provider.json(
+      'POST',
+      `/api/applications/${applicationId}/information-requests/${requested.body.requestId}/response`,
+      {},
+    );
+    expect(responded.status).toBe(200);
+    const removed = await provider.request(
+      'DELETE',
+      `/api/applications/${applicationId}/documents/${documentId}`,
+    );
+    expect(removed.status).toBe(409);
+    const v2 = await admin.json<{ changes: { path: string }[] }>(
+      'GET',
+      adminPath(applicationId, 'versions/2'),
+    );
+    expect(v2.body.changes.some((c) => c.path.startsWith('documents['))).toBe(true);
+
+    // application_versions refuses UPDATE and DELETE; the application's own deletion cascades.
+    const pool = app.runtime.deps.database.pool;
+    await expect(
+      pool.query(`update application_versions set reason = 'x' where application_id = $1`, [applicationId]),
+    ).rejects.toThrow(/immutable/);
+    await expect(
+      pool.query(`delete from application_versions where application_id = $1`, [applicationId]),
+    ).rejects.toThrow(/immutable/);
+    await pool.query('delete from provider_applications where id = $1', [applicationId]);
+    const left = await pool.query('select 1 from application_versions where application_id = $1', [
+      applicationId,
+    ]);
+    expect(left.rowCount).toBe(0);
+  }, 60_000);
+
+  it('takes version 1 at Start Review for an application completed before the review existed', async () => {
+    const provider = await signUpAndSignIn(app);
+    const { applicationId } = await createCompletedApplication({
+      ...app.runtime.deps,
+      userId: provider.userId,
+    });
+    // As migration 0007 leaves one: submitted, with its notification, but no snapshot.
+    const pool = app.runtime.deps.database.pool;
+    await pool.query(
+      `insert into completion_notifications (application_id, user_id, status) values ($1, $2, 'undelivered')`,
+      [applicationId, provider.userId],
+    );
+    await pool.query(
+      `update provider_applications set application_status = 'submitted', submitted_at = now() where id = $1`,
+      [applicationId],
+    );
+    expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
+    const started = await review(applicationId);
+    expect(started.versions.map((v) => [v.version, v.reason])).toEqual([[1, 'completion']]);
+    expect(started.checklist.length).toBeGreaterThan(5);
+  }, 60_000);
+
+  it('lists the review queue oldest submission first, filtered by status and assignee, with progress', async () => {
+    const first = await completedApplication();
+    const second = await completedApplication();
+    await app.runtime.deps.database.pool.query(
+      `update provider_applications set submitted_at = now() - interval '10 days' where id = $1`,
+      [first.applicationId],
+    );
+    expect((await admin.json('POST', adminPath(second.applicationId, 'start-review'), {})).status).toBe(200);
+    type Queue = {
+      items: {
+        applicationId: string;
+        daysSinceSubmission: number;
+        checklistDone: number;
+        checklistTotal: number;
+        reviewerId: string | null;
+        openRequest: boolean;
+      }[];
+      total: number;
+    };
+    const all = await admin.json<Queue>('GET', '/api/admin/review-queue');
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    const ids = all.body.items.map((i) => i.applicationId);
+    expect(ids.indexOf(first.applicationId)).toBeLessThan(ids.indexOf(second.applicationId));
+    expect(all.body.items.find((i) => i.applicationId === first.applicationId)?.daysSinceSubmission).toBe(10);
+    const mine = await admin.json<Queue>('GET', '/api/admin/review-queue?assigned=me&status=under_review');
+    const row = mine.body.items.find((i) => i.applicationId === second.applicationId);
+    expect(row).toMatchObject({ reviewerId: admin.userId, checklistDone: 0, openRequest: false });
+    expect(row?.checklistTotal).toBeGreaterThan(5);
+    expect(mine.body.items.some((i) => i.applicationId === first.applicationId)).toBe(false);
+    expect((await admin.json('GET', '/api/admin/review-queue?status=draft')).status).toBe(400);
+  }, 60_000);
+});

@@ -1,0 +1,311 @@
+/**
+ * The credentialing review's API (issue 13, docs/decisions/018-review-workflow.md). Schemas:
+ * domain/api/review.ts. Handlers: authenticate -> validate -> authorize -> service -> present.
+ *
+ * Administrators (`review:application:any`, which needs a second factor), under /api/admin:
+ * - POST /api/admin/applications/:applicationId/start-review   submitted -> under_review, assigns the caller
+ * - POST /api/admin/applications/:applicationId/request-information { message, sections }
+ * - POST /api/admin/applications/:applicationId/approve        guard: checklist verified/waived and recent
+ * - POST /api/admin/applications/:applicationId/reject { reason }
+ * - GET  /api/admin/applications/:applicationId/review         status, versions, checklist, requests, timeline
+ * - GET  /api/admin/applications/:applicationId/versions/:version  one snapshot and its changes
+ * - PATCH /api/admin/applications/:applicationId/verification-items/:itemId
+ * - GET  /api/admin/review-queue?status=&assigned=me&page=
+ * Providers (the owner; another provider gets 404):
+ * - GET  /api/applications/:applicationId/review
+ * - POST /api/applications/:applicationId/information-requests/:requestId/response { reply? }
+ *
+ * Refusals: 409 with the state machine's message (domain/review/review-workflow.ts), 404 for an
+ * unknown or another provider's application. Emails leave after the commit (review-mail.ts).
+ */
+import {
+  adminReviewSchema,
+  applicationVersionSchema,
+  informationRequestParamsSchema,
+  informationResponseBodySchema,
+  providerReviewSchema,
+  rejectBodySchema,
+  requestInformationBodySchema,
+  reviewParamsSchema,
+  reviewQueueQuerySchema,
+  reviewQueueSchema,
+  transitionResultSchema,
+  verificationItemParamsSchema,
+  verificationItemSchema,
+  verificationUpdateSchema,
+  versionParamsSchema,
+} from '../../domain/api/review.ts';
+import { errorResponseSchema } from '../../domain/app-error.ts';
+import type { AppInstance } from '../app-types.ts';
+import { requireActor, requirePermission } from '../auth/actor.ts';
+import {
+  approve,
+  getAdminReview,
+  getProviderReview,
+  getVersion,
+  reject,
+  requestInformation,
+  reviewQueue,
+  startReview,
+  submitResponse,
+  type TransitionOutcome,
+  updateVerificationItem,
+} from './review.service.ts';
+import { sendReviewMails } from './review-mail.ts';
+
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+  409: errorResponseSchema,
+} as const;
+
+/** The administrators' review routes: every one needs `review:application:any` (checked on request). */
+export async function reviewAdminRoutes(app: AppInstance) {
+  // Before validation, so an anonymous caller gets 401 and a provider 403 whatever they send.
+  app.addHook('onRequest', async (request) => {
+    await requirePermission(request, 'review:application:any');
+  });
+
+  const reviewer = async (request: Parameters<typeof requirePermission>[0]) => ({
+    actor: await requirePermission(request, 'review:application:any'),
+    role: 'reviewer' as const,
+  });
+  const finish = async (outcome: TransitionOutcome, log: AppInstance['log']) => {
+    await sendReviewMails(app.deps.mailer, log, app.deps.env.appUrl, outcome.mails);
+    return { applicationStatus: outcome.applicationStatus };
+  };
+  const transition = { 200: transitionResultSchema, ...errors };
+
+  app.post(
+    '/api/admin/applications/:applicationId/start-review',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary:
+          "'Start Review': submitted -> under_review, assigned to the caller, checklist generated (issue 13)",
+        tags: ['review'],
+        params: reviewParamsSchema,
+        response: transition,
+      },
+    },
+    async (request) => {
+      const caller = await reviewer(request);
+      const outcome = await startReview(app.deps.db, caller, request.params.applicationId, new Date());
+      request.log.info({ applicationId: request.params.applicationId }, 'review started');
+      return finish(outcome, request.log);
+    },
+  );
+
+  app.post(
+    '/api/admin/applications/:applicationId/request-information',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: "'Request Information': a message and the sections the provider may edit again (issue 13)",
+        description:
+          '`sections`: section keys of the registry (1 to 11). At most one open request per application.',
+        tags: ['review'],
+        params: reviewParamsSchema,
+        body: requestInformationBodySchema,
+        response: {
+          200: transitionResultSchema.extend({ requestId: informationRequestParamsSchema.shape.requestId }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const caller = await reviewer(request);
+      const outcome = await requestInformation(
+        app.deps.db,
+        caller,
+        request.params.applicationId,
+        request.body,
+        new Date(),
+      );
+      return { ...(await finish(outcome, request.log)), requestId: outcome.requestId };
+    },
+  );
+
+  app.post(
+    '/api/admin/applications/:applicationId/approve',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: "'Approve': under_review -> approved (issue 13)",
+        description:
+          'Refused (409, the items listed in `reasons`) until every checklist item is verified or waived and none was verified more than VERIFICATION_MAX_AGE_DAYS (120) days ago.',
+        tags: ['review'],
+        params: reviewParamsSchema,
+        response: transition,
+      },
+    },
+    async (request) => {
+      const caller = await reviewer(request);
+      const outcome = await approve(
+        app.deps.db,
+        caller,
+        request.params.applicationId,
+        new Date(),
+        app.deps.env.VERIFICATION_MAX_AGE_DAYS,
+      );
+      return finish(outcome, request.log);
+    },
+  );
+
+  app.post(
+    '/api/admin/applications/:applicationId/reject',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: "'Reject': under_review -> rejected with a reason the provider sees (issue 13)",
+        tags: ['review'],
+        params: reviewParamsSchema,
+        body: rejectBodySchema,
+        response: transition,
+      },
+    },
+    async (request) => {
+      const caller = await reviewer(request);
+      const outcome = await reject(
+        app.deps.db,
+        caller,
+        request.params.applicationId,
+        request.body.reason,
+        new Date(),
+      );
+      return finish(outcome, request.log);
+    },
+  );
+
+  app.get(
+    '/api/admin/applications/:applicationId/review',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: "The reviewer's view: status, reviewer, versions, checklist, requests, timeline (issue 13)",
+        tags: ['review'],
+        params: reviewParamsSchema,
+        response: { 200: adminReviewSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await reviewer(request);
+      return getAdminReview(app.deps.db, request.params.applicationId);
+    },
+  );
+
+  app.get(
+    '/api/admin/applications/:applicationId/versions/:version',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'One frozen snapshot of the application and its field-by-field changes (issue 13)',
+        tags: ['review'],
+        params: versionParamsSchema,
+        response: { 200: applicationVersionSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await reviewer(request);
+      return getVersion(app.deps.db, request.params.applicationId, request.params.version);
+    },
+  );
+
+  app.patch(
+    '/api/admin/applications/:applicationId/verification-items/:itemId',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: "Record one checklist item: 'Verify', discrepancy, waive or back to pending (issue 13)",
+        description: '`source` and `verifiedAt` are required to verify; `waiverReason` to waive.',
+        tags: ['review'],
+        params: verificationItemParamsSchema,
+        body: verificationUpdateSchema,
+        response: { 200: verificationItemSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const caller = await reviewer(request);
+      return updateVerificationItem(
+        app.deps.db,
+        caller,
+        request.params.applicationId,
+        request.params.itemId,
+        request.body,
+        new Date(),
+      );
+    },
+  );
+
+  app.get(
+    '/api/admin/review-queue',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary:
+          "'Review Queue': submitted and under-review applications, oldest submission first (issue 13)",
+        tags: ['review'],
+        querystring: reviewQueueQuerySchema,
+        response: { 200: reviewQueueSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { actor } = await reviewer(request);
+      return reviewQueue(app.deps.db, actor, request.query, new Date());
+    },
+  );
+}
+
+/** The provider's side of the review: their application's review state and their responses. */
+export async function reviewProviderRoutes(app: AppInstance) {
+  app.get(
+    '/api/applications/:applicationId/review',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary:
+          'The review as the provider sees it: status, dates, rejection reason, open request (issue 13)',
+        description: 'The owner, or an administrator (read:application:any); another provider gets 404.',
+        tags: ['review'],
+        params: reviewParamsSchema,
+        response: { 200: providerReviewSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const actor = await requireActor(request);
+      return getProviderReview(app.deps.db, actor, request.params.applicationId);
+    },
+  );
+
+  app.post(
+    '/api/applications/:applicationId/information-requests/:requestId/response',
+    {
+      config: { access: 'provider' },
+      schema: {
+        summary: "'Submit Response' to the open information request; stores a new version (issue 13)",
+        tags: ['review'],
+        params: informationRequestParamsSchema,
+        body: informationResponseBodySchema,
+        response: {
+          200: transitionResultSchema.extend({ version: versionParamsSchema.shape.version }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const actor = await requirePermission(request, 'write:section:own');
+      const outcome = await submitResponse(
+        app.deps.db,
+        actor,
+        request.params.applicationId,
+        request.params.requestId,
+        request.body.reply,
+        new Date(),
+      );
+      await sendReviewMails(app.deps.mailer, request.log, app.deps.env.appUrl, outcome.mails);
+      return { applicationStatus: outcome.applicationStatus, version: outcome.version };
+    },
+  );
+}

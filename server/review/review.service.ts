@@ -1,0 +1,634 @@
+/**
+ * The credentialing review's transitions and reads (issue 13, docs/decisions/018-review-workflow.md).
+ * The state machine is domain/review/review-workflow.ts (`nextStatus`): every transition here asks it,
+ * inside one transaction that locks the application row (FOR UPDATE) and moves it with a conditional
+ * UPDATE (`WHERE application_status = $from`), writes its audit row (actor, before/after status) and
+ * returns the emails to send once committed. "Now" is a parameter wherever a rule depends on the date.
+ */
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type {
+  AdminReview,
+  InformationRequestDto,
+  ProviderReview,
+  RequestInformationBody,
+  ReviewQueue,
+  ReviewQueueQuery,
+  VerificationItemDto,
+  VerificationUpdate,
+} from '../../domain/api/review.ts';
+import { REVIEW_QUEUE_PAGE_SIZE } from '../../domain/api/review.ts';
+import { AppError } from '../../domain/app-error.ts';
+import type { ApplicationStatus } from '../../domain/application-status.ts';
+import type { AuditAction } from '../../domain/audit-actions.ts';
+import { type ApplicationSnapshot, diffSnapshots } from '../../domain/review/application-snapshot.ts';
+import {
+  availableActions,
+  nextStatus,
+  type ReviewAction,
+  type ReviewActor,
+} from '../../domain/review/review-workflow.ts';
+import {
+  isoDay,
+  itemsToRedo,
+  type VerificationKind,
+  type VerificationStatus,
+} from '../../domain/review/verification-checklist.ts';
+import { isUuid } from '../../domain/uuid.ts';
+import { loadApplicationFor } from '../applications/applications.service.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { Database, Queryable } from '../db/client.ts';
+import { auditLog } from '../db/schema/audit.ts';
+import { user } from '../db/schema/auth.ts';
+import { providerApplications } from '../db/schema/core.ts';
+import { applicationVersions, informationRequests, verificationItems } from '../db/schema/review.ts';
+import { storeNextVersion } from '../notifications/application-snapshot.ts';
+import type { ReviewMail } from './review-mail.ts';
+import { addChecklistItems } from './verification-checklist.ts';
+
+/** Who acts on the server side of the review: an administrator ('reviewer') or the provider. */
+export interface ReviewCaller {
+  actor: Actor;
+  role: ReviewActor;
+}
+
+export interface TransitionOutcome {
+  applicationStatus: ApplicationStatus;
+  mails: ReviewMail[];
+}
+
+const applicationNotFound = () =>
+  new AppError('not_found', 'Application not found. Return to the list and choose an application.');
+
+interface LockedApplication {
+  id: string;
+  userId: string;
+  applicationStatus: ApplicationStatus;
+  reviewerId: string | null;
+  submittedAt: Date | null;
+  openRequest: { id: string; sections: string[] } | null;
+}
+
+/** The application row locked for update, with its open information request. @throws 404 */
+async function lockApplication(tx: Queryable, applicationId: string): Promise<LockedApplication> {
+  if (!isUuid(applicationId)) throw applicationNotFound();
+  const [row] = await tx
+    .select({
+      id: providerApplications.id,
+      userId: providerApplications.userId,
+      applicationStatus: providerApplications.applicationStatus,
+      reviewerId: providerApplications.reviewerId,
+      submittedAt: providerApplications.submittedAt,
+    })
+    .from(providerApplications)
+    .where(eq(providerApplications.id, applicationId))
+    .for('update');
+  if (!row) throw applicationNotFound();
+  const [open] = await tx
+    .select({ id: informationRequests.id, sections: informationRequests.sections })
+    .from(informationRequests)
+    .where(
+      and(eq(informationRequests.applicationId, applicationId), isNull(informationRequests.respondedAt)),
+    );
+  return { ...row, openRequest: open ?? null };
+}
+
+/**
+ * `action` by `role` from the application's state: the next status.
+ * @throws AppError conflict (409) with the state machine's message, forbidden (403) when the actor may
+ *   never take it
+ */
+function decide(application: LockedApplication, action: ReviewAction, role: ReviewActor): ApplicationStatus {
+  const result = nextStatus(
+    { status: application.applicationStatus, openRequest: application.openRequest !== null },
+    action,
+    role,
+  );
+  if (result.ok) return result.to;
+  throw new AppError(result.reason === 'not_allowed_for_actor' ? 'forbidden' : 'conflict', result.message);
+}
+
+/** Conditional move `from` -> `to`; 0 rows means someone else moved it first. @throws 409 */
+async function move(
+  tx: Queryable,
+  applicationId: string,
+  from: ApplicationStatus,
+  to: ApplicationStatus,
+  set: Partial<typeof providerApplications.$inferInsert> = {},
+): Promise<void> {
+  const moved = await tx
+    .update(providerApplications)
+    .set({ ...set, applicationStatus: to })
+    .where(and(eq(providerApplications.id, applicationId), eq(providerApplications.applicationStatus, from)))
+    .returning({ id: providerApplications.id });
+  if (moved.length === 0) {
+    throw new AppError(
+      'conflict',
+      'Someone else changed this application first. Reload to see its current status.',
+    );
+  }
+}
+
+async function auditTransition(
+  tx: Queryable,
+  caller: ReviewCaller,
+  application: LockedApplication,
+  action: AuditAction,
+  to: ApplicationStatus,
+  details: Record<string, string | number | boolean | null> = {},
+): Promise<void> {
+  await recordAudit(tx, {
+    action,
+    actorUserId: caller.actor.userId,
+    subjectUserId: application.userId,
+    resourceType: 'application',
+    resourceId: application.id,
+    ipAddress: caller.actor.ipAddress,
+    details: {
+      applicationId: application.id,
+      actor: caller.role,
+      fromStatus: application.applicationStatus,
+      toStatus: to,
+      ...details,
+    },
+  });
+}
+
+async function emailOf(tx: Queryable, userId: string | null): Promise<string | null> {
+  if (!userId) return null;
+  const [row] = await tx.select({ email: user.email }).from(user).where(eq(user.id, userId));
+  return row?.email ?? null;
+}
+
+async function snapshotOf(
+  tx: Queryable,
+  applicationId: string,
+  version: number,
+): Promise<ApplicationSnapshot | null> {
+  const [row] = await tx
+    .select({ snapshot: applicationVersions.snapshot })
+    .from(applicationVersions)
+    .where(
+      and(eq(applicationVersions.applicationId, applicationId), eq(applicationVersions.version, version)),
+    );
+  return (row?.snapshot as ApplicationSnapshot | undefined) ?? null;
+}
+
+/**
+ * 'Start Review' (issue 13): submitted -> under_review, assigns the caller as reviewer and generates the
+ * verification checklist from version 1 of the snapshot as of `now`.
+ */
+export async function startReview(
+  db: Database,
+  caller: ReviewCaller,
+  applicationId: string,
+  now: Date,
+): Promise<TransitionOutcome> {
+  return db.transaction(async (tx) => {
+    const application = await lockApplication(tx, applicationId);
+    const to = decide(application, 'start_review', caller.role);
+    await move(tx, application.id, application.applicationStatus, to, {
+      reviewStartedAt: now,
+      reviewerId: caller.role === 'reviewer' ? caller.actor.userId : application.reviewerId,
+    });
+    // Applications completed before issue 13 have no version 1 (migration 0007): taken now.
+    let snapshot = await snapshotOf(tx, application.id, 1);
+    if (!snapshot) {
+      const stored = await storeNextVersion(tx, application, 'completion');
+      snapshot = await snapshotOf(tx, application.id, stored.version);
+    }
+    const added = snapshot ? await addChecklistItems(tx, application.id, snapshot, now) : 0;
+    await auditTransition(tx, caller, application, 'review.started', to, { checklistItems: added });
+    return { applicationStatus: to, mails: [] };
+  });
+}
+
+/** 'Request Information' (issue 13): opens a request on `body.sections`; under_review stays. */
+export async function requestInformation(
+  db: Database,
+  caller: ReviewCaller,
+  applicationId: string,
+  body: RequestInformationBody,
+  now: Date,
+): Promise<TransitionOutcome & { requestId: string }> {
+  return db.transaction(async (tx) => {
+    const application = await lockApplication(tx, applicationId);
+    const to = decide(application, 'request_information', caller.role);
+    const [request] = await tx
+      .insert(informationRequests)
+      .values({
+        applicationId: application.id,
+        message: body.message,
+        sections: body.sections,
+        requestedBy: caller.actor.userId,
+        requestedAt: now,
+      })
+      .returning({ id: informationRequests.id });
+    await auditTransition(tx, caller, application, 'review.information_requested', to, {
+      requestId: request!.id,
+      sections: body.sections.join(','),
+    });
+    const email = await emailOf(tx, application.userId);
+    return {
+      applicationStatus: to,
+      requestId: request!.id,
+      mails: email ? [{ kind: 'information_requested', to: email, applicationId: application.id }] : [],
+    };
+  });
+}
+
+/**
+ * 'Submit Response' (issue 13): the provider answers the open request `requestId`; version n+1 of the
+ * snapshot is stored, new credentials get checklist items, and the sections lock again.
+ * @throws AppError not_found (404: not the caller's application, or not its open request),
+ *   forbidden (403: an administrator), conflict (409: nothing to respond to)
+ */
+export async function submitResponse(
+  db: Database,
+  actor: Actor,
+  applicationId: string,
+  requestId: string,
+  reply: string | undefined,
+  now: Date,
+): Promise<TransitionOutcome & { version: number }> {
+  return db.transaction(async (tx) => {
+    await loadApplicationFor(tx, actor, applicationId, 'write');
+    const application = await lockApplication(tx, applicationId);
+    const to = decide(application, 'submit_response', 'provider');
+    if (application.openRequest?.id !== requestId) {
+      throw new AppError('not_found', 'This information request is not open. Reload the dashboard.');
+    }
+    const version = await storeNextVersion(tx, application, 'response');
+    await tx
+      .update(informationRequests)
+      .set({ response: reply || null, respondedAt: now, versionAfter: version.version })
+      .where(eq(informationRequests.id, requestId));
+    const snapshot = await snapshotOf(tx, application.id, version.version);
+    const added = snapshot ? await addChecklistItems(tx, application.id, snapshot, now) : 0;
+    await auditTransition(tx, { actor, role: 'provider' }, application, 'review.response_submitted', to, {
+      requestId,
+      version: version.version,
+      sha256: version.sha256,
+      checklistItemsAdded: added,
+    });
+    const email = await emailOf(tx, application.reviewerId);
+    return {
+      applicationStatus: to,
+      version: version.version,
+      mails: email ? [{ kind: 'response_received', to: email, applicationId: application.id }] : [],
+    };
+  });
+}
+
+/**
+ * 'Approve' (issue 13): under_review -> approved, refused (409, listing the items to redo) until every
+ * checklist item is verified or waived and none was verified more than `maxAgeDays` before `now`.
+ */
+export async function approve(
+  db: Database,
+  caller: ReviewCaller,
+  applicationId: string,
+  now: Date,
+  maxAgeDays: number,
+): Promise<TransitionOutcome> {
+  return db.transaction(async (tx) => {
+    const application = await lockApplication(tx, applicationId);
+    const to = decide(application, 'approve', caller.role);
+    const items = await tx
+      .select({
+        target: verificationItems.target,
+        status: verificationItems.status,
+        verifiedAt: verificationItems.verifiedAt,
+      })
+      .from(verificationItems)
+      .where(eq(verificationItems.applicationId, application.id))
+      .orderBy(asc(verificationItems.position));
+    const redo = itemsToRedo(
+      items.map((i) => ({ ...i, status: i.status as VerificationStatus })),
+      now,
+      maxAgeDays,
+    );
+    if (items.length === 0) redo.push('The verification checklist is empty: start the review first');
+    if (redo.length > 0) {
+      throw new AppError(
+        'conflict',
+        `'Approve' needs every checklist item verified (within ${maxAgeDays} days) or waived. Redo: ${redo.join('; ')}.`,
+        { reasons: redo },
+      );
+    }
+    await move(tx, application.id, application.applicationStatus, to, { decidedAt: now });
+    await auditTransition(tx, caller, application, 'review.approved', to);
+    const email = await emailOf(tx, application.userId);
+    return {
+      applicationStatus: to,
+      mails: email ? [{ kind: 'approved', to: email, applicationId: application.id }] : [],
+    };
+  });
+}
+
+/** 'Reject' (issue 13): under_review -> rejected with the reason the provider will see. */
+export async function reject(
+  db: Database,
+  caller: ReviewCaller,
+  applicationId: string,
+  reason: string,
+  now: Date,
+): Promise<TransitionOutcome> {
+  return db.transaction(async (tx) => {
+    const application = await lockApplication(tx, applicationId);
+    const to = decide(application, 'reject', caller.role);
+    await move(tx, application.id, application.applicationStatus, to, {
+      decidedAt: now,
+      decisionReason: reason,
+    });
+    await auditTransition(tx, caller, application, 'review.rejected', to);
+    const email = await emailOf(tx, application.userId);
+    return {
+      applicationStatus: to,
+      mails: email ? [{ kind: 'rejected', to: email, applicationId: application.id }] : [],
+    };
+  });
+}
+
+function presentItem(row: typeof verificationItems.$inferSelect): VerificationItemDto {
+  return {
+    id: row.id,
+    kind: row.kind as VerificationKind,
+    target: row.target,
+    primarySource: row.primarySource,
+    status: row.status as VerificationStatus,
+    source: row.source,
+    verifiedAt: row.verifiedAt,
+    validatorId: row.validatorId,
+    note: row.note,
+    waiverReason: row.waiverReason,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Record the reviewer's outcome of one checklist item ('Verify', discrepancy, waive; issue 13), audited
+ * with the item's before/after status. Only while the application is under review.
+ * @throws AppError not_found (404), conflict (409: not under review)
+ */
+export async function updateVerificationItem(
+  db: Database,
+  caller: ReviewCaller,
+  applicationId: string,
+  itemId: string,
+  update: VerificationUpdate,
+  now: Date,
+): Promise<VerificationItemDto> {
+  const notFound = new AppError('not_found', 'Checklist item not found. Reload the review page.');
+  if (!isUuid(itemId)) throw notFound;
+  if (update.verifiedAt && update.verifiedAt > isoDay(now)) {
+    throw new AppError('validation_failed', 'The verification date cannot be in the future.', {
+      issues: [{ path: ['verifiedAt'], message: 'The verification date cannot be in the future' }],
+    });
+  }
+  return db.transaction(async (tx) => {
+    const application = await lockApplication(tx, applicationId);
+    if (application.applicationStatus !== 'under_review') {
+      throw new AppError(
+        'conflict',
+        'Verifications can be recorded only while the application is Under Review. Reload to see its current status.',
+      );
+    }
+    const [before] = await tx
+      .select({ status: verificationItems.status })
+      .from(verificationItems)
+      .where(and(eq(verificationItems.id, itemId), eq(verificationItems.applicationId, application.id)));
+    if (!before) throw notFound;
+    const pending = update.status === 'pending';
+    const [row] = await tx
+      .update(verificationItems)
+      .set({
+        status: update.status,
+        source: pending ? null : (update.source ?? null),
+        verifiedAt: pending ? null : (update.verifiedAt ?? null),
+        note: update.note ?? null,
+        waiverReason: update.status === 'waived' ? (update.waiverReason ?? null) : null,
+        validatorId: pending ? null : caller.actor.userId,
+        updatedAt: now,
+      })
+      .where(eq(verificationItems.id, itemId))
+      .returning();
+    await recordAudit(tx, {
+      action: 'review.verification_updated',
+      actorUserId: caller.actor.userId,
+      subjectUserId: application.userId,
+      resourceType: 'verification_item',
+      resourceId: itemId,
+      ipAddress: caller.actor.ipAddress,
+      details: {
+        applicationId: application.id,
+        actor: caller.role,
+        fromStatus: before.status,
+        toStatus: update.status,
+      },
+    });
+    return presentItem(row!);
+  });
+}
+
+function presentRequest(r: typeof informationRequests.$inferSelect): InformationRequestDto {
+  return {
+    id: r.id,
+    message: r.message,
+    sections: r.sections,
+    requestedAt: r.requestedAt.toISOString(),
+    response: r.response,
+    respondedAt: r.respondedAt?.toISOString() ?? null,
+    versionAfter: r.versionAfter,
+  };
+}
+
+/**
+ * What the provider sees of the review (issue 13): status, dates, the reason of a rejection, and the
+ * open information request. The owner reads it; an administrator too (read:application:any).
+ * @throws AppError not_found (404: another provider's application)
+ */
+export async function getProviderReview(
+  db: Database,
+  actor: Actor,
+  applicationId: string,
+): Promise<ProviderReview> {
+  await loadApplicationFor(db, actor, applicationId, 'read');
+  const [row] = await db
+    .select()
+    .from(providerApplications)
+    .where(eq(providerApplications.id, applicationId));
+  if (!row) throw applicationNotFound();
+  const [open] = await db
+    .select()
+    .from(informationRequests)
+    .where(
+      and(eq(informationRequests.applicationId, applicationId), isNull(informationRequests.respondedAt)),
+    );
+  return {
+    applicationStatus: row.applicationStatus,
+    submittedAt: row.submittedAt?.toISOString() ?? null,
+    decidedAt: row.decidedAt?.toISOString() ?? null,
+    decisionReason: row.applicationStatus === 'rejected' ? row.decisionReason : null,
+    openRequest: open ? presentRequest(open) : null,
+  };
+}
+
+/** The reviewer's view (issue 13): status, reviewer, versions, checklist, requests and timeline. */
+export async function getAdminReview(db: Database, applicationId: string): Promise<AdminReview> {
+  if (!isUuid(applicationId)) throw applicationNotFound();
+  const [row] = await db
+    .select()
+    .from(providerApplications)
+    .where(eq(providerApplications.id, applicationId));
+  if (!row) throw applicationNotFound();
+  const [versions, items, requests, timeline] = await Promise.all([
+    db
+      .select({
+        version: applicationVersions.version,
+        sha256: applicationVersions.sha256,
+        reason: applicationVersions.reason,
+        createdAt: applicationVersions.createdAt,
+      })
+      .from(applicationVersions)
+      .where(eq(applicationVersions.applicationId, applicationId))
+      .orderBy(asc(applicationVersions.version)),
+    db
+      .select()
+      .from(verificationItems)
+      .where(eq(verificationItems.applicationId, applicationId))
+      .orderBy(asc(verificationItems.position)),
+    db
+      .select()
+      .from(informationRequests)
+      .where(eq(informationRequests.applicationId, applicationId))
+      .orderBy(asc(informationRequests.requestedAt)),
+    db
+      .select({
+        action: auditLog.action,
+        actorUserId: auditLog.actorUserId,
+        occurredAt: auditLog.occurredAt,
+        details: auditLog.details,
+      })
+      .from(auditLog)
+      .where(
+        and(
+          eq(auditLog.subjectUserId, row.userId),
+          sql`(${auditLog.action} like 'review.%' or ${auditLog.action} like 'notification.%')`,
+          sql`(${auditLog.resourceId} = ${applicationId} or ${auditLog.details}->>'applicationId' = ${applicationId})`,
+        ),
+      )
+      .orderBy(asc(auditLog.occurredAt), asc(auditLog.id))
+      .limit(500),
+  ]);
+  const openRequest = requests.some((r) => r.respondedAt === null);
+  return {
+    applicationId: row.id,
+    userId: row.userId,
+    applicationStatus: row.applicationStatus,
+    submittedAt: row.submittedAt?.toISOString() ?? null,
+    reviewStartedAt: row.reviewStartedAt?.toISOString() ?? null,
+    reviewerId: row.reviewerId,
+    decidedAt: row.decidedAt?.toISOString() ?? null,
+    decisionReason: row.decisionReason,
+    availableActions: availableActions({ status: row.applicationStatus, openRequest }, 'reviewer'),
+    versions: versions.map((v) => ({ ...v, createdAt: v.createdAt.toISOString() })),
+    checklist: items.map(presentItem),
+    requests: requests.map(presentRequest),
+    timeline: timeline.map((t) => ({
+      ...t,
+      occurredAt: t.occurredAt.toISOString(),
+      details: t.details ?? null,
+    })),
+  };
+}
+
+/** One version of the snapshot and its field-by-field changes from the previous one. @throws 404 */
+export async function getVersion(db: Database, applicationId: string, version: number) {
+  const notFound = new AppError(
+    'not_found',
+    'This version of the application does not exist. Reload the review page.',
+  );
+  if (!isUuid(applicationId)) throw notFound;
+  const rows = await db
+    .select()
+    .from(applicationVersions)
+    .where(
+      and(
+        eq(applicationVersions.applicationId, applicationId),
+        inArray(applicationVersions.version, [version - 1, version]),
+      ),
+    );
+  const current = rows.find((r) => r.version === version);
+  if (!current) throw notFound;
+  const previous = rows.find((r) => r.version === version - 1);
+  return {
+    version: current.version,
+    sha256: current.sha256,
+    reason: current.reason,
+    createdAt: current.createdAt.toISOString(),
+    snapshot: current.snapshot as Record<string, unknown>,
+    changes: previous
+      ? diffSnapshots(previous.snapshot as ApplicationSnapshot, current.snapshot as ApplicationSnapshot)
+      : [],
+  };
+}
+
+/**
+ * The review queue (issue 13): submitted and under-review applications, oldest submission first, one
+ * page of REVIEW_QUEUE_PAGE_SIZE, with days since submission as of `now`, the reviewer, whether a
+ * request is open and checklist progress. Served by the partial index
+ * provider_applications_review_queue_idx (submitted_at, id) and, per row of the page only, the
+ * verification_items_progress_idx and information_requests_one_open_idx (decision 018).
+ */
+export async function reviewQueue(
+  db: Database,
+  actor: Actor,
+  query: ReviewQueueQuery,
+  now: Date,
+): Promise<ReviewQueue> {
+  const statuses: ApplicationStatus[] = query.status ? [query.status] : ['submitted', 'under_review'];
+  const where = and(
+    inArray(providerApplications.applicationStatus, statuses),
+    query.assigned === 'me' ? eq(providerApplications.reviewerId, actor.userId) : undefined,
+  );
+  const offset = (query.page - 1) * REVIEW_QUEUE_PAGE_SIZE;
+  const [page, [counted]] = await Promise.all([
+    db
+      .select({
+        applicationId: providerApplications.id,
+        userId: providerApplications.userId,
+        applicationStatus: providerApplications.applicationStatus,
+        submittedAt: providerApplications.submittedAt,
+        reviewerId: providerApplications.reviewerId,
+        providerName: sql<string>`(select p.first_name || ' ' || p.last_name from profiles p where p.user_id = provider_applications.user_id)`,
+        reviewerName: sql<
+          string | null
+        >`(select u.name from "user" u where u.id = provider_applications.reviewer_id)`,
+        openRequest: sql<boolean>`exists (select 1 from information_requests r where r.application_id = provider_applications.id and r.responded_at is null)`,
+        checklistDone: sql<number>`(select count(*)::int from verification_items v where v.application_id = provider_applications.id and v.status in ('verified', 'waived'))`,
+        checklistTotal: sql<number>`(select count(*)::int from verification_items v where v.application_id = provider_applications.id)`,
+      })
+      .from(providerApplications)
+      .where(where)
+      .orderBy(asc(providerApplications.submittedAt), asc(providerApplications.id))
+      .limit(REVIEW_QUEUE_PAGE_SIZE)
+      .offset(offset),
+    db.select({ n: sql<number>`count(*)::int` }).from(providerApplications).where(where),
+  ]);
+  const day = 24 * 60 * 60 * 1000;
+  return {
+    items: page.map((r) => {
+      const submittedAt = r.submittedAt ?? now;
+      return {
+        ...r,
+        providerName: r.providerName ?? '',
+        submittedAt: submittedAt.toISOString(),
+        daysSinceSubmission: Math.max(0, Math.floor((now.getTime() - submittedAt.getTime()) / day)),
+      };
+    }),
+    page: query.page,
+    pageSize: REVIEW_QUEUE_PAGE_SIZE,
+    total: counted?.n ?? 0,
+  };
+}
