@@ -9,6 +9,9 @@ import { PASSWORD_MAX_LENGTH } from './password-policy.ts';
 
 /** Longest first or last name, in characters. */
 export const NAME_MAX_LENGTH = 100;
+/** What an email field says when the address is not one (issue 17). */
+export const INVALID_EMAIL_MESSAGE = 'Enter a valid email address';
+
 /** Longest email address, in characters (RFC 5321). */
 export const EMAIL_MAX_LENGTH = 254;
 
@@ -23,7 +26,9 @@ const email = z
   .string({ error: 'Email is required' })
   .trim()
   .min(1, 'Email is required')
-  .max(EMAIL_MAX_LENGTH, `Email may be at most ${EMAIL_MAX_LENGTH} characters`);
+  .max(EMAIL_MAX_LENGTH, `Email may be at most ${EMAIL_MAX_LENGTH} characters`)
+  // The check better-auth applies (z.email()), with a message for people (issue 17).
+  .pipe(z.email({ error: INVALID_EMAIL_MESSAGE }));
 
 const password = z
   .string({ error: 'Password is required' })

@@ -16,6 +16,9 @@ import { createTestApp, type TestApp } from '../tests/harness.ts';
 const INDEX_HTML = `<!doctype html><html lang="en"><head><title>Credentialing</title><script type="module" src="/assets/index-AbC123.js"></script></head><body><div id="root"></div>${' '.repeat(2048)}</body></html>`;
 const SCRIPT = `console.log(${JSON.stringify('the app '.repeat(400))});`;
 const ROBOTS = 'User-agent: *\nDisallow: /api/\n';
+/** The app's icons (issue 17: /favicon.ico answered the page), shipped in web/public. */
+const WEB_PUBLIC_DIR = path.join(import.meta.dirname, '..', 'web', 'public');
+const ICONS = ['favicon.ico', 'favicon.svg'];
 
 /** Write `content` to `dir/name` with the .br and .gz copies the build makes. */
 function writeWithCopies(dir: string, name: string, content: string) {
@@ -62,6 +65,8 @@ describe('serving the built web app', () => {
     writeWithCopies(webDir, 'index.html', INDEX_HTML);
     writeWithCopies(webDir, 'assets/index-AbC123.js', SCRIPT);
     fs.writeFileSync(path.join(webDir, 'robots.txt'), ROBOTS);
+    // The icons as Vite copies them from web/public (issue 17): the real files, so a missing one fails.
+    for (const icon of ICONS) fs.copyFileSync(path.join(WEB_PUBLIC_DIR, icon), path.join(webDir, icon));
     // Second, the real app serving it.
     app = await createTestApp({ WEB_DIST_DIR: webDir }, { serveWeb: true });
   });
@@ -110,6 +115,18 @@ describe('serving the built web app', () => {
     expect(response.headers['content-type']).toMatch(/^text\/plain/);
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(response.body.toString()).toBe(ROBOTS);
+  });
+
+  it('sends /favicon.ico and /favicon.svg as images, never the page (issue 17)', async () => {
+    const ico = await rawGet(`${app.baseUrl}/favicon.ico`, { 'accept-encoding': 'br, gzip' });
+    expect(ico.status).toBe(200);
+    expect(ico.headers['content-type']).toMatch(/^image\/(x-icon|vnd\.microsoft\.icon)/);
+    // An ICO file starts with reserved 0, type 1 (icon).
+    expect([...ico.body.subarray(0, 4)]).toEqual([0, 0, 1, 0]);
+    const svg = await rawGet(`${app.baseUrl}/favicon.svg`);
+    expect(svg.status).toBe(200);
+    expect(svg.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(svg.body.toString()).toMatch(/^<svg /);
   });
 
   it('answers an unknown asset and an unknown API path with a 404, not the page', async () => {

@@ -89,3 +89,20 @@ export function onTwoFactorRequired(listener: TwoFactorRequiredListener): () => 
     if (twoFactorRequiredListener === listener) twoFactorRequiredListener = undefined;
   };
 }
+
+/**
+ * Whether `error` is a 404 (issue 17): for an application id, the server answers 404 both for an
+ * unknown id and for another person's application (existence is never revealed,
+ * server/applications/applications.service.ts `loadApplicationFor`). Other failures are not this.
+ */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
+/**
+ * Whether `error` is better-auth's 403 `EMAIL_NOT_VERIFIED` on sign-in (issue 17): the password was
+ * right but the address is not confirmed yet; the server has just sent a new confirmation email.
+ */
+export function isEmailNotVerified(error: unknown): boolean {
+  return error instanceof ApiError && (error.code as string) === 'EMAIL_NOT_VERIFIED';
+}

@@ -1,8 +1,13 @@
 /**
  * Routes (spec §2). Pages are lazy chunks; guards compose here (features never import each other).
+ * Each route names its document title in `handle` (issue 17, web/app/page-titles.ts); the signed-in
+ * screens sit in a layout route that renders the app shell (web/components/app-shell.tsx).
  */
 import { lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Outlet } from 'react-router';
+import type { SectionKey } from '../domain/sections/registry.ts';
+import { sectionSlugs } from '../domain/sections/section-slugs.ts';
+import { type PageName, pageNames, RouteTitle, type TitleHandle } from './app/page-titles.ts';
 import { ACCOUNT_PATH, TWO_FACTOR_SETUP_PATH } from './app/paths.ts';
 import { FullPageLoader } from './components/full-page-loader.tsx';
 import { RequireRole, RequireSignIn } from './components/require-role.tsx';
@@ -23,6 +28,21 @@ const AdminPage = lazy(() => import('./features/admin/admin-page.tsx'));
 const AccountPage = lazy(() => import('./features/account/account-page.tsx'));
 const TwoFactorSetupPage = lazy(() => import('./features/account/two-factor-setup-page.tsx'));
 const NotFoundPage = lazy(() => import('./features/not-found/not-found-page.tsx'));
+// The shell of the signed-in screens: a lazy chunk, out of the landing and sign-in pages' first paint.
+const AppShellLayout = lazy(() => import('./components/app-shell.tsx'));
+
+/** A route's title handle (web/app/page-titles.ts). */
+function title(page: PageName): TitleHandle {
+  return { page };
+}
+
+/** The section key of a section route's path, `/<slug>/:applicationId`, from the slug map. */
+function sectionKeyOfPath(path: string): SectionKey {
+  const slug = path.split('/')[1];
+  const key = (Object.keys(sectionSlugs) as SectionKey[]).find((k) => sectionSlugs[k] === slug);
+  if (!key) throw new Error(`No section has the route ${path}`);
+  return key;
+}
 
 function Page({ children }: { children: ReactNode }) {
   return <Suspense fallback={<FullPageLoader />}>{children}</Suspense>;
@@ -32,40 +52,53 @@ export const router = createBrowserRouter([
   {
     element: (
       <Page>
+        <RouteTitle />
         <Outlet />
       </Page>
     ),
     children: [
-      { path: '/', element: <LandingPage /> },
-      { path: '/auth', element: <AuthPage /> },
-      { path: '/forgot-password', element: <ForgotPasswordPage /> },
-      { path: '/reset-password', element: <ResetPasswordPage /> },
+      { path: '/', element: <LandingPage />, handle: { landing: true } satisfies TitleHandle },
+      { path: '/auth', element: <AuthPage />, handle: title(pageNames.signIn) },
+      { path: '/forgot-password', element: <ForgotPasswordPage />, handle: title(pageNames.forgotPassword) },
+      { path: '/reset-password', element: <ResetPasswordPage />, handle: title(pageNames.resetPassword) },
       {
-        path: '/dashboard',
-        element: <RequireRole allow="user">{(me) => <DashboardPage me={me} />}</RequireRole>,
+        // The signed-in screens, inside the app shell (issue 17); each keeps its own guard.
+        element: <AppShellLayout />,
+        children: [
+          {
+            path: '/dashboard',
+            element: <RequireRole allow="user">{(me) => <DashboardPage me={me} />}</RequireRole>,
+            handle: title(pageNames.dashboard),
+          },
+          {
+            path: '/admin',
+            element: <RequireRole allow="admin">{() => <AdminPage />}</RequireRole>,
+            handle: title(pageNames.admin),
+          },
+          ...sectionRoutes.map((route) => ({
+            path: route.path,
+            element: <RequireRole allow="user">{() => route.element}</RequireRole>,
+            handle: { sectionKey: sectionKeyOfPath(route.path) } satisfies TitleHandle,
+          })),
+          {
+            path: ACCOUNT_PATH,
+            element: <RequireRole allow="any">{(me) => <AccountPage me={me} />}</RequireRole>,
+            handle: title(pageNames.account),
+          },
+          {
+            // Reachable without a second factor: administrators are sent here until they set one up.
+            path: TWO_FACTOR_SETUP_PATH,
+            element: <RequireSignIn>{(me) => <TwoFactorSetupPage me={me} />}</RequireSignIn>,
+            handle: title(pageNames.twoFactorSetup),
+          },
+          {
+            path: '/documents/:applicationId',
+            element: <RequireRole allow="user">{() => <DocumentsPage />}</RequireRole>,
+            handle: { sectionKey: 'documents' } satisfies TitleHandle,
+          },
+        ],
       },
-      {
-        path: '/admin',
-        element: <RequireRole allow="admin">{(me) => <AdminPage me={me} />}</RequireRole>,
-      },
-      ...sectionRoutes.map((route) => ({
-        path: route.path,
-        element: <RequireRole allow="user">{() => route.element}</RequireRole>,
-      })),
-      {
-        path: ACCOUNT_PATH,
-        element: <RequireRole allow="any">{(me) => <AccountPage me={me} />}</RequireRole>,
-      },
-      {
-        // Reachable without a second factor: administrators are sent here until they set one up.
-        path: TWO_FACTOR_SETUP_PATH,
-        element: <RequireSignIn>{(me) => <TwoFactorSetupPage me={me} />}</RequireSignIn>,
-      },
-      {
-        path: '/documents/:applicationId',
-        element: <RequireRole allow="user">{() => <DocumentsPage />}</RequireRole>,
-      },
-      { path: '*', element: <NotFoundPage /> },
+      { path: '*', element: <NotFoundPage />, handle: title(pageNames.notFound) },
     ],
   },
 ]);

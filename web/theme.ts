@@ -12,8 +12,9 @@ export const theme = createTheme({
   autoContrast: true,
   defaultRadius: 'md',
   components: {
-    // Badges read as the spec writes them ('Draft', 'Under Review', 'Admin'), not upper-cased.
-    Badge: Badge.extend({ styles: { label: { textTransform: 'none' } } }),
+    // Badges read as the spec writes them ('Draft', 'Under Review', 'Admin'), not upper-cased, and are
+    // never squeezed by a long neighbour in a row ('Administr...'; issue 17).
+    Badge: Badge.extend({ styles: { root: { flexShrink: 0 }, label: { textTransform: 'none' } } }),
     // Toasts: a named close button and a description dark enough for AA.
     Notification: Notification.extend({
       defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },

@@ -8,6 +8,7 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { twoFactor as twoFactorPlugin } from 'better-auth/plugins';
 import type { Logger } from 'pino';
+import { withConfirmationLanding } from '../../domain/email-confirmation.ts';
 import { BACKUP_CODE_COUNT, TOTP_DIGITS } from '../../domain/two-factor.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Database } from '../db/client.ts';
@@ -99,12 +100,16 @@ export function createAuth(options: AuthOptions) {
       sendOnSignIn: true,
       autoSignInAfterVerification: false,
       expiresIn: 24 * 60 * 60,
+      // Issue 17: every link (sign-up, the resend on sign-in, the resend button) lands on the sign-in
+      // screen's 'Email confirmed', whatever callbackURL the client sent (better-auth's sendOnSignIn
+      // builds it from the sign-in body, '/' by default).
       async sendVerificationEmail({ user: account, url }) {
+        const link = withConfirmationLanding(url);
         sendInBackground(
           {
             to: account.email,
             subject: 'Confirm your credentialing portal account',
-            text: `Welcome to the Healthcare Provider Credentialing System.\n\nConfirm your email address: ${url}\n\nThe link expires in 24 hours.`,
+            text: `Welcome to the Healthcare Provider Credentialing System.\n\nConfirm your email address: ${link}\n\nThe link expires in 24 hours.`,
           },
           'account confirmation',
         );

@@ -4,6 +4,7 @@
  * change made outside the server, within the time to live; an expired session never works.
  */
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Client,
@@ -13,7 +14,6 @@ import {
   type TestApp,
 } from '../../tests/harness.ts';
 import { createSessionCache, type SessionFacts, sessionCacheKey } from './session-cache.ts';
-import pg from 'pg';
 import { notifySessionsRevoked, SESSION_REVOCATION_CHANNEL } from './session-revocations.ts';
 
 const TTL_SECONDS = 1;

@@ -90,13 +90,28 @@ export async function systemRoutes(app: AppInstance) {
         .type('text/html')
         .header('cache-control', 'no-store')
         .send(
-          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Outgoing mail (development)</title></head><body><main><h1>Outgoing mail</h1><p>Messages are saved here because no SMTP_URL is set. Newest first.</p>${
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Outgoing mail (development)</title><style>${MAILBOX_CSS}</style></head><body><main><h1>Outgoing mail</h1><p>Messages are saved here because no SMTP_URL is set. Newest first.</p>${
             items ? `<ol>${items}</ol>` : '<p>No messages yet.</p>'
           }</main></body></html>`,
         );
     });
   }
 }
+
+/**
+ * The development mail page's look (issue 17): readable, and long links wrap instead of widening the
+ * page. Inline <style> is allowed by the CSP of server/app.ts (`style-src 'self' 'unsafe-inline'`);
+ * the page has no script.
+ */
+const MAILBOX_CSS = [
+  'body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1a1b1e;background:#f8f9fa;overflow-wrap:anywhere}',
+  'main{max-width:48rem;margin:0 auto;padding:1.5rem 1rem}',
+  'h1{font-size:1.5rem;margin:0 0 .5rem}',
+  'ol{list-style:none;padding:0}',
+  'ol>li{background:#fff;border:1px solid #dee2e6;border-radius:8px;padding:.75rem 1rem;margin:0 0 1rem}',
+  'ul{padding-left:1.25rem;margin:.25rem 0 0}',
+  'a{color:#364fc7;word-break:break-all}',
+].join('');
 
 /**
  * The outbox directory the development mail page lists, or undefined when the page must not exist:

@@ -1,13 +1,6 @@
 import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import {
-  adminCli,
-  enrolSecondFactorInBrowser,
-  expectNoAxeViolations,
-  signIn,
-  signUpAndConfirm,
-  uniqueEmail,
-} from './helpers.ts';
+import { expectNoAxeViolations, signIn, signInAsNewAdmin, signUpAndConfirm } from './helpers.ts';
 
 /** A small but real PDF (the server checks the file's bytes, not only its name). */
 const PDF_BYTES = Buffer.from(
@@ -73,12 +66,11 @@ test('an admin finds a provider, reviews every section with the SSN masked, down
 
   // Second, an administrator made with the CLI signs in, sets up a second factor (issue 16) and
   // lands on /admin with the counters.
-  const adminEmail = uniqueEmail('reviewer');
-  await signUpAndConfirm(page, { firstName: 'Rita', lastName: 'Reviewer', email: adminEmail });
-  expect(await adminCli('grant', adminEmail)).toContain('now has the role admin');
-  await signIn(page, adminEmail);
-  await enrolSecondFactorInBrowser(page);
-  await expect(page).toHaveURL(/\/admin$/);
+  const adminEmail = await signInAsNewAdmin(page, {
+    firstName: 'Rita',
+    lastName: 'Reviewer',
+    emailPrefix: 'reviewer',
+  });
   await expect(page.getByText('Admin', { exact: true })).toBeVisible();
   const totals = page.getByRole('region', { name: 'Totals' });
   for (const label of ['Total Users', 'Total Applications', 'Total Documents']) {

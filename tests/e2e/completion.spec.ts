@@ -6,24 +6,17 @@
  * section screens).
  */
 import { expect, type Page, test } from '@playwright/test';
-import { WebhookReceiver } from '../../server/notifications/testing/webhook-receiver.ts';
-import { expectNoAxeViolations, signIn, signUpAndConfirm, uniqueEmail } from './helpers.ts';
+import {
+  completionReceiverForSpec,
+  expectNoAxeViolations,
+  PDF_BYTES,
+  signIn,
+  signUpAndConfirm,
+  startAndFillApplication,
+  uniqueEmail,
+} from './helpers.ts';
 
-/** The test-only secret of start-server.sh. */
-const SECRET = 'whsec_pBPvcKLMACQL4VARJRDbv+AcGGhWm0/Z+vRh9SuUCrQ=';
-const PORT = Number(process.env.E2E_PORT ?? 3100);
-const PDF_BYTES = Buffer.from(
-  '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [] /Count 0>> endobj\n' +
-    'trailer <</Root 1 0 R>>\n%%EOF\n',
-);
-
-const receiver = new WebhookReceiver({ secret: SECRET });
-test.beforeAll(async () => {
-  await receiver.listen(PORT + 1000);
-});
-test.afterAll(async () => {
-  await receiver.close();
-});
+const receiver = completionReceiverForSpec();
 
 /** Sign up and in, start an application, then fill every section and upload a PDF through the API. */
 async function providerAt99Percent(page: Page, firstName: string): Promise<string> {
@@ -31,60 +24,7 @@ async function providerAt99Percent(page: Page, firstName: string): Promise<strin
   await signUpAndConfirm(page, { firstName, lastName: 'Okafor', email });
   await signIn(page, email);
   await expect(page).toHaveURL(/\/dashboard$/);
-  await page.getByRole('button', { name: 'Start New Application' }).click();
-  await expect(page.getByText('New credentialing application started')).toBeVisible();
-  const { applications } = (await (await page.request.get('/api/applications')).json()) as {
-    applications: { id: string }[];
-  };
-  const applicationId = applications[0]!.id;
-  const base = `/api/applications/${applicationId}`;
-  // State-changing calls from the page's session carry our Origin (CSRF guard).
-  const headers = { origin: new URL(page.url()).origin };
-  const saves = [
-    page.request.put(`${base}/sections/personal-information`, {
-      headers,
-      data: { providerType: 'MD', ssn: '123-45-6789', npiNumber: '1234567893', city: 'Boston', state: 'MA' },
-    }),
-    page.request.put(`${base}/sections/professional-licenses`, {
-      headers,
-      data: { rows: [{ licenseNumber: 'L-1' }] },
-    }),
-    page.request.put(`${base}/sections/education`, { headers, data: { rows: [{ institutionName: 'Uni' }] } }),
-    page.request.put(`${base}/sections/work-history`, {
-      headers,
-      data: { rows: [{ employerName: 'Clinic' }] },
-    }),
-    page.request.put(`${base}/sections/malpractice-insurance`, {
-      headers,
-      data: { rows: [{ insuranceCompany: 'MedPro' }] },
-    }),
-    page.request.put(`${base}/sections/vaccinations`, {
-      headers,
-      data: { rows: [{ vaccineName: 'influenza' }] },
-    }),
-    page.request.post(`${base}/sections/payors`, { headers, data: { payorName: 'Medicare' } }),
-    page.request.post(`${base}/sections/certifications`, {
-      headers,
-      data: { certificationName: 'Board Certified', certifyingBody: 'ABIM' },
-    }),
-    page.request.post(`${base}/sections/cme`, {
-      headers,
-      data: { activityTitle: 'Sepsis', providerName: 'ACP' },
-    }),
-    page.request.post(`${base}/sections/peer-references`, { headers, data: { referenceName: 'Dr. Ada' } }),
-    page.request.post(`${base}/documents`, {
-      headers,
-      multipart: {
-        documentType: 'cv_resume',
-        file: { name: 'cv.pdf', mimeType: 'application/pdf', buffer: PDF_BYTES },
-      },
-    }),
-  ];
-  for (const save of saves) {
-    const response = await save;
-    expect(response.status(), await response.text()).toBeLessThan(300);
-  }
-  return applicationId;
+  return startAndFillApplication(page);
 }
 
 test('a provider completes the application: Submitting..., Completed ✓, still completed after reload', async ({
@@ -125,10 +65,14 @@ test('a provider completes the application: Submitting..., Completed ✓, still 
   expect(payload.documents).toHaveLength(1);
   expect(Buffer.from(payload.documents[0].base64Content, 'base64').equals(PDF_BYTES)).toBe(true);
 
-  // Persisted: after a reload the button still reads 'Completed ✓'; the status is still Draft.
+  // Persisted: after a reload the button still reads 'Completed ✓'; the server made it Submitted
+  // (issue 13), and the provider is told it is with the credentialing team.
   await page.reload();
   await expect(page.getByRole('button', { name: 'Completed ✓' })).toBeDisabled();
-  await expect(page.getByText('Draft', { exact: true })).toBeVisible();
+  await expect(page.getByText('Submitted', { exact: true })).toBeVisible();
+  await expect(
+    page.getByText('Your application is with the credentialing team.', { exact: false }),
+  ).toBeVisible();
 });
 
 test('when the receiver is down, the provider is told so and the notification is delivered later', async ({

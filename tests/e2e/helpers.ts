@@ -4,8 +4,9 @@
  * the key the page shows, as an authenticator app would.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
+import { WebhookReceiver } from '../../server/notifications/testing/webhook-receiver.ts';
 
 export const STRONG_PASSWORD = 'correct horse battery staple 42!';
 
@@ -147,4 +148,119 @@ export async function enterSecondFactor(page: Page, factor: { secret: string } |
     await page.getByLabel('Backup code').fill(factor.backupCode);
   }
   await page.getByRole('button', { name: 'Verify' }).click();
+}
+
+/** The test-only webhook secret start-server.sh gives the server (receivers in the specs verify with it). */
+export const E2E_WEBHOOK_SECRET = 'whsec_pBPvcKLMACQL4VARJRDbv+AcGGhWm0/Z+vRh9SuUCrQ=';
+
+/** A minimal PDF (passes the server's file-type check). */
+export const PDF_BYTES = Buffer.from(
+  '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [] /Count 0>> endobj\n' +
+    'trailer <</Root 1 0 R>>\n%%EOF\n',
+);
+
+/**
+ * From the signed-in provider's dashboard: 'Start New Application' in the browser. Returns the new
+ * application's id, its API path and the headers a state-changing API call from the page needs
+ * (our Origin: the CSRF guard).
+ */
+export async function startApplication(
+  page: Page,
+): Promise<{ applicationId: string; base: string; headers: Record<string, string> }> {
+  await page.getByRole('button', { name: 'Start New Application' }).click();
+  await expect(page.getByText('New credentialing application started')).toBeVisible();
+  const { applications } = (await (await page.request.get('/api/applications')).json()) as {
+    applications: { id: string }[];
+  };
+  const applicationId = applications[0]!.id;
+  return {
+    applicationId,
+    base: `/api/applications/${applicationId}`,
+    headers: { origin: new URL(page.url()).origin },
+  };
+}
+
+/**
+ * The completion receiver of this spec file, listening where start-server.sh points the server
+ * (E2E_PORT + 1000) from before the file's first test to after its last.
+ */
+export function completionReceiverForSpec(): WebhookReceiver {
+  const receiver = new WebhookReceiver({ secret: E2E_WEBHOOK_SECRET });
+  test.beforeAll(async () => {
+    await receiver.listen(Number(process.env.E2E_PORT ?? 3100) + 1000);
+  });
+  test.afterAll(async () => {
+    await receiver.close();
+  });
+  return receiver;
+}
+
+/**
+ * From the signed-in provider's dashboard: 'Start New Application', then every section and a PDF
+ * through the API (for specs whose point is not the section screens). Returns the application id.
+ */
+export async function startAndFillApplication(page: Page): Promise<string> {
+  const { applicationId, base, headers } = await startApplication(page);
+  const saves = [
+    page.request.put(`${base}/sections/personal-information`, {
+      headers,
+      data: { providerType: 'MD', ssn: '123-45-6789', npiNumber: '1234567893', city: 'Boston', state: 'MA' },
+    }),
+    page.request.put(`${base}/sections/professional-licenses`, {
+      headers,
+      data: { rows: [{ licenseNumber: 'L-1' }] },
+    }),
+    page.request.put(`${base}/sections/education`, { headers, data: { rows: [{ institutionName: 'Uni' }] } }),
+    page.request.put(`${base}/sections/work-history`, {
+      headers,
+      data: { rows: [{ employerName: 'Clinic' }] },
+    }),
+    page.request.put(`${base}/sections/malpractice-insurance`, {
+      headers,
+      data: { rows: [{ insuranceCompany: 'MedPro' }] },
+    }),
+    page.request.put(`${base}/sections/vaccinations`, {
+      headers,
+      data: { rows: [{ vaccineName: 'influenza' }] },
+    }),
+    page.request.post(`${base}/sections/payors`, { headers, data: { payorName: 'Medicare' } }),
+    page.request.post(`${base}/sections/certifications`, {
+      headers,
+      data: { certificationName: 'Board Certified', certifyingBody: 'ABIM' },
+    }),
+    page.request.post(`${base}/sections/cme`, {
+      headers,
+      data: { activityTitle: 'Sepsis', providerName: 'ACP' },
+    }),
+    page.request.post(`${base}/sections/peer-references`, { headers, data: { referenceName: 'Dr. Ada' } }),
+    page.request.post(`${base}/documents`, {
+      headers,
+      multipart: {
+        documentType: 'cv_resume',
+        file: { name: 'cv.pdf', mimeType: 'application/pdf', buffer: PDF_BYTES },
+      },
+    }),
+  ];
+  for (const save of saves) {
+    const response = await save;
+    expect(response.status(), await response.text()).toBeLessThan(300);
+  }
+  return applicationId;
+}
+
+/**
+ * A new administrator: signed up and confirmed, granted the role with the CLI, signed in, second
+ * factor set up in the browser (issue 16), on /admin. Returns the email.
+ */
+export async function signInAsNewAdmin(
+  page: Page,
+  name: { firstName: string; lastName: string; emailPrefix: string },
+): Promise<string> {
+  const email = uniqueEmail(name.emailPrefix);
+  await signUpAndConfirm(page, { firstName: name.firstName, lastName: name.lastName, email });
+  expect(await adminCli('grant', email)).toContain('now has the role admin');
+  await signIn(page, email);
+  await enrolSecondFactorInBrowser(page);
+  await expect(page).toHaveURL(/\/admin$/);
+  return email;
 }

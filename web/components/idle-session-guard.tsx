@@ -11,6 +11,7 @@
  */
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../api.ts';
+import { skipUnsavedChangesPrompt } from '../forms/unsaved-changes.tsx';
 
 const IdleWarningDialog = lazy(() => import('./idle-warning-dialog.tsx'));
 
@@ -81,6 +82,8 @@ export function IdleSessionGuard({ idleTimeoutSeconds }: { idleTimeoutSeconds: n
           .catch(() => {})
           .finally(() => {
             // A full page load: drops every in-memory copy of the provider's data with the session.
+            // No unsaved-edit prompt may keep the page open (issue 17).
+            skipUnsavedChangesPrompt();
             window.location.replace('/auth?timeout=1');
           });
       } else if (left <= lead) {

@@ -1,9 +1,24 @@
 /**
  * Mantine's toast container and its stylesheet, loaded by `Toasts` when the first toast is shown.
+ *
+ * Where toasts sit (issue 17): at the top right they covered Sign Out on a desktop and the page heading
+ * on a phone. From the `sm` breakpoint (48em) up: top right, below the header (the app shell's header
+ * is 56 px; the offset clears it and the landing page's), beside the left-aligned page heading and
+ * away from the forms' Save buttons at the bottom (a bottom-right toast covered 'Save & Continue' just
+ * after a failed save). Below `sm`: bottom centre, away from the header and the heading.
  */
 import '@mantine/notifications/styles.css';
+import '../styles/toasts.css';
+import { em } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { Notifications } from '@mantine/notifications';
 
+/** Below Mantine's `sm` breakpoint (48em), as `hiddenFrom="sm"` reads it. */
+const PHONE_QUERY = `(max-width: ${em(767.9)})`;
+
 export default function ToastContainer() {
-  return <Notifications position="top-right" limit={3} />;
+  // Read at once (not in an effect): the container mounts with the first toast, which must not jump.
+  const phone = useMediaQuery(PHONE_QUERY, false, { getInitialValueInEffect: false });
+  // The offset below the header is in web/styles/toasts.css.
+  return <Notifications position={phone ? 'bottom-center' : 'top-right'} limit={3} />;
 }

@@ -1,14 +1,13 @@
 /**
  * `/account` (issue 16): the signed-in user's security settings. 'Two-factor authentication: On/Off'
  * with 'Set up' (the set-up page) and, for providers with it on, 'Turn off'. Administrators must
- * keep it on: they see no 'Turn off' (and the server refuses it).
+ * keep it on: they see no 'Turn off' (and the server refuses it). 'Sign Out' is in the app shell (issue 17).
  */
 import { Anchor, Badge, Button, Card, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { roleHomePath, TWO_FACTOR_SETUP_PATH } from '../../app/paths.ts';
 import type { Me } from '../../app/session.ts';
-import { SignOutButton } from '../../components/sign-out-button.tsx';
 import { badgeColor } from '../../theme.ts';
 import { TurnOffDialog } from './turn-off-dialog.tsx';
 
@@ -19,23 +18,16 @@ export default function AccountPage({ me }: { me: Me }) {
   const isAdmin = me.role === 'admin';
   return (
     <>
-      <header>
-        <Container size="sm" py="md">
-          <Group justify="space-between">
-            <Title order={1} size="h3">
-              Account
-            </Title>
-            <SignOutButton />
-          </Group>
-        </Container>
-      </header>
       <main>
         <Container size="sm" pb="xl">
           <Stack>
+            <Title order={1} size="h3" pt="md">
+              Account
+            </Title>
             <Anchor component={Link} to={roleHomePath(me.role)} size="sm">
               {isAdmin ? 'Back to the admin dashboard' : 'Back to your dashboard'}
             </Anchor>
-            <Text>
+            <Text style={{ overflowWrap: 'anywhere' }}>
               Signed in as <strong>{me.user.email}</strong>
             </Text>
             <Card withBorder padding="lg" component="section" aria-labelledby="security-title">

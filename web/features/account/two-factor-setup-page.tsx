@@ -2,20 +2,10 @@
  * `/account/two-factor` (issue 16): set up the second factor. Step 1 asks for the password again,
  * step 2 shows the QR code and the key and takes a first 'Authentication code', step 3 shows the ten
  * backup codes once. Administrators are sent here until they finish (the guards and every admin API
- * answer `two_factor_required` until then); providers come here from their account page.
+ * answer `two_factor_required` until then); providers come here from their account page. 'Sign Out'
+ * is in the app shell (issue 17).
  */
-import {
-  Alert,
-  Anchor,
-  Button,
-  Card,
-  Container,
-  Group,
-  PasswordInput,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Card, Container, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -23,7 +13,6 @@ import { twoFactorPasswordBodySchema } from '../../../domain/two-factor.ts';
 import { ACCOUNT_PATH, roleHomePath } from '../../app/paths.ts';
 import type { Me } from '../../app/session.ts';
 import { twoFactorErrorMessage } from '../../app/two-factor.ts';
-import { SignOutButton } from '../../components/sign-out-button.tsx';
 import { zodValidate } from '../../forms/zod-form.ts';
 import { BackupCodesStep, ScanStep } from './enrolment-steps.tsx';
 import { StepHeading } from './step-heading.tsx';
@@ -73,66 +62,57 @@ export default function TwoFactorSetupPage({ me }: { me: Me }) {
   const [enrolment, setEnrolment] = useState<Enrolment>();
 
   return (
-    <>
-      <header>
-        <Container size="sm" py="md">
-          <Group justify="space-between">
-            <Title order={1} size="h3">
-              Two-factor authentication
-            </Title>
-            <SignOutButton />
-          </Group>
-        </Container>
-      </header>
-      <main>
-        <Container size="sm" pb="xl">
-          <Card withBorder padding="lg">
-            {alreadyOn ? (
-              <Stack>
-                <Text>Two-factor authentication is already on for this account.</Text>
-                <Anchor component={Link} to={ACCOUNT_PATH}>
-                  Back to your account
+    <main>
+      <Container size="sm" pb="xl">
+        <Title order={1} size="h3" py="md">
+          Two-factor authentication
+        </Title>
+        <Card withBorder padding="lg">
+          {alreadyOn ? (
+            <Stack>
+              <Text>Two-factor authentication is already on for this account.</Text>
+              <Anchor component={Link} to={ACCOUNT_PATH}>
+                Back to your account
+              </Anchor>
+            </Stack>
+          ) : (
+            <Stack>
+              {forced && step === 'password' && (
+                <Alert color="blue" title="Set up two-factor authentication to continue">
+                  Administrators sign in with a password and a code from an authenticator app. Set it up now:
+                  it takes about two minutes.
+                </Alert>
+              )}
+              {step === 'password' && (
+                <PasswordStep
+                  onStarted={(started) => {
+                    setEnrolment(started);
+                    setStep('scan');
+                  }}
+                />
+              )}
+              {step === 'scan' && enrolment && (
+                <ScanStep totpURI={enrolment.totpURI} onConfirmed={() => setStep('codes')} />
+              )}
+              {step === 'codes' && enrolment && (
+                <BackupCodesStep
+                  codes={enrolment.backupCodes}
+                  email={me.user.email}
+                  onDone={() => {
+                    setEnrolment(undefined);
+                    navigate(roleHomePath(me.role));
+                  }}
+                />
+              )}
+              {!forced && step !== 'codes' && (
+                <Anchor component={Link} to={ACCOUNT_PATH} size="sm">
+                  Cancel and go back to your account
                 </Anchor>
-              </Stack>
-            ) : (
-              <Stack>
-                {forced && step === 'password' && (
-                  <Alert color="blue" title="Set up two-factor authentication to continue">
-                    Administrators sign in with a password and a code from an authenticator app. Set it up
-                    now: it takes about two minutes.
-                  </Alert>
-                )}
-                {step === 'password' && (
-                  <PasswordStep
-                    onStarted={(started) => {
-                      setEnrolment(started);
-                      setStep('scan');
-                    }}
-                  />
-                )}
-                {step === 'scan' && enrolment && (
-                  <ScanStep totpURI={enrolment.totpURI} onConfirmed={() => setStep('codes')} />
-                )}
-                {step === 'codes' && enrolment && (
-                  <BackupCodesStep
-                    codes={enrolment.backupCodes}
-                    email={me.user.email}
-                    onDone={() => {
-                      setEnrolment(undefined);
-                      navigate(roleHomePath(me.role));
-                    }}
-                  />
-                )}
-                {!forced && step !== 'codes' && (
-                  <Anchor component={Link} to={ACCOUNT_PATH} size="sm">
-                    Cancel and go back to your account
-                  </Anchor>
-                )}
-              </Stack>
-            )}
-          </Card>
-        </Container>
-      </main>
-    </>
+              )}
+            </Stack>
+          )}
+        </Card>
+      </Container>
+    </main>
   );
 }

@@ -1,12 +1,11 @@
 /**
- * `/admin` (spec §2 /admin, §8 admin toasts; issue 6): header with the Admin badge and Sign Out;
+ * `/admin` (spec §2 /admin, §8 admin toasts; issue 6): heading with the Admin badge (Sign Out in the app shell);
  * 'Loading admin dashboard...'; counters (total users, applications, documents); the search box
  * 'Search users by name or email...' (debounced, searched on the server); tabs 'Users & Applications',
  * 'All Documents' and 'Audit Log'; the details dialog. Lists are paged on the server, so the browser
  * never holds more than one page, whatever the number of providers.
  */
 import {
-  Anchor,
   Badge,
   Card,
   Container,
@@ -21,16 +20,13 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
 import { isTwoFactorRequired } from '../../api.ts';
-import { ACCOUNT_PATH } from '../../app/paths.ts';
-import type { Me } from '../../app/session.ts';
 import { FullPageLoader } from '../../components/full-page-loader.tsx';
-import { SignOutButton } from '../../components/sign-out-button.tsx';
 import { notifyError } from '../../notify.ts';
 import { useAdminStats, useAllDocuments, useAuditLog, useProviderCards } from './admin-api.ts';
 import { AuditLogTab } from './audit-log-tab.tsx';
 import { DocumentsTab } from './documents-tab.tsx';
+import { NotificationsTab } from './notifications-tab.tsx';
 import { ProviderDetailsModal } from './provider-details-modal.tsx';
 import { ProviderList } from './provider-list.tsx';
 
@@ -43,7 +39,16 @@ function usePageFor<Filter>(filter: Filter): [number, (page: number) => void] {
   return [state.filter === filter ? state.page : 1, (page) => setState({ filter, page })];
 }
 
-function Counter({ label, value }: { label: string; value: number | undefined }) {
+function Counter({
+  label,
+  value,
+  description,
+}: {
+  label: string;
+  value: number | undefined;
+  /** What is counted, when the label alone could mislead (issue 17). */
+  description?: string;
+}) {
   return (
     <Card withBorder padding="md">
       <Text size="sm" c="dimmed">
@@ -52,35 +57,33 @@ function Counter({ label, value }: { label: string; value: number | undefined })
       <Text fz={28} fw={700}>
         {value === undefined ? '…' : number.format(value)}
       </Text>
+      {description && (
+        <Text size="xs" c="dimmed">
+          {description}
+        </Text>
+      )}
     </Card>
   );
 }
 
-function AdminHeader({ me }: { me: Me }) {
+/**
+ * The page's heading with the Admin badge (spec §2 /admin). Sign Out, the administrator's name and
+ * 'Account' are in the app shell's header above it (issue 17, web/components/app-shell.tsx).
+ */
+function AdminHeader() {
   return (
-    <header>
-      <Container size="xl" py="md">
-        <Group justify="space-between">
-          <Group>
-            <Title order={1} size="h3">
-              Admin Dashboard
-            </Title>
-            <Badge color="red.9">Admin</Badge>
-          </Group>
-          <Group>
-            <span>{me.user.email}</span>
-            <Anchor component={Link} to={ACCOUNT_PATH}>
-              Account
-            </Anchor>
-            <SignOutButton />
-          </Group>
-        </Group>
-      </Container>
-    </header>
+    <Container size="xl" py="md">
+      <Group>
+        <Title order={1} size="h3">
+          Admin Dashboard
+        </Title>
+        <Badge color="red.9">Admin</Badge>
+      </Group>
+    </Container>
   );
 }
 
-export default function AdminPage({ me }: { me: Me }) {
+export default function AdminPage() {
   const [searchInput, setSearchInput] = useState('');
   const [search] = useDebouncedValue(searchInput.trim(), SEARCH_DEBOUNCE_MS);
   const [tab, setTab] = useState<string | null>('users');
@@ -104,23 +107,26 @@ export default function AdminPage({ me }: { me: Me }) {
 
   if (stats.isPending && providers.isPending) {
     return (
-      <>
-        <AdminHeader me={me} />
-        <main>
-          <FullPageLoader label="Loading admin dashboard..." />
-        </main>
-      </>
+      <main>
+        <AdminHeader />
+        <FullPageLoader label="Loading admin dashboard..." />
+      </main>
     );
   }
 
   return (
     <>
-      <AdminHeader me={me} />
       <main>
+        <AdminHeader />
         <Container size="xl" pb="xl">
           <Stack>
             <SimpleGrid cols={{ base: 1, sm: 3 }} component="section" aria-label="Totals">
-              <Counter label="Total Users" value={stats.data?.totalUsers} />
+              {/* Every account has a profile (server/auth/auth.ts), so this counts all of them. */}
+              <Counter
+                label="Total Users"
+                value={stats.data?.totalUsers}
+                description="All accounts: providers and administrators"
+              />
               <Counter label="Total Applications" value={stats.data?.totalApplications} />
               <Counter label="Total Documents" value={stats.data?.totalDocuments} />
             </SimpleGrid>
@@ -138,6 +144,7 @@ export default function AdminPage({ me }: { me: Me }) {
                 <Tabs.Tab value="users">Users &amp; Applications</Tabs.Tab>
                 <Tabs.Tab value="documents">All Documents</Tabs.Tab>
                 <Tabs.Tab value="audit">Audit Log</Tabs.Tab>
+                <Tabs.Tab value="notifications">Notifications</Tabs.Tab>
               </Tabs.List>
               <Tabs.Panel value="users" pt="md">
                 <ProviderList
@@ -162,6 +169,9 @@ export default function AdminPage({ me }: { me: Me }) {
                   onActionChange={setAuditAction}
                   onPageChange={setAuditPage}
                 />
+              </Tabs.Panel>
+              <Tabs.Panel value="notifications" pt="md">
+                <NotificationsTab enabled={tab === 'notifications'} />
               </Tabs.Panel>
             </Tabs>
           </Stack>

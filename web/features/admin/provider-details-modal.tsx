@@ -213,7 +213,10 @@ function DetailsBody({
   );
 }
 
-/** The dialog for `userId` (closed when null). Each open is one audited request to the server. */
+/**
+ * The dialog for `userId` (closed when null). Each open is one audited request to the server.
+ * Full-screen below the `sm` breakpoint, like every dialog (web/styles/phone-dialogs.css; issue 17).
+ */
 export function ProviderDetailsModal({ userId, onClose }: { userId: string | null; onClose: () => void }) {
   // The application picked in the selector, remembered for the user it was picked for only.
   const [picked, setPicked] = useState<{ userId: string | null; applicationId?: string }>({ userId });
@@ -233,6 +236,8 @@ export function ProviderDetailsModal({ userId, onClose }: { userId: string | nul
       size="xl"
       title={details ? `${details.profile.firstName} ${details.profile.lastName}` : 'User details'}
       closeButtonProps={{ 'aria-label': 'Close details' }}
+      // Long emails and names wrap instead of running past the edge of a phone's full-screen dialog.
+      styles={{ body: { overflowWrap: 'anywhere' } }}
     >
       {details ? (
         <Box aria-busy={isFetching}>

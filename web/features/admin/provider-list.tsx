@@ -25,8 +25,10 @@ function ProviderCardView({
   return (
     <Card withBorder padding="md" component="li">
       <Stack gap="xs">
-        <Group justify="space-between" align="flex-start" wrap="nowrap">
-          <div>
+        {/* Issue 17: a long name or email wraps; the badges keep their size and drop below the name
+            when the card is too narrow for both (never 'Administr...'). */}
+        <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
+          <div style={{ flex: '1 1 12rem', minWidth: 0, overflowWrap: 'anywhere' }}>
             <Text fw={600} id={nameId}>
               {provider.firstName} {provider.lastName}
             </Text>
@@ -35,7 +37,7 @@ function ProviderCardView({
               Joined {formatDate(provider.joinedAt)}
             </Text>
           </div>
-          <Group gap={6} justify="flex-end">
+          <Group gap={6} justify="flex-end" style={{ flexShrink: 0 }}>
             {provider.role === 'admin' && (
               <Badge color="red.9" variant="filled">
                 Administrator

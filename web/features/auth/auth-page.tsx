@@ -2,6 +2,10 @@
  * `/auth`: tabs 'Sign In' (default) and 'Sign Up' (spec §2 /auth, §5, §8). Sign-up always ends in
  * 'Registration Successful' for a new or an existing email (the server does not reveal accounts).
  * Sign-in asks for the second factor after the password when the account has one (issue 16).
+ * Issue 17: sign-up ends on a 'Check your email' panel with a resend; an invalid email is a message on
+ * the field; a new attempt removes the previous 'Registration Failed' toast; signing in before
+ * confirming says so and that a new link was sent; every confirmation link lands here with
+ * `?confirmed=1` (domain/email-confirmation.ts), a broken one with `error=` and a plain message.
  */
 import {
   Alert,
@@ -22,13 +26,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { signInFormSchema, signUpFormSchema } from '../../../domain/account.ts';
+import { EMAIL_CONFIRMED_PARAM, EMAIL_CONFIRMED_PATH } from '../../../domain/email-confirmation.ts';
 import { PASSWORD_MIN_LENGTH } from '../../../domain/password-policy.ts';
-import { ApiError, api } from '../../api.ts';
+import { ApiError, api, isEmailNotVerified } from '../../api.ts';
 import { homePathOf } from '../../app/paths.ts';
 import { meQueryKey, useSession } from '../../app/session.ts';
 import { FullPageLoader } from '../../components/full-page-loader.tsx';
-import { zodValidate } from '../../forms/zod-form.ts';
-import { notifyError, notifySuccess } from '../../notify.ts';
+import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
+import { dismissToast, notifyError, notifySuccess } from '../../notify.ts';
+import { badgeColor } from '../../theme.ts';
 import { PasswordReasons } from './password-reasons.tsx';
 import { TwoFactorStep } from './two-factor-step.tsx';
 
@@ -48,15 +54,21 @@ function useFinishSignIn() {
   };
 }
 
+/** Sign-in before the address is confirmed (issue 17): the server has just mailed a new link. */
+const NOT_CONFIRMED_MESSAGE =
+  'Your email address is not confirmed yet. We have sent you a new confirmation email: open the link in it, then sign in.';
+
 function SignInForm({ email, onSecondFactor }: { email: string; onSecondFactor: (email: string) => void }) {
   const finishSignIn = useFinishSignIn();
   const [busy, setBusy] = useState(false);
+  const [notConfirmed, setNotConfirmed] = useState<string | null>(null);
   const form = useForm({
     initialValues: { email, password: '' },
     validate: zodValidate(signInFormSchema),
   });
   const submit = form.onSubmit(async (values) => {
     setBusy(true);
+    setNotConfirmed(null);
     try {
       const answer = await api<SignInAnswer | undefined>('POST', '/api/auth/sign-in/email', {
         email: values.email.trim(),
@@ -65,7 +77,15 @@ function SignInForm({ email, onSecondFactor }: { email: string; onSecondFactor: 
       if (answer?.twoFactorRedirect) return onSecondFactor(values.email);
       await finishSignIn();
     } catch (error) {
-      notifyError('Sign In Failed', error instanceof Error ? error.message : 'Sign in failed.');
+      if (isEmailNotVerified(error)) {
+        setNotConfirmed(values.email.trim());
+        notifyError('Sign In Failed', NOT_CONFIRMED_MESSAGE);
+      } else if (error instanceof ApiError && error.issues.length > 0) {
+        form.setErrors(issuesToFormErrors(error.issues));
+        notifyError('Sign In Failed', error.message);
+      } else {
+        notifyError('Sign In Failed', error instanceof Error ? error.message : 'Sign in failed.');
+      }
     } finally {
       setBusy(false);
     }
@@ -73,6 +93,11 @@ function SignInForm({ email, onSecondFactor }: { email: string; onSecondFactor: 
   return (
     <form onSubmit={submit} noValidate aria-label="Sign in">
       <Stack>
+        {notConfirmed && (
+          <Alert color="orange.9" title="Confirm your email address" role="alert">
+            {NOT_CONFIRMED_MESSAGE} It was sent to <strong>{notConfirmed}</strong>.
+          </Alert>
+        )}
         <TextInput
           label="Email"
           type="email"
@@ -100,6 +125,9 @@ function SignInForm({ email, onSecondFactor }: { email: string; onSecondFactor: 
 function SignUpForm() {
   const [busy, setBusy] = useState(false);
   const [reasons, setReasons] = useState<string[]>([]);
+  /** The address of a successful sign-up: the 'Check your email' panel replaces the form (issue 17). */
+  const [registered, setRegistered] = useState<string | null>(null);
+  const failureToast = useRef<string | null>(null);
   const form = useForm({
     initialValues: { firstName: '', lastName: '', email: '', password: '' },
     validate: zodValidate(signUpFormSchema),
@@ -107,6 +135,9 @@ function SignUpForm() {
   const submit = form.onSubmit(async (values) => {
     setBusy(true);
     setReasons([]);
+    // A new attempt: the previous failure's toast is stale (issue 17).
+    if (failureToast.current) dismissToast(failureToast.current);
+    failureToast.current = null;
     const firstName = values.firstName.trim();
     const lastName = values.lastName.trim();
     try {
@@ -116,20 +147,28 @@ function SignUpForm() {
         name: `${firstName} ${lastName}`,
         firstName,
         lastName,
-        callbackURL: '/auth?confirmed=1',
+        // The server writes the landing into every link anyway (domain/email-confirmation.ts).
+        callbackURL: EMAIL_CONFIRMED_PATH,
       });
       notifySuccess('Registration Successful', 'Please check your email to confirm your account.');
+      setRegistered(values.email.trim());
       form.reset();
     } catch (error) {
       if (error instanceof ApiError && error.code === 'weak_password') {
         setReasons(error.reasons);
         form.setFieldError('password', error.message);
+      } else if (error instanceof ApiError && error.issues.length > 0) {
+        form.setErrors(issuesToFormErrors(error.issues));
       }
-      notifyError('Registration Failed', error instanceof Error ? error.message : 'Registration failed.');
+      failureToast.current = notifyError(
+        'Registration Failed',
+        error instanceof Error ? error.message : 'Registration failed.',
+      );
     } finally {
       setBusy(false);
     }
   });
+  if (registered) return <CheckYourEmail email={registered} onBack={() => setRegistered(null)} />;
   return (
     <form onSubmit={submit} noValidate aria-label="Sign up">
       <Stack>
@@ -165,6 +204,51 @@ function SignUpForm() {
         </Button>
       </Stack>
     </form>
+  );
+}
+
+/**
+ * After 'Registration Successful' (issue 17): names the address and offers to send the link again
+ * (POST /api/auth/send-verification-email, rate-limited per address by the server). The answer is the
+ * same whether or not an account exists, so the panel says the same either way.
+ */
+function CheckYourEmail({ email, onBack }: { email: string; onBack: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [resent, setResent] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const resend = async () => {
+    setBusy(true);
+    setResent(false);
+    try {
+      await api('POST', '/api/auth/send-verification-email', { email, callbackURL: EMAIL_CONFIRMED_PATH });
+      setResent(true);
+    } catch (error) {
+      notifyError('Error', error instanceof Error ? error.message : 'The email could not be sent.');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Stack>
+      <Title order={2} size="h3" ref={heading} tabIndex={-1}>
+        Check your email
+      </Title>
+      <Text>
+        We sent a confirmation link to <strong>{email}</strong>. Open it to confirm your account, then sign
+        in.
+      </Text>
+      <Text size="sm" c="dimmed">
+        No email after a few minutes? Look in your spam folder, or send the link again.
+      </Text>
+      <div role="status">{resent && <Text size="sm">A new confirmation email is on its way.</Text>}</div>
+      <Button onClick={resend} disabled={busy} fullWidth>
+        {busy ? 'Sending...' : 'Resend confirmation email'}
+      </Button>
+      <Button variant="subtle" onClick={onBack} fullWidth>
+        Use a different email address
+      </Button>
+    </Stack>
   );
 }
 
@@ -227,8 +311,8 @@ export default function AuthPage() {
             <Text ta="center" c="dimmed">
               Secure healthcare onboarding platform
             </Text>
-            {params.get('confirmed') && (
-              <Alert color="green" title="Email confirmed">
+            {params.get(EMAIL_CONFIRMED_PARAM) && !params.get('error') && (
+              <Alert color={badgeColor.green} title="Email confirmed">
                 Your email address is confirmed. You can sign in now.
               </Alert>
             )}
@@ -238,7 +322,7 @@ export default function AuthPage() {
               </Alert>
             )}
             {params.get('error') && (
-              <Alert color="red" title="The link did not work">
+              <Alert color="red.9" title="The link did not work">
                 The confirmation link is invalid or has expired. Sign in to receive a new one.
               </Alert>
             )}

@@ -16,10 +16,8 @@ import {
   Progress,
   Select,
   Stack,
-  Table,
   Text,
   Title,
-  VisuallyHidden,
 } from '@mantine/core';
 import { IconDownload, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useEffect, useId, useRef, useState } from 'react';
@@ -36,8 +34,10 @@ import {
   MAX_DOCUMENT_BYTES,
 } from '../../../domain/sections/documents.ts';
 import type { SectionMessages } from '../../../domain/sections/section.ts';
-import { ApiError } from '../../api.ts';
+import { ApiError, isNotFound } from '../../api.ts';
+import { ApplicationNotFound } from '../../components/application-not-found.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
+import { ResponsiveTable, type TableColumn } from '../../components/responsive-table.tsx';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import {
   type UploadedDocument,
@@ -178,6 +178,13 @@ function UploadCard({ applicationId }: { applicationId: string }) {
   );
 }
 
+/** The list's columns (cards on phones, issue 17). */
+const documentColumns: TableColumn<UploadedDocument>[] = [
+  { header: 'Name', render: (d) => d.documentName },
+  { header: 'Type', render: (d) => documentTypeLabel[d.documentType] },
+  { header: 'Size', render: (d) => formatFileSizeMb(d.fileSize), noWrap: true },
+];
+
 function DocumentList({ applicationId }: { applicationId: string }) {
   const { data: documents, isPending, isError } = useDocuments(applicationId);
   const remove = useDeleteDocument(applicationId);
@@ -208,50 +215,34 @@ function DocumentList({ applicationId }: { applicationId: string }) {
       ) : documents.length === 0 ? (
         <Text c="dimmed">No documents uploaded yet.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={560}>
-          <Table>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Name</Table.Th>
-                <Table.Th scope="col">Type</Table.Th>
-                <Table.Th scope="col">Size</Table.Th>
-                <Table.Th scope="col">
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {documents.map((d) => (
-                <Table.Tr key={d.id}>
-                  <Table.Td style={{ wordBreak: 'break-word' }}>{d.documentName}</Table.Td>
-                  <Table.Td>{documentTypeLabel[d.documentType]}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatFileSizeMb(d.fileSize)}</Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap" justify="flex-end">
-                      <ActionIcon
-                        component="a"
-                        href={d.downloadUrl}
-                        download={d.documentName}
-                        variant="subtle"
-                        aria-label={`Download ${d.documentName}`}
-                      >
-                        <IconDownload size={18} aria-hidden="true" />
-                      </ActionIcon>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red.9"
-                        aria-label={`Delete ${d.documentName}`}
-                        onClick={() => setPendingDelete(d)}
-                      >
-                        <IconTrash size={18} aria-hidden="true" />
-                      </ActionIcon>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ResponsiveTable
+          rows={documents}
+          columns={documentColumns}
+          rowKey={(d) => d.id}
+          label="Uploaded Documents"
+          minWidth={560}
+          actions={(d) => (
+            <>
+              <ActionIcon
+                component="a"
+                href={d.downloadUrl}
+                download={d.documentName}
+                variant="subtle"
+                aria-label={`Download ${d.documentName}`}
+              >
+                <IconDownload size={18} aria-hidden="true" />
+              </ActionIcon>
+              <ActionIcon
+                variant="subtle"
+                color="red.9"
+                aria-label={`Delete ${d.documentName}`}
+                onClick={() => setPendingDelete(d)}
+              >
+                <IconTrash size={18} aria-hidden="true" />
+              </ActionIcon>
+            </>
+          )}
+        />
       )}
       <Modal
         opened={pendingDelete !== null}
@@ -281,6 +272,22 @@ function DocumentList({ applicationId }: { applicationId: string }) {
 export default function DocumentsPage() {
   const { applicationId = '' } = useParams();
   const navigate = useNavigate();
+  // Issue 17: an unknown or another person's application id shows no upload (query shared by its key).
+  const documentsQuery = useDocuments(applicationId);
+  if (isNotFound(documentsQuery.error)) {
+    return (
+      <main>
+        <Container size="md" py="xl">
+          <Stack>
+            <Title order={1} size="h2">
+              Documents
+            </Title>
+            <ApplicationNotFound />
+          </Stack>
+        </Container>
+      </main>
+    );
+  }
   return (
     <main>
       <Container size="md" py="xl">

@@ -1,11 +1,19 @@
 /**
- * `/`: the landing page (spec §1, §2). A signed-in user goes to /dashboard.
+ * `/`: the landing page (spec §1, §2). A signed-in user goes to /dashboard. Below the spec's title,
+ * tagline and buttons: how it works, the documents to have at hand and how data is protected (issue 17).
  * The page shows while the session check is under way, not a loader: a visitor's first paint does
  * not wait for that round trip, and a signed-in user sees it for that moment only (decision 016).
  */
-import { Anchor, Button, Container, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Box, Button, Container, Group, Stack, Text, Title } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { Link, Navigate } from 'react-router';
 import { useSession } from '../../app/session.ts';
+
+// The steps, documents and protection panels (issue 17): they read the domain registry, which brings
+// zod, so they are a lazy chunk and the first paint stays as light as before (decision 016).
+const LandingDetails = lazy(() => import('./landing-details.tsx'));
+/** Room kept for the panels while their chunk loads (px), so the footer does not jump. */
+const DETAILS_MIN_HEIGHT = 420;
 
 export default function LandingPage() {
   const { data: me } = useSession();
@@ -28,7 +36,7 @@ export default function LandingPage() {
         </Container>
       </header>
       <main>
-        <Container size="md" py={80}>
+        <Container size="lg" py={80}>
           <Stack align="center" gap="lg" ta="center">
             <Title order={1}>Healthcare Provider Credentialing System</Title>
             <Text size="xl" c="dimmed">
@@ -43,6 +51,10 @@ export default function LandingPage() {
               </Button>
             </Group>
           </Stack>
+          {/* Below the spec's texts: loaded after first paint, its height kept meanwhile. */}
+          <Suspense fallback={<Box mih={DETAILS_MIN_HEIGHT} />}>
+            <LandingDetails />
+          </Suspense>
         </Container>
       </main>
       <footer>

@@ -4,23 +4,27 @@
  *
  * - The add form on top (required fields marked) validates with the section's zod schema, POSTs one row
  *   (empty optional fields as null), toasts the registry's message, clears itself, and the list reloads.
- * - The table of saved rows (newest first, as the server orders them) appears only when rows exist;
- *   each row has a delete button naming the row, with a confirmation; the list reloads afterwards.
+ * - The table of saved rows (newest first, as the server orders them; cards on phones, issue 17) appears
+ *   only when rows exist; each row has a delete button naming the row, with a confirmation; the list reloads
+ *   afterwards.
  * - 'Loading...' while the rows load. A load failure toasts where the registry has a `loadError`
  *   (certifications) and is only logged otherwise (payors, CME, peer references; spec §8).
  * - 'Back to Dashboard' returns to /dashboard.
  */
-import { ActionIcon, Button, Card, Group, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { type AddFormTableSectionKey, sectionByKey } from '../../../domain/sections/registry.ts';
-import { ApiError } from '../../api.ts';
+import { ApiError, isNotFound } from '../../api.ts';
+import { ApplicationNotFound } from '../../components/application-not-found.tsx';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
+import { ResponsiveTable } from '../../components/responsive-table.tsx';
+import { useUnsavedChangesGuard } from '../../forms/unsaved-changes.tsx';
 import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
-import { ConfirmDialog } from './confirm-dialog.tsx';
 import { FormErrorSummary, fieldLabels } from './form-error-summary.tsx';
 import type { ApiRow, FormValues } from './screen-types.ts';
 import { SectionPageShell } from './section-page-shell.tsx';
@@ -42,6 +46,8 @@ function AddForm({
     initialValues: screen.empty,
     validate: zodValidate(section.schema),
   });
+  // Issue 17: leaving with a half-filled add form asks first.
+  const guard = useUnsavedChangesGuard(form.isDirty());
   const titleId = `add-${section.slug}-title`;
 
   const submit = form.onSubmit((values) => {
@@ -84,6 +90,7 @@ function AddForm({
           </div>
         </Stack>
       </form>
+      {guard.dialog}
     </Card>
   );
 }
@@ -131,43 +138,24 @@ function SavedRows({
       ) : query.data.length === 0 ? (
         <Text c="dimmed">Nothing added yet.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                {screen.columns.map((column) => (
-                  <Table.Th key={column.header} scope="col">
-                    {column.header}
-                  </Table.Th>
-                ))}
-                <Table.Th scope="col">
-                  <VisuallyHidden>Actions</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {query.data.map((row) => (
-                <Table.Tr key={row.id}>
-                  {screen.columns.map((column) => (
-                    <Table.Td key={column.header} style={{ wordBreak: 'break-word' }}>
-                      {column.render(row)}
-                    </Table.Td>
-                  ))}
-                  <Table.Td>
-                    <ActionIcon
-                      variant="subtle"
-                      color="red.9"
-                      aria-label={`Delete ${screen.noun} ${screen.rowName(row)}`}
-                      onClick={() => setConfirming(row)}
-                    >
-                      <IconTrash size={18} aria-hidden="true" />
-                    </ActionIcon>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ResponsiveTable
+          rows={query.data}
+          columns={screen.columns}
+          rowKey={(row) => row.id}
+          label={screen.listTitle}
+          minWidth={720}
+          striped
+          actions={(row) => (
+            <ActionIcon
+              variant="subtle"
+              color="red.9"
+              aria-label={`Delete ${screen.noun} ${screen.rowName(row)}`}
+              onClick={() => setConfirming(row)}
+            >
+              <IconTrash size={18} aria-hidden="true" />
+            </ActionIcon>
+          )}
+        />
       )}
       <ConfirmDialog
         opened={confirming !== null}
@@ -185,6 +173,16 @@ function SavedRows({
 export default function AddFormTablePage({ sectionKey }: { sectionKey: AddFormTableSectionKey }) {
   const { applicationId = '' } = useParams();
   const navigate = useNavigate();
+  // Issue 17: an unknown or another person's application id shows no add form (the rows query is shared
+  // with SavedRows by its key).
+  const rows = useSectionRows(applicationId, sectionKey);
+  if (isNotFound(rows.error)) {
+    return (
+      <SectionPageShell section={sectionByKey[sectionKey]}>
+        <ApplicationNotFound />
+      </SectionPageShell>
+    );
+  }
   return (
     <SectionPageShell section={sectionByKey[sectionKey]}>
       <AddForm applicationId={applicationId} sectionKey={sectionKey} />

@@ -20,11 +20,13 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
 import { type RepeatableSectionKey, sectionByKey } from '../../../domain/sections/registry.ts';
-import { ApiError } from '../../api.ts';
+import { ApiError, isNotFound } from '../../api.ts';
+import { ApplicationNotFound } from '../../components/application-not-found.tsx';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
+import { useUnsavedChangesGuard } from '../../forms/unsaved-changes.tsx';
 import { issuesToFormErrors, toFormValues, zodValidate } from '../../forms/zod-form.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
-import { ConfirmDialog } from './confirm-dialog.tsx';
 import { FormErrorSummary, fieldLabels } from './form-error-summary.tsx';
 import type { ApiRow, FormValues, RepeatableScreen } from './screen-types.ts';
 import { SaveCancelFooter, SectionLoadFailed, SectionPageShell } from './section-page-shell.tsx';
@@ -110,6 +112,7 @@ function CardsForm({
     validate: zodValidate(z.object({ rows: z.array(section.schema) })),
   });
   const cards = form.values.rows;
+  const guard = useUnsavedChangesGuard(form.isDirty());
 
   // A reloaded list (after a delete, spec §4) is merged into the cards. The rows a save answers with
   // are not: the screen is left for the dashboard, and the unsaved cards now have saved twins.
@@ -121,7 +124,10 @@ function CardsForm({
     const before = form.getValues().rows;
     const after = reconcileCards(before, savedRows, screen);
     if (after.map((card) => card.cardKey).join() === before.map((card) => card.cardKey).join()) return;
+    // A delete is saved at once: merging its result is no unsaved edit (issue 17 guard).
+    const wasDirty = form.isDirty();
     form.setValues({ rows: after });
+    if (!wasDirty) form.resetDirty({ rows: after });
     form.setErrors(moveCardErrors(form.errors, before, after));
   }, [loadedAt, savedRows, screen, form, save.isPending, save.isSuccess]);
 
@@ -155,6 +161,7 @@ function CardsForm({
     save.mutate(rows, {
       onSuccess: () => {
         notifySuccess('Success', section.messages.saveSuccess);
+        guard.allowNavigation();
         navigate('/dashboard');
       },
       onError: (error) => {
@@ -206,8 +213,9 @@ function CardsForm({
           );
         })}
         <div>
+          {/* 'default' (dark text on white): the light variant's indigo text failed AA contrast in axe. */}
           <Button
-            variant="light"
+            variant="default"
             leftSection={<IconPlus size={16} aria-hidden="true" />}
             onClick={() => form.insertListItem('rows', newCard(screen))}
           >
@@ -226,6 +234,7 @@ function CardsForm({
       >
         Remove this saved {noun}? It is deleted from your application right away.
       </ConfirmDialog>
+      {guard.dialog}
     </form>
   );
 }
@@ -235,13 +244,17 @@ export default function RepeatableCardsPage({ sectionKey }: { sectionKey: Repeat
   const section = sectionByKey[sectionKey];
   const query = useSectionRows(applicationId, sectionKey);
   useEffect(() => {
-    if (query.isError) notifyError('Error', section.messages.loadError ?? section.messages.saveError);
-  }, [query.isError, section]);
+    if (query.isError && !isNotFound(query.error)) {
+      notifyError('Error', section.messages.loadError ?? section.messages.saveError);
+    }
+  }, [query.isError, query.error, section]);
 
   return (
     <SectionPageShell section={section}>
       {query.isPending ? (
         <InlineLoader size="sm" />
+      ) : query.data === undefined && isNotFound(query.error) ? (
+        <ApplicationNotFound />
       ) : query.data === undefined ? (
         <SectionLoadFailed />
       ) : (

@@ -5,8 +5,9 @@
  * (loading, saving, toasts, errors, cards, table).
  */
 import type { GetInputPropsReturnType } from '@mantine/form';
-import type { ComponentType, ReactNode } from 'react';
+import type { ComponentType } from 'react';
 import type { SectionRowDto } from '../../../domain/api/sections.ts';
+import type { TableColumn } from '../../components/responsive-table.tsx';
 import type { FormValue, FormValues } from '../../forms/zod-form.ts';
 
 /** What a fields component gets: the bound inputs of one card or form, its values and a setter. */
@@ -47,11 +48,8 @@ export interface RepeatableScreen {
   Fields: AnyFields;
 }
 
-/** One table column of an add-form-plus-table screen. */
-export interface TableColumn<Row> {
-  header: string;
-  render: (row: Row) => ReactNode;
-}
+/** One table column of an add-form-plus-table screen (the responsive table's column type, issue 17). */
+export type { TableColumn } from '../../components/responsive-table.tsx';
 
 /** A row as the list API returns it: the section's fields plus `id` and `createdAt` (domain/api/sections.ts). */
 export type ApiRow = SectionRowDto;

@@ -2,15 +2,18 @@
  * The single-form layout: `/personal-information/:applicationId` (spec §2 "Personal information screen",
  * §7 upsert, §8 toasts). Loads the saved record (none yet is not an error), shows the section's fields,
  * validates with the section's zod schema (the server's), saves with one PUT, toasts the registry's
- * message and returns to /dashboard. 'Cancel' returns without saving.
+ * message and returns to /dashboard. 'Cancel' returns without saving, asking first when the form has
+ * changes (issue 17). An unknown or another person's application id shows 'Application not found'.
  */
 import { Card, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { personalInformationSection } from '../../../domain/sections/personal-information.ts';
-import { ApiError } from '../../api.ts';
+import { ApiError, isNotFound } from '../../api.ts';
+import { ApplicationNotFound } from '../../components/application-not-found.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
+import { useUnsavedChangesGuard } from '../../forms/unsaved-changes.tsx';
 import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import {
@@ -48,11 +51,13 @@ function PersonalInformationForm({
     initialValues: screen.toFormValues(saved),
     validate: (values) => screen.toFormErrors(schemaErrors(values) as Record<string, string>, values),
   });
+  const guard = useUnsavedChangesGuard(form.isDirty());
 
   const submit = form.onSubmit((values) => {
     save.mutate(section.schema.parse(screen.toInput(values)), {
       onSuccess: () => {
         notifySuccess('Success', messages.saveSuccess);
+        guard.allowNavigation();
         navigate('/dashboard');
       },
       onError: (error) => {
@@ -77,6 +82,7 @@ function PersonalInformationForm({
         </Card>
         <SaveCancelFooter saving={save.isPending} />
       </Stack>
+      {guard.dialog}
     </form>
   );
 }
@@ -85,13 +91,17 @@ export default function SingleFormPage() {
   const { applicationId = '' } = useParams();
   const query = usePersonalInformation(applicationId);
   useEffect(() => {
-    if (query.isError) notifyError('Error', messages.loadError ?? messages.saveError);
-  }, [query.isError]);
+    if (query.isError && !isNotFound(query.error)) {
+      notifyError('Error', messages.loadError ?? messages.saveError);
+    }
+  }, [query.isError, query.error]);
 
   return (
     <SectionPageShell section={section}>
       {query.isPending ? (
         <InlineLoader size="sm" />
+      ) : isNotFound(query.error) ? (
+        <ApplicationNotFound />
       ) : query.isError ? (
         <SectionLoadFailed />
       ) : (

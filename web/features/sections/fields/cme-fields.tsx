@@ -47,7 +47,9 @@ function CmeFields({ input }: FieldsProps<CmeValues>) {
         step={CME_CREDIT_HOURS_STEP}
         min={0}
         max={CME_CREDIT_HOURS_MAX}
-        decimalScale={1}
+        // Issue 17: keep what was typed (1.25 stays 1.25, 900 stays 900); the section schema's message
+        // says what is allowed, rather than the input rounding or clamping it silently.
+        clampBehavior="none"
         description="In steps of 0.5"
         {...input('creditHours')}
       />

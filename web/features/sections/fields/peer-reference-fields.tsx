@@ -36,8 +36,9 @@ function PeerReferenceFields({ input }: FieldsProps<PeerReferenceValues>) {
         min={0}
         max={YEARS_KNOWN_MAX}
         step={1}
-        allowDecimal={false}
-        allowNegative={false}
+        // Issue 17: keep what was typed (-3 stays -3 and gets the schema's 'cannot be negative'; no
+        // silent clamping). A decimal is kept too: the schema takes its whole part (spec §5 parseInt).
+        clampBehavior="none"
         {...input('yearsKnown')}
       />
     </SimpleGrid>

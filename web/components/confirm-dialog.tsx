@@ -1,4 +1,7 @@
-/** A small confirmation dialog for deletes (cards and table rows). Focus is trapped while it is open. */
+/**
+ * A small confirmation dialog for deletes (cards and table rows) and for discarding unsaved edits
+ * (web/forms/unsaved-changes.tsx). Focus is trapped while it is open.
+ */
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 
@@ -7,6 +10,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel = 'Delete',
+  cancelLabel = 'Cancel',
   busy = false,
   onConfirm,
   onCancel,
@@ -15,6 +19,7 @@ export function ConfirmDialog({
   title: string;
   children: ReactNode;
   confirmLabel?: string;
+  cancelLabel?: string;
   busy?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
@@ -31,7 +36,7 @@ export function ConfirmDialog({
         <Text>{children}</Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={onCancel} disabled={busy}>
-            Cancel
+            {cancelLabel}
           </Button>
           <Button color="red.9" onClick={onConfirm} loading={busy}>
             {confirmLabel}
