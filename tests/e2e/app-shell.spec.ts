@@ -5,24 +5,10 @@
  * a title of its own on every route (web/app/page-titles.ts); no axe violations at either size.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { expectNoAxeViolations, signIn, signUpAndConfirm, uniqueEmail } from './helpers.ts';
+import { expectNoAxeViolations, newProviderWithApplication } from './helpers.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
-
-/** A new provider, signed in, with one draft application; returns its id. */
-async function startApplication(page: Page, firstName: string, lastName: string): Promise<string> {
-  const email = uniqueEmail(firstName.toLowerCase());
-  await signUpAndConfirm(page, { firstName, lastName, email });
-  await signIn(page, email);
-  await expect(page).toHaveURL(/\/dashboard$/);
-  await page.getByRole('button', { name: 'Start New Application' }).click();
-  await expect(page.getByText('New credentialing application started')).toBeVisible();
-  const href = await page.getByRole('link', { name: /^Personal Information:/ }).getAttribute('href');
-  const applicationId = href?.split('/').pop() ?? '';
-  expect(applicationId).toMatch(/^[0-9a-f-]{36}$/);
-  return applicationId;
-}
 
 /** The navigator's side list (desktop) or, on a phone, the open menu. */
 const navigator = (page: Page) => page.getByRole('navigation', { name: 'Application sections' });
@@ -48,7 +34,7 @@ test('a provider moves between sections through the navigator, sees the marks, a
   await expect(page).toHaveTitle('Forgot Password - Credentialing');
 
   // Second, Nadia signs up, starts an application: the dashboard sits in the shell.
-  const applicationId = await startApplication(page, 'Nadia', 'Okafor');
+  const applicationId = await newProviderWithApplication(page, 'Nadia', 'Okafor');
   await expect(page).toHaveTitle('Dashboard - Credentialing');
   const banner = page.getByRole('banner');
   await expect(banner.getByRole('link', { name: 'Healthcare Provider Credentialing System' })).toBeVisible();
@@ -114,7 +100,7 @@ test('on a phone the Sections menu reaches another section, and the shell fits t
   page,
 }) => {
   await page.setViewportSize(PHONE);
-  const applicationId = await startApplication(page, 'Tomas', 'Lindqvist-Hargreaves');
+  const applicationId = await newProviderWithApplication(page, 'Tomas', 'Lindqvist-Hargreaves');
   const banner = page.getByRole('banner');
   await expect(banner.getByRole('button', { name: 'Sign Out' })).toBeInViewport();
   await expectNoSidewaysScroll(page);

@@ -264,3 +264,24 @@ export async function signInAsNewAdmin(
   await expect(page).toHaveURL(/\/admin$/);
   return email;
 }
+
+/**
+ * A new provider, signed up, confirmed and signed in, who pressed 'Start New Application' on the
+ * dashboard; returns the application id read from the dashboard's Personal Information link.
+ */
+export async function newProviderWithApplication(
+  page: Page,
+  firstName: string,
+  lastName: string,
+): Promise<string> {
+  const email = uniqueEmail(firstName.toLowerCase());
+  await signUpAndConfirm(page, { firstName, lastName, email });
+  await signIn(page, email);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByRole('button', { name: 'Start New Application' }).click();
+  await expect(page.getByText('New credentialing application started')).toBeVisible();
+  const href = await page.getByRole('link', { name: /^Personal Information:/ }).getAttribute('href');
+  const applicationId = href?.split('/').pop() ?? '';
+  expect(applicationId).toMatch(/^[0-9a-f-]{36}$/);
+  return applicationId;
+}

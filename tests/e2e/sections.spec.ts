@@ -5,24 +5,10 @@
  * field and changes nothing on the server.
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { expectNoAxeViolations, signIn, signUpAndConfirm, uniqueEmail } from './helpers.ts';
+import { expectNoAxeViolations, newProviderWithApplication } from './helpers.ts';
 
 /** Progress after `n` complete sections (spec §4: n / 11, rounded). */
 const progressAfter = (n: number) => `${Math.round((n / 11) * 100)}%`;
-
-/** A new provider, signed in, with one draft application; returns its id. */
-async function startApplication(page: Page, firstName: string, lastName: string): Promise<string> {
-  const email = uniqueEmail(firstName.toLowerCase());
-  await signUpAndConfirm(page, { firstName, lastName, email });
-  await signIn(page, email);
-  await expect(page).toHaveURL(/\/dashboard$/);
-  await page.getByRole('button', { name: 'Start New Application' }).click();
-  await expect(page.getByText('New credentialing application started')).toBeVisible();
-  const href = await page.getByRole('link', { name: /^Personal Information:/ }).getAttribute('href');
-  const applicationId = href?.split('/').pop() ?? '';
-  expect(applicationId).toMatch(/^[0-9a-f-]{36}$/);
-  return applicationId;
-}
 
 /** From the dashboard, open a section by its card. */
 async function openSection(page: Page, title: string, heading = title) {
@@ -65,7 +51,7 @@ test('a provider fills all ten sections, sees the progress rise and finds every 
   page,
 }) => {
   test.setTimeout(240_000);
-  const applicationId = await startApplication(page, 'Renata', 'Vasquez');
+  const applicationId = await newProviderWithApplication(page, 'Renata', 'Vasquez');
   // From here on, signed in.
   const errors = consoleErrors(page);
   await expect(page.getByText(progressAfter(0), { exact: true })).toBeVisible();
@@ -482,7 +468,7 @@ test('a card save with an invalid second card names that card and field and save
   page,
 }) => {
   test.setTimeout(120_000);
-  const applicationId = await startApplication(page, 'Tomas', 'Lindqvist');
+  const applicationId = await newProviderWithApplication(page, 'Tomas', 'Lindqvist');
   const errors = consoleErrors(page, { allowFailedRequests: true });
   const api = `/api/applications/${applicationId}/sections/professional-licenses`;
 

@@ -6,21 +6,7 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import { sectionSlugs } from '../../domain/sections/section-slugs.ts';
-import { expectNoAxeViolations, signIn, signUpAndConfirm, uniqueEmail } from './helpers.ts';
-
-/** A new provider, signed in on `page`, with one draft application; returns its id. */
-async function providerWithApplication(page: Page, firstName: string): Promise<string> {
-  const email = uniqueEmail(firstName.toLowerCase());
-  await signUpAndConfirm(page, { firstName, lastName: 'Tester', email });
-  await signIn(page, email);
-  await expect(page).toHaveURL(/\/dashboard$/);
-  await page.getByRole('button', { name: 'Start New Application' }).click();
-  await expect(page.getByText('New credentialing application started')).toBeVisible();
-  const href = await page.getByRole('link', { name: /^Personal Information:/ }).getAttribute('href');
-  const applicationId = href?.split('/').pop() ?? '';
-  expect(applicationId).toMatch(/^[0-9a-f-]{36}$/);
-  return applicationId;
-}
+import { expectNoAxeViolations, newProviderWithApplication } from './helpers.ts';
 
 async function openSection(page: Page, title: string) {
   await page.getByRole('link', { name: new RegExp(`^${title}:`) }).click();
@@ -36,7 +22,7 @@ const discardDialog = (page: Page) => page.getByRole('dialog', { name: unsavedCh
 
 test('changed forms ask before their edits are discarded; a save does not ask', async ({ page }) => {
   test.setTimeout(120_000);
-  const applicationId = await providerWithApplication(page, 'Ines');
+  const applicationId = await newProviderWithApplication(page, 'Ines', 'Tester');
 
   // First, Ines types a payor name and presses 'Back to Dashboard': she is asked.
   await openSection(page, 'Payors');
@@ -116,11 +102,11 @@ test("an unknown or another provider's application id shows 'Application not fou
   test.setTimeout(120_000);
   // First, Omar starts an application in his own browser.
   const omar = await browser.newContext();
-  const omarsApplication = await providerWithApplication(await omar.newPage(), 'Omar');
+  const omarsApplication = await newProviderWithApplication(await omar.newPage(), 'Omar', 'Tester');
   await omar.close();
 
   // Second, Lena (another provider) opens URLs with Omar's id and with ids that do not exist.
-  await providerWithApplication(page, 'Lena');
+  await newProviderWithApplication(page, 'Lena', 'Tester');
   const ids = [omarsApplication, '00000000-0000-4000-8000-000000000000', 'not-an-id'];
   const slugs = [sectionSlugs.payors, sectionSlugs.personalInformation, sectionSlugs.education, 'documents'];
   for (const id of ids) {
@@ -141,7 +127,7 @@ test("an unknown or another provider's application id shows 'Application not fou
 });
 
 test('typed numbers stay as typed and the validation message says what is allowed', async ({ page }) => {
-  await providerWithApplication(page, 'Tomas');
+  await newProviderWithApplication(page, 'Tomas', 'Tester');
 
   // CME: 1.25 credit hours stays 1.25 (no silent rounding to 1.2) and is refused with the rule.
   await openSection(page, 'CME Credits');
