@@ -1,12 +1,7 @@
 import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { expectNoAxeViolations, signIn, signInAsNewAdmin, signUpAndConfirm } from './helpers.ts';
+import { expectNoAxeViolations, PDF_BYTES, signIn, signInAsNewAdmin, signUpAndConfirm } from './helpers.ts';
 
-/** A small but real PDF (the server checks the file's bytes, not only its name). */
-const PDF_BYTES = Buffer.from(
-  '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [] /Count 0>> endobj\n' +
-    'trailer <</Root 1 0 R>>\n%%EOF\n',
-);
 const SSN = '123-45-6789';
 
 /** State-changing API calls from the page's session need our Origin (CSRF guard). */
