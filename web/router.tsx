@@ -8,7 +8,7 @@ import { createBrowserRouter, Outlet } from 'react-router';
 import type { SectionKey } from '../domain/sections/registry.ts';
 import { sectionSlugs } from '../domain/sections/section-slugs.ts';
 import { type PageName, pageNames, RouteTitle, type TitleHandle } from './app/page-titles.ts';
-import { ACCOUNT_PATH, TWO_FACTOR_SETUP_PATH } from './app/paths.ts';
+import { ACCOUNT_PATH, APPLICATION_REVIEW_PATH, TWO_FACTOR_SETUP_PATH } from './app/paths.ts';
 import { FullPageLoader } from './components/full-page-loader.tsx';
 import { RequireRole, RequireSignIn } from './components/require-role.tsx';
 // The landing page is part of the app's first chunk: `/` renders without a second round trip.
@@ -25,6 +25,7 @@ const ResetPasswordPage = lazy(() =>
 const DashboardPage = lazy(() => import('./features/dashboard/dashboard-page.tsx'));
 const DocumentsPage = lazy(() => import('./features/documents/documents-page.tsx'));
 const AdminPage = lazy(() => import('./features/admin/admin-page.tsx'));
+const ReviewPage = lazy(() => import('./features/review/review-page.tsx'));
 const AccountPage = lazy(() => import('./features/account/account-page.tsx'));
 const TwoFactorSetupPage = lazy(() => import('./features/account/two-factor-setup-page.tsx'));
 const NotFoundPage = lazy(() => import('./features/not-found/not-found-page.tsx'));
@@ -74,6 +75,11 @@ export const router = createBrowserRouter([
             path: '/admin',
             element: <RequireRole allow="admin">{() => <AdminPage />}</RequireRole>,
             handle: title(pageNames.admin),
+          },
+          {
+            path: APPLICATION_REVIEW_PATH,
+            element: <RequireRole allow="admin">{(me) => <ReviewPage me={me} />}</RequireRole>,
+            handle: title(pageNames.applicationReview),
           },
           ...sectionRoutes.map((route) => ({
             path: route.path,

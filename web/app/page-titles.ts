@@ -23,6 +23,7 @@ export const pageNames = {
   resetPassword: 'Reset Password',
   dashboard: 'Dashboard',
   admin: 'Administration',
+  applicationReview: 'Application Review',
   account: 'Account',
   twoFactorSetup: 'Two-factor authentication',
   notFound: 'Page not found',

@@ -10,6 +10,17 @@ export const ACCOUNT_PATH = '/account';
 /** The second factor's set-up page (issue 16): password, QR code and key, then backup codes. */
 export const TWO_FACTOR_SETUP_PATH = '/account/two-factor';
 
+/**
+ * An application's review page for administrators (issue 13): the snapshot, the checklist, the
+ * timeline and the actions. Linked from the Review Queue and the provider cards.
+ */
+export const APPLICATION_REVIEW_PATH = '/admin/applications/:applicationId';
+
+/** The review page of one application, e.g. `/admin/applications/0b6c…`. */
+export function reviewPath(applicationId: string): string {
+  return `/admin/applications/${encodeURIComponent(applicationId)}`;
+}
+
 /** Where a role's pages start: '/admin' for administrators, '/dashboard' for providers (spec §2). */
 export function roleHomePath(role: Me['role']): string {
   return role === 'admin' ? '/admin' : '/dashboard';
