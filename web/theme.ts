@@ -30,7 +30,8 @@ export const theme = createTheme({
 export const badgeColor = {
   yellow: 'yellow.3',
   blue: 'blue.8',
-  orange: 'orange.9',
+  // Under Review: Mantine's orange.9 (#d9480f) gives white text 4.1:1; #a63c06 gives 6.4:1.
+  orange: '#a63c06',
   green: '#1e6b30',
   red: 'red.9',
   gray: 'gray.7',

@@ -71,6 +71,9 @@ export const verificationUpdateSchema = z
     if (v.status === 'waived' && !v.waiverReason) {
       ctx.addIssue({ code: 'custom', path: ['waiverReason'], message: 'Enter the reason for the waiver' });
     }
+    if (v.status === 'discrepancy' && !v.note) {
+      ctx.addIssue({ code: 'custom', path: ['note'], message: 'Describe the discrepancy in the note' });
+    }
     if (v.status === 'verified' && !v.source) {
       ctx.addIssue({ code: 'custom', path: ['source'], message: 'Enter the source you verified against' });
     }
@@ -133,6 +136,13 @@ export const timelineEntrySchema = z.object({
 export const adminReviewSchema = z.object({
   applicationId: z.uuid(),
   userId: z.string(),
+  /** The provider's name from the profile ('' when the profile has none). */
+  providerName: z.string(),
+  /**
+   * Display names of the people the review mentions (reviewer, validators, timeline actors), by user
+   * id; an id missing here is shown as a removed account.
+   */
+  people: z.record(z.string(), z.string()),
   applicationStatus: z.enum(applicationStatuses),
   submittedAt: z.iso.datetime().nullable(),
   reviewStartedAt: z.iso.datetime().nullable(),

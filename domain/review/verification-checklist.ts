@@ -19,9 +19,36 @@ export const verificationKinds = [
 ] as const;
 export type VerificationKind = (typeof verificationKinds)[number];
 
+/** What each kind of checklist item is called on the review page. */
+export const verificationKindLabel: Record<VerificationKind, string> = {
+  license: 'Professional license',
+  dea: 'DEA registration',
+  npi: 'NPI',
+  board_certification: 'Board certification',
+  education: 'Education',
+  work_history: 'Work history',
+  work_history_gap: 'Work history gap',
+  malpractice: 'Malpractice coverage',
+  exclusions: 'Exclusion screening',
+};
+
 /** FHIR VerificationResult.status narrowed to the credentialing team's four outcomes (issue 13). */
 export const verificationStatuses = ['pending', 'verified', 'discrepancy', 'waived'] as const;
 export type VerificationStatus = (typeof verificationStatuses)[number];
+
+/** Labels and badge colours (Mantine names, shades picked by the web theme) of the four outcomes. */
+export const verificationStatusLabel: Record<VerificationStatus, string> = {
+  pending: 'Pending',
+  verified: 'Verified',
+  discrepancy: 'Discrepancy',
+  waived: 'Waived',
+};
+export const verificationStatusColor: Record<VerificationStatus, 'yellow' | 'green' | 'red' | 'blue'> = {
+  pending: 'yellow',
+  verified: 'green',
+  discrepancy: 'red',
+  waived: 'blue',
+};
 
 /** NCQA 2025: a verification older than this many days at the decision must be redone (issue 13). */
 export const DEFAULT_VERIFICATION_MAX_AGE_DAYS = 120;

@@ -19,6 +19,7 @@ import type { Readable } from 'node:stream';
 import { eq, getTableColumns } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Logger } from 'pino';
+import { payloadKeyOfSection } from '../../domain/sections/payload-keys.ts';
 import { type ListSectionKey, listSections, type SectionKey } from '../../domain/sections/registry.ts';
 import { type Queryable, readAll } from '../db/client.ts';
 import { user } from '../db/schema/auth.ts';
@@ -63,21 +64,7 @@ export const personalInformationFields = [
 ] as const;
 export type PersonalInformationField = (typeof personalInformationFields)[number];
 
-/**
- * Payload key of each list section (spec §7). Documents are written separately (with their bytes);
- * every other key is the registry key, except professional licenses, sent as `licenses`.
- */
-export const payloadKeyOfSection = {
-  professionalLicenses: 'licenses',
-  education: 'education',
-  workHistory: 'workHistory',
-  malpracticeInsurance: 'malpracticeInsurance',
-  vaccinations: 'vaccinations',
-  payors: 'payors',
-  certifications: 'certifications',
-  cme: 'cme',
-  peerReferences: 'peerReferences',
-} as const satisfies Record<Exclude<ListSectionKey, 'documents'>, string>;
+export { payloadKeyOfSection };
 
 /** One document's metadata row (snake_case) plus `filename`; `base64Content` is streamed after it. */
 export interface PayloadDocument {

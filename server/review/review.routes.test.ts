@@ -112,6 +112,19 @@ describe('the credentialing review', () => {
     expect(again.body.message).toMatch(/Reload/);
     const underReview = await review(applicationId);
     expect(underReview.reviewerId).toBe(admin.userId);
+    // Names for the page: the provider's from the profile, the reviewer's among the people mentioned.
+    expect(underReview.providerName).not.toBe('');
+    expect(underReview.people[admin.userId]).toEqual(expect.any(String));
+    // A discrepancy needs a note saying what differs (the form and the server share the rule).
+    const silent = await admin.json<{ issues: { path: string[]; message: string }[] }>(
+      'PATCH',
+      adminPath(applicationId, `verification-items/${underReview.checklist[0]!.id}`),
+      { status: 'discrepancy' },
+    );
+    expect(silent.status).toBe(400);
+    expect(silent.body.issues).toContainEqual(
+      expect.objectContaining({ path: ['note'], message: 'Describe the discrepancy in the note' }),
+    );
     expect(underReview.checklist.map((i) => i.kind)).toEqual([
       'license',
       'dea',

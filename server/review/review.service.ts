@@ -40,7 +40,7 @@ import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { auditLog } from '../db/schema/audit.ts';
 import { user } from '../db/schema/auth.ts';
-import { providerApplications } from '../db/schema/core.ts';
+import { profiles, providerApplications } from '../db/schema/core.ts';
 import { applicationVersions, informationRequests, verificationItems } from '../db/schema/review.ts';
 import { storeNextVersion } from '../notifications/application-snapshot.ts';
 import type { ReviewMail } from './review-mail.ts';
@@ -522,9 +522,27 @@ export async function getAdminReview(db: Database, applicationId: string): Promi
       .limit(500),
   ]);
   const openRequest = requests.some((r) => r.respondedAt === null);
+  const mentioned = new Set<string>();
+  if (row.reviewerId) mentioned.add(row.reviewerId);
+  for (const item of items) if (item.validatorId) mentioned.add(item.validatorId);
+  for (const entry of timeline) if (entry.actorUserId) mentioned.add(entry.actorUserId);
+  const [people, [profile]] = await Promise.all([
+    mentioned.size
+      ? db
+          .select({ id: user.id, name: user.name })
+          .from(user)
+          .where(inArray(user.id, [...mentioned]))
+      : Promise.resolve([]),
+    db
+      .select({ firstName: profiles.firstName, lastName: profiles.lastName })
+      .from(profiles)
+      .where(eq(profiles.userId, row.userId)),
+  ]);
   return {
     applicationId: row.id,
     userId: row.userId,
+    providerName: profile ? `${profile.firstName} ${profile.lastName}`.trim() : '',
+    people: Object.fromEntries(people.map((p) => [p.id, p.name])),
     applicationStatus: row.applicationStatus,
     submittedAt: row.submittedAt?.toISOString() ?? null,
     reviewStartedAt: row.reviewStartedAt?.toISOString() ?? null,

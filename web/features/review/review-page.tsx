@@ -1,16 +1,224 @@
 /**
  * `/admin/applications/:applicationId` (issue 13, docs/decisions/018-review-workflow.md): an
- * application's review page for administrators.
+ * application's review page for administrators. The provider's name, status and dates, the assigned
+ * reviewer, the actions the state machine allows now, the verification checklist, the frozen snapshot
+ * with its versions and changes, the information requests and the timeline (transitions, requests,
+ * responses, verifications and notifications, from the audit log). Reading it is an audited admin read
+ * on the server; an unknown id shows 'Application not found'.
  */
-import { Container, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Container,
+  Grid,
+  Group,
+  Stack,
+  Text,
+  Timeline,
+  Title,
+} from '@mantine/core';
+import { Link, useParams } from 'react-router';
+import { type ApplicationStatus, applicationStatusLabel } from '../../../domain/application-status.ts';
+import { type AuditAction, auditActionLabel } from '../../../domain/audit-actions.ts';
+import { type SectionKey, sectionByKey } from '../../../domain/sections/registry.ts';
 import type { Me } from '../../app/session.ts';
+import { InlineLoader } from '../../components/inline-loader.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
+import { formatDate } from '../../format.ts';
+import { ReviewActions } from './review-actions.tsx';
+import { type AdminReview, useAdminReview } from './review-api.ts';
+import { SnapshotPanel } from './snapshot-panel.tsx';
+import { VerificationChecklistPanel } from './verification-checklist-panel.tsx';
 
-export default function ReviewPage(_props: { me: Me }) {
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+function personName(review: AdminReview, id: string | null, me: Me): string {
+  if (!id) return 'the system';
+  if (id === me.user.id) return 'you';
+  return review.people[id] ?? 'a removed account';
+}
+
+function sectionTitle(key: string): string {
+  return sectionByKey[key as SectionKey]?.title ?? key;
+}
+
+function Facts({ review, me }: { review: AdminReview; me: Me }) {
+  const facts: [string, string][] = [];
+  if (review.submittedAt) facts.push(['Completed', formatDate(review.submittedAt)]);
+  if (review.reviewStartedAt) facts.push(['Review started', formatDate(review.reviewStartedAt)]);
+  facts.push(['Reviewer', review.reviewerId ? personName(review, review.reviewerId, me) : 'Unassigned']);
+  if (review.decidedAt) facts.push(['Decided', formatDate(review.decidedAt)]);
+  return (
+    <Group gap="xl" component="dl" m={0}>
+      {facts.map(([label, value]) => (
+        <div key={label}>
+          <Text component="dt" size="xs" c="dimmed">
+            {label}
+          </Text>
+          <Text component="dd" m={0}>
+            {value}
+          </Text>
+        </div>
+      ))}
+    </Group>
+  );
+}
+
+function Requests({ review }: { review: AdminReview }) {
+  return (
+    <Stack gap="sm">
+      <Title order={2} size="h4">
+        Information requests
+      </Title>
+      {review.requests.length === 0 ? (
+        <Text c="dimmed">No information has been requested.</Text>
+      ) : (
+        <Stack gap="xs" component="ol" p={0} m={0} style={{ listStyle: 'none' }}>
+          {review.requests.map((r) => (
+            <Card key={r.id} withBorder padding="sm" component="li">
+              <Stack gap={4}>
+                <Group justify="space-between">
+                  <Text fw={600}>Requested {dateTime.format(new Date(r.requestedAt))}</Text>
+                  {r.respondedAt ? (
+                    <Badge color="gray.7" variant="filled">
+                      Answered
+                    </Badge>
+                  ) : (
+                    <Badge color="blue.8" variant="filled">
+                      Waiting for the provider
+                    </Badge>
+                  )}
+                </Group>
+                <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+                  {r.message}
+                </Text>
+                <Text size="sm" c="dimmed">
+                  Sections: {r.sections.map(sectionTitle).join(', ')}
+                </Text>
+                {r.respondedAt && (
+                  <Text size="sm">
+                    Answered {dateTime.format(new Date(r.respondedAt))}
+                    {r.versionAfter ? `, version ${r.versionAfter}` : ''}
+                    {r.response ? `: ${r.response}` : ' (no reply)'}
+                  </Text>
+                )}
+              </Stack>
+            </Card>
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+function timelineDetail(details: AdminReview['timeline'][number]['details']): string {
+  if (!details) return '';
+  const from = details.fromStatus;
+  const to = details.toStatus;
+  if (typeof from === 'string' && typeof to === 'string' && from !== to) {
+    const label = (s: string) => applicationStatusLabel[s as ApplicationStatus] ?? s;
+    return `${label(from)} → ${label(to)}`;
+  }
+  return '';
+}
+
+function ReviewTimeline({ review, me }: { review: AdminReview; me: Me }) {
+  return (
+    <Stack gap="sm">
+      <Title order={2} size="h4">
+        Timeline
+      </Title>
+      {review.timeline.length === 0 ? (
+        <Text c="dimmed">Nothing has happened yet.</Text>
+      ) : (
+        <Timeline bulletSize={14} lineWidth={2} active={review.timeline.length}>
+          {review.timeline.map((entry, i) => (
+            <Timeline.Item
+              // biome-ignore lint/suspicious/noArrayIndexKey: the timeline is append-only and ordered
+              key={i}
+              title={auditActionLabel[entry.action as AuditAction] ?? entry.action}
+            >
+              <Text size="sm" c="dimmed">
+                {dateTime.format(new Date(entry.occurredAt))} by {personName(review, entry.actorUserId, me)}
+              </Text>
+              {timelineDetail(entry.details) && <Text size="sm">{timelineDetail(entry.details)}</Text>}
+            </Timeline.Item>
+          ))}
+        </Timeline>
+      )}
+    </Stack>
+  );
+}
+
+export default function ReviewPage({ me }: { me: Me }) {
+  const { applicationId = '' } = useParams();
+  const query = useAdminReview(applicationId);
+  const review = query.data;
+
   return (
     <Container size="xl" py="md">
-      <Title order={1} size="h3">
-        Application Review
-      </Title>
+      <Stack gap="lg">
+        <Anchor component={Link} to="/admin" size="sm">
+          ← Back to Admin Dashboard
+        </Anchor>
+        {query.isLoading && <InlineLoader label="Loading the application..." />}
+        {query.isError &&
+          (query.error instanceof Error && 'status' in query.error && query.error.status === 404 ? (
+            <Alert color="red" variant="light" role="alert" title="Application not found">
+              No application has this id. Open applications from the Review Queue on the Admin Dashboard.
+            </Alert>
+          ) : (
+            <Alert color="red" variant="light" role="alert" title="The application could not be loaded">
+              <Stack gap="xs" align="flex-start">
+                <Text size="sm">{query.error.message}</Text>
+                <Button size="xs" variant="default" onClick={() => query.refetch()}>
+                  Try again
+                </Button>
+              </Stack>
+            </Alert>
+          ))}
+        {review && (
+          <>
+            <Stack gap="xs">
+              <Group gap="sm">
+                <Title order={1} size="h3">
+                  {review.providerName || 'Provider without a profile'}
+                </Title>
+                <StatusBadge status={review.applicationStatus} />
+              </Group>
+              <Facts review={review} me={me} />
+              {review.applicationStatus === 'rejected' && review.decisionReason && (
+                <Text size="sm">Reason for the rejection: {review.decisionReason}</Text>
+              )}
+            </Stack>
+            <ReviewActions review={review} />
+            <Grid gap="xl">
+              <Grid.Col span={{ base: 12, md: 5 }}>
+                <VerificationChecklistPanel
+                  applicationId={review.applicationId}
+                  items={review.checklist}
+                  editable={review.applicationStatus === 'under_review'}
+                  people={review.people}
+                />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, md: 7 }}>
+                <SnapshotPanel review={review} />
+              </Grid.Col>
+            </Grid>
+            <Grid gap="xl">
+              <Grid.Col span={{ base: 12, md: 6 }}>
+                <Requests review={review} />
+              </Grid.Col>
+              <Grid.Col span={{ base: 12, md: 6 }}>
+                <ReviewTimeline review={review} me={me} />
+              </Grid.Col>
+            </Grid>
+          </>
+        )}
+      </Stack>
     </Container>
   );
 }

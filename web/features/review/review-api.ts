@@ -1,0 +1,94 @@
+/**
+ * Queries and actions of the review page (issue 13, decision 018): the reviewer's view of one
+ * application, one version of its snapshot, the transitions and the checklist outcomes. Shapes are the
+ * API contract's (domain/api/review.ts); each view is an audited read on the server, so nothing is
+ * refetched behind the reviewer's back on focus.
+ */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type {
+  AdminReview,
+  applicationVersionSchema,
+  RequestInformationBody,
+  VerificationItemDto,
+  VerificationUpdate,
+} from '../../../domain/api/review.ts';
+import { api } from '../../api.ts';
+
+export type ApplicationVersion = z.infer<typeof applicationVersionSchema>;
+export type { AdminReview, VerificationItemDto };
+
+const base = (applicationId: string) => `/api/admin/applications/${encodeURIComponent(applicationId)}`;
+const reviewKey = (applicationId: string) => ['admin', 'review', applicationId] as const;
+
+/** GET /api/admin/applications/:applicationId/review. 404 for an unknown id (not retried). */
+export function useAdminReview(applicationId: string) {
+  return useQuery({
+    queryKey: reviewKey(applicationId),
+    queryFn: () => api<AdminReview>('GET', `${base(applicationId)}/review`),
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
+}
+
+/** GET .../versions/:version: the snapshot and its field-by-field changes from the previous version. */
+export function useApplicationVersion(applicationId: string, version: number | undefined) {
+  return useQuery({
+    queryKey: [...reviewKey(applicationId), 'version', version],
+    enabled: version !== undefined,
+    queryFn: () => api<ApplicationVersion>('GET', `${base(applicationId)}/versions/${version}`),
+    placeholderData: keepPreviousData,
+    retry: false,
+    refetchOnWindowFocus: false,
+    // A version never changes once stored (decision 018).
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** One transition of the state machine; the review (and the admin lists) reload after it. */
+export type Transition =
+  | { action: 'start_review' }
+  | { action: 'request_information'; body: RequestInformationBody }
+  | { action: 'approve' }
+  | { action: 'reject'; reason: string };
+
+const transitionPath: Record<Transition['action'], string> = {
+  start_review: 'start-review',
+  request_information: 'request-information',
+  approve: 'approve',
+  reject: 'reject',
+};
+
+function transitionBody(t: Transition): unknown {
+  if (t.action === 'request_information') return t.body;
+  if (t.action === 'reject') return { reason: t.reason };
+  return undefined;
+}
+
+/** POST .../start-review | request-information | approve | reject. Errors are the server's (409 text). */
+export function useTransition(applicationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (t: Transition) =>
+      api<{ applicationStatus: string }>(
+        'POST',
+        `${base(applicationId)}/${transitionPath[t.action]}`,
+        transitionBody(t),
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin'] }),
+  });
+}
+
+/** PATCH .../verification-items/:itemId: 'Verify', a discrepancy or a waiver. */
+export function useUpdateVerification(applicationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ itemId, update }: { itemId: string; update: VerificationUpdate }) =>
+      api<VerificationItemDto>(
+        'PATCH',
+        `${base(applicationId)}/verification-items/${encodeURIComponent(itemId)}`,
+        update,
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: reviewKey(applicationId), exact: true }),
+  });
+}

@@ -1,0 +1,251 @@
+/**
+ * The verification checklist of the review page (issue 13; FHIR R4 VerificationResult: target,
+ * status, primary source, validator, date, note). Each item shows what is verified against which
+ * primary source and its outcome; while the application is Under Review the reviewer records one with
+ * 'Verify' (Source, Date, Note, 'Save'), 'Discrepancy' (a note) or 'Waive' (a reason). The form is
+ * validated with the server's schema (domain/api/review.ts `verificationUpdateSchema`).
+ */
+import { Badge, Button, Card, Group, Progress, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useState } from 'react';
+import { type VerificationUpdate, verificationUpdateSchema } from '../../../domain/api/review.ts';
+import {
+  isoDay,
+  type VerificationStatus,
+  verificationKindLabel,
+  verificationStatusColor,
+  verificationStatusLabel,
+} from '../../../domain/review/verification-checklist.ts';
+import { ApiError } from '../../api.ts';
+import { formatDate } from '../../format.ts';
+import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
+import { notifyError, notifySuccess } from '../../notify.ts';
+import { badgeColor } from '../../theme.ts';
+import { useUpdateVerification, type VerificationItemDto } from './review-api.ts';
+
+type Outcome = Exclude<VerificationStatus, 'pending'>;
+
+const formTitle: Record<Outcome, string> = {
+  verified: 'Record the verification',
+  discrepancy: 'Record a discrepancy',
+  waived: 'Waive this item',
+};
+
+function OutcomeForm({
+  applicationId,
+  item,
+  outcome,
+  onDone,
+}: {
+  applicationId: string;
+  item: VerificationItemDto;
+  outcome: Outcome;
+  onDone: () => void;
+}) {
+  const update = useUpdateVerification(applicationId);
+  const form = useForm({
+    initialValues: {
+      source: item.source ?? item.primarySource,
+      verifiedAt: item.verifiedAt ?? isoDay(new Date()),
+      note: item.note ?? '',
+      waiverReason: item.waiverReason ?? '',
+    },
+    validate: zodValidate(verificationUpdateSchema, (v: Record<string, string>) => toUpdate(outcome, v)),
+  });
+  const submit = form.onSubmit(async (values) => {
+    try {
+      await update.mutateAsync({ itemId: item.id, update: toUpdate(outcome, values) });
+      notifySuccess(
+        'Checklist Updated',
+        `${verificationKindLabel[item.kind]}: ${verificationStatusLabel[outcome]}`,
+      );
+      onDone();
+    } catch (error) {
+      if (error instanceof ApiError && error.issues.length > 0)
+        form.setErrors(issuesToFormErrors(error.issues));
+      notifyError(
+        'Checklist Not Updated',
+        error instanceof Error ? error.message : 'The change was not saved.',
+      );
+    }
+  });
+  const headingId = `outcome-${item.id}`;
+  return (
+    <form onSubmit={submit} noValidate aria-labelledby={headingId}>
+      <Stack gap="xs">
+        <Text fw={600} id={headingId}>
+          {formTitle[outcome]}
+        </Text>
+        {outcome === 'verified' && (
+          <>
+            <TextInput label="Source" required {...form.getInputProps('source')} />
+            <TextInput label="Date" type="date" required {...form.getInputProps('verifiedAt')} />
+          </>
+        )}
+        {outcome === 'waived' && (
+          <Textarea label="Reason" required autosize minRows={2} {...form.getInputProps('waiverReason')} />
+        )}
+        <Textarea
+          label="Note"
+          required={outcome === 'discrepancy'}
+          autosize
+          minRows={2}
+          {...form.getInputProps('note')}
+        />
+        <Group gap="xs">
+          <Button type="submit" loading={update.isPending}>
+            Save
+          </Button>
+          <Button variant="default" onClick={onDone} disabled={update.isPending}>
+            Cancel
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function toUpdate(outcome: Outcome, v: Record<string, string>): VerificationUpdate {
+  return {
+    status: outcome,
+    source: outcome === 'verified' ? v.source : undefined,
+    verifiedAt: outcome === 'verified' && v.verifiedAt ? v.verifiedAt : undefined,
+    note: v.note || undefined,
+    waiverReason: outcome === 'waived' ? v.waiverReason : undefined,
+  };
+}
+
+function ChecklistItem({
+  applicationId,
+  item,
+  editable,
+  people,
+}: {
+  applicationId: string;
+  item: VerificationItemDto;
+  editable: boolean;
+  people: Record<string, string>;
+}) {
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const label = verificationKindLabel[item.kind];
+  const validator = item.validatorId ? (people[item.validatorId] ?? 'a removed account') : null;
+  return (
+    <Card withBorder padding="sm" component="li" aria-label={`${label}: ${item.target}`}>
+      <Stack gap={6}>
+        <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <div>
+            <Text fw={600}>{label}</Text>
+            <Text size="sm">{item.target}</Text>
+          </div>
+          <Badge color={badgeColor[verificationStatusColor[item.status]]} autoContrast variant="filled">
+            {verificationStatusLabel[item.status]}
+          </Badge>
+        </Group>
+        <Text size="sm" c="dimmed">
+          Primary source: {item.primarySource}
+        </Text>
+        {item.status === 'verified' && (
+          <Text size="sm">
+            Verified against {item.source} on {formatDate(item.verifiedAt)}
+            {validator ? ` by ${validator}` : ''}
+          </Text>
+        )}
+        {item.status === 'waived' && (
+          <Text size="sm">
+            Waived{validator ? ` by ${validator}` : ''}: {item.waiverReason}
+          </Text>
+        )}
+        {item.status === 'discrepancy' && validator && (
+          <Text size="sm">Discrepancy recorded by {validator}</Text>
+        )}
+        {item.note && <Text size="sm">Note: {item.note}</Text>}
+        {editable &&
+          (outcome ? (
+            <OutcomeForm
+              applicationId={applicationId}
+              item={item}
+              outcome={outcome}
+              onDone={() => setOutcome(null)}
+            />
+          ) : (
+            <Group gap="xs">
+              <Button
+                size="xs"
+                onClick={() => setOutcome('verified')}
+                aria-label={`Verify ${label}: ${item.target}`}
+              >
+                Verify
+              </Button>
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => setOutcome('discrepancy')}
+                aria-label={`Record a discrepancy for ${label}: ${item.target}`}
+              >
+                Discrepancy
+              </Button>
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => setOutcome('waived')}
+                aria-label={`Waive ${label}: ${item.target}`}
+              >
+                Waive
+              </Button>
+            </Group>
+          ))}
+      </Stack>
+    </Card>
+  );
+}
+
+/** The checklist with its progress (verified + waived of all items). */
+export function VerificationChecklistPanel({
+  applicationId,
+  items,
+  editable,
+  people,
+}: {
+  applicationId: string;
+  items: readonly VerificationItemDto[];
+  /** Outcomes can be recorded only while the application is Under Review (server rule). */
+  editable: boolean;
+  people: Record<string, string>;
+}) {
+  const done = items.filter((i) => i.status === 'verified' || i.status === 'waived').length;
+  return (
+    <Stack gap="sm">
+      <Title order={2} size="h4">
+        Verification checklist
+      </Title>
+      {items.length === 0 ? (
+        <Text c="dimmed">The checklist is generated when the application is completed.</Text>
+      ) : (
+        <>
+          <Text size="sm" id="checklist-progress">
+            {done} of {items.length} verified or waived
+          </Text>
+          <Progress.Root>
+            <Progress.Section value={(done / items.length) * 100} aria-labelledby="checklist-progress" />
+          </Progress.Root>
+          {!editable && (
+            <Text size="sm" c="dimmed">
+              Outcomes can be recorded while the application is Under Review.
+            </Text>
+          )}
+          <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
+            {items.map((item) => (
+              <ChecklistItem
+                key={item.id}
+                applicationId={applicationId}
+                item={item}
+                editable={editable}
+                people={people}
+              />
+            ))}
+          </Stack>
+        </>
+      )}
+    </Stack>
+  );
+}
