@@ -214,7 +214,9 @@ export const reviewQueueSchema = z.object({
   ),
   page: z.number().int(),
   pageSize: z.number().int(),
+  /** Counted up to 10,000 (server/admin/admin-list-query.ts LIST_COUNT_CAP); `totalCapped` when more. */
   total: z.number().int(),
+  totalCapped: z.boolean(),
 });
 export type ReviewQueue = z.infer<typeof reviewQueueSchema>;
 

@@ -175,11 +175,14 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
     items.push({
       itemKey: `education:${text(highest.institution_name)}:${text(highest.degree_type)}`,
       kind: 'education',
-      target:
-        `Highest education: ${text(highest.degree_type)} ${text(highest.field_of_study)}, ${text(highest.institution_name)}`.replace(
-          /\s+/g,
-          ' ',
-        ),
+      target: `Highest education: ${
+        [
+          [text(highest.degree_type), text(highest.field_of_study)].filter(Boolean).join(' '),
+          text(highest.institution_name),
+        ]
+          .filter(Boolean)
+          .join(', ') || 'not named'
+      }`,
       primarySource: text(highest.institution_name) || 'Educational institution',
     });
   }

@@ -7,18 +7,10 @@
  */
 import { sql } from 'drizzle-orm';
 import { AppError } from '../../domain/app-error.ts';
+import type { ApplicationStatus } from '../../domain/application-status.ts';
+import { applicationLockMessage } from '../../domain/review/lock-messages.ts';
 import type { SectionKey } from '../../domain/sections/registry.ts';
 import type { Queryable } from '../db/client.ts';
-
-/** "November 23, 2026" (UTC): the completion date in the lock message. */
-function formatDay(date: Date): string {
-  return date.toLocaleDateString('en-US', {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    timeZone: 'UTC',
-  });
-}
 
 /**
  * Refuse a provider's write to `section` of `applicationId` unless the application is a draft or the
@@ -42,15 +34,11 @@ export async function assertSectionEditable(
   const row = result.rows[0];
   if (!row || row.status === 'draft') return;
   if (row.status === 'under_review' && row.sections?.includes(section)) return;
-  const completed = row.submitted_at ? ` on ${formatDay(new Date(row.submitted_at))}` : '';
-  if (row.status === 'approved' || row.status === 'rejected') {
-    throw new AppError(
-      'conflict',
-      `This application was completed${completed} and the credentialing team has made its decision; it can no longer be changed.`,
-    );
-  }
   throw new AppError(
     'conflict',
-    `This application was completed${completed} and is with the credentialing team; you can change it only when they request information.`,
+    applicationLockMessage(
+      row.status as ApplicationStatus,
+      row.submitted_at ? new Date(row.submitted_at) : null,
+    ),
   );
 }

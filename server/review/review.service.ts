@@ -26,6 +26,7 @@ import {
   nextStatus,
   type ReviewAction,
   type ReviewActor,
+  reviewStatuses,
 } from '../../domain/review/review-workflow.ts';
 import {
   isoDay,
@@ -34,6 +35,7 @@ import {
   type VerificationStatus,
 } from '../../domain/review/verification-checklist.ts';
 import { isUuid } from '../../domain/uuid.ts';
+import { countRows } from '../admin/admin-list-query.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -605,13 +607,13 @@ export async function reviewQueue(
   query: ReviewQueueQuery,
   now: Date,
 ): Promise<ReviewQueue> {
-  const statuses: ApplicationStatus[] = query.status ? [query.status] : ['submitted', 'under_review'];
+  const statuses: ApplicationStatus[] = query.status ? [query.status] : [...reviewStatuses];
   const where = and(
     inArray(providerApplications.applicationStatus, statuses),
     query.assigned === 'me' ? eq(providerApplications.reviewerId, actor.userId) : undefined,
   );
   const offset = (query.page - 1) * REVIEW_QUEUE_PAGE_SIZE;
-  const [page, [counted]] = await Promise.all([
+  const [page, counted] = await Promise.all([
     db
       .select({
         applicationId: providerApplications.id,
@@ -632,7 +634,9 @@ export async function reviewQueue(
       .orderBy(asc(providerApplications.submittedAt), asc(providerApplications.id))
       .limit(REVIEW_QUEUE_PAGE_SIZE)
       .offset(offset),
-    db.select({ n: sql<number>`count(*)::int` }).from(providerApplications).where(where),
+    // Counted up to LIST_COUNT_CAP like the other admin lists: the count reads the partial index
+    // row by row, and past 10,000 the exact number helps no reviewer.
+    countRows(db, sql`from ${providerApplications} where ${where}`, true),
   ]);
   const day = 24 * 60 * 60 * 1000;
   return {
@@ -647,6 +651,7 @@ export async function reviewQueue(
     }),
     page: query.page,
     pageSize: REVIEW_QUEUE_PAGE_SIZE,
-    total: counted?.n ?? 0,
+    total: counted.total,
+    totalCapped: counted.totalCapped,
   };
 }

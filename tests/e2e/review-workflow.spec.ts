@@ -35,9 +35,9 @@ async function providerWithCompletedApplication(
   return { page, applicationId, email };
 }
 
-/** The checklist item card whose accessible name starts with `kind`. */
-function item(page: Page, kind: string) {
-  return page.getByRole('listitem', { name: new RegExp(`^${kind}:`) });
+/** The checklist item card whose target (its accessible name) starts with `target`. */
+function item(page: Page, target: string) {
+  return page.getByRole('listitem', { name: new RegExp(`^${target}`) });
 }
 
 /** 'Verify' one checklist item with the form's defaults (its primary source, today). */
@@ -91,4 +91,104 @@ test('Approve is refused while a checklist item is pending, and the message name
   // An unknown id is a clear dead end, not a crash.
   await page.goto('/admin/applications/00000000-0000-0000-0000-000000000000');
   await expect(page.getByRole('alert').filter({ hasText: 'Application not found' })).toBeVisible();
+});
+
+test('from completion to approval: queue, Start Review, a request on Professional Licenses, the response, every item verified, Approve', async ({
+  browser,
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const provider = await providerWithCompletedApplication(browser, {
+    firstName: 'Lena',
+    lastName: 'Lindqvist',
+  });
+  const p = provider.page;
+
+  // The administrator finds the application in the Review Queue and opens it.
+  await signInAsNewAdmin(page, { firstName: 'Grace', lastName: 'Gathoni', emailPrefix: 'gathoni' });
+  await page.getByRole('tab', { name: 'Review Queue' }).click();
+  const row = page.getByRole('listitem').filter({ hasText: 'Lena Lindqvist' });
+  await expect(row).toBeVisible();
+  await expect(row.getByText('Submitted', { exact: true })).toBeVisible();
+  await row.getByRole('link', { name: /Open Review/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/applications/${provider.applicationId}$`));
+  await expect(page.getByRole('heading', { level: 1, name: 'Lena Lindqvist' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Start Review' }).click();
+  await expect(page.getByText('Under Review', { exact: true })).toBeVisible();
+
+  // 'Request Information' on Professional Licenses.
+  await page.getByRole('button', { name: 'Request Information' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Request Information' });
+  await dialog
+    .getByLabel('Message')
+    .fill('Please correct your license number: the state board lists IL-2026-77.');
+  await dialog.getByRole('checkbox', { name: 'Professional Licenses' }).check();
+  await expectNoAxeViolations(page);
+  await dialog.getByRole('button', { name: 'Send Request' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText('Waiting for the provider')).toBeVisible();
+  // Approving waits for the response.
+  await expect(page.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+
+  // The provider sees 'Action required', edits the license and submits the response.
+  await p.goto('/dashboard');
+  const banner = p.getByRole('alert').filter({ hasText: 'Action required' });
+  await expect(banner).toContainText('the state board lists IL-2026-77');
+  await expectNoAxeViolations(p);
+  await banner.getByRole('link', { name: 'Professional Licenses' }).click();
+  await expect(p.getByRole('heading', { level: 1, name: 'Professional Licenses' })).toBeVisible();
+  await p
+    .getByRole('region', { name: 'License 1', exact: true })
+    .getByLabel('License Number')
+    .fill('IL-2026-77');
+  await p.getByRole('button', { name: 'Save & Continue' }).click();
+  await expect(p.getByText('Professional licenses saved successfully')).toBeVisible();
+  await p.goto('/dashboard');
+  await p.getByRole('button', { name: 'Submit Response' }).click();
+  await expect(p.getByRole('alert').filter({ hasText: 'Action required' })).toHaveCount(0);
+
+  // The administrator sees what changed between the versions.
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Version' })).toHaveValue(/^Version 2/);
+  const changes = page.getByRole('table', { name: 'Changes since version 1' });
+  const changed = changes.getByRole('row').filter({ hasText: 'License Number' });
+  await expect(changed).toContainText('Professional Licenses, entry 1');
+  await expect(changed).toContainText('L-1');
+  await expect(changed).toContainText('IL-2026-77');
+  await expectNoAxeViolations(page);
+
+  // Every checklist item verified, then 'Approve'.
+  const pending = page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('button', { name: /^Verify / }) })
+    .filter({ has: page.getByText('Pending', { exact: true }) });
+  for (let left = await pending.count(); left > 0; left--) {
+    const name = (await pending.first().getAttribute('aria-label'))!;
+    await verify(page.getByRole('listitem', { name, exact: true }));
+    await expect(pending).toHaveCount(left - 1);
+  }
+  await expect(page.getByText(/^(\d+) of \1 verified or waived$/)).toBeVisible();
+  await page.getByRole('button', { name: 'Approve' }).click();
+  await page
+    .getByRole('dialog', { name: 'Approve the application' })
+    .getByRole('button', { name: 'Approve' })
+    .click();
+  await expect(page.getByText('Approved', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Reject' })).toHaveCount(0);
+
+  // The provider's dashboard shows the decision, and the approval email is in the outbox.
+  await p.goto('/dashboard');
+  await expect(p.getByText('Approved', { exact: true })).toBeVisible();
+  await expect(p.getByText(/Approved on /)).toBeVisible();
+  await expect(async () => {
+    await p.goto('/dev/mail');
+    await expect(
+      p
+        .getByRole('listitem')
+        .filter({ hasText: provider.email })
+        .filter({ hasText: 'Your credentialing application was approved' }),
+    ).toBeVisible({ timeout: 250 });
+  }).toPass({ timeout: 10_000 });
+  await p.context().close();
 });

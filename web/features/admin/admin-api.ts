@@ -20,6 +20,7 @@ import {
   adminNotificationListSchema,
   adminNotificationSchema,
 } from '../../../domain/api/notifications.ts';
+import type { ReviewQueue, ReviewQueueQuery } from '../../../domain/api/review.ts';
 import type { CompletionStatus } from '../../../domain/completion-status.ts';
 import { ApiError, api } from '../../api.ts';
 
@@ -34,6 +35,7 @@ export type {
   ProviderDetails,
   SectionValue,
 } from '../../../domain/api/admin.ts';
+export type { ReviewQueue } from '../../../domain/api/review.ts';
 
 /** Cards and rows per page. */
 export const ADMIN_PAGE_SIZE = 20;
@@ -182,4 +184,27 @@ export async function downloadDocument(documentId: string, fileName: string): Pr
     // Give the browser a moment to start the download before the object URL goes away.
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   }
+}
+
+/** Filters of the 'Review Queue' tab (issue 13): status and 'assigned to me'. */
+export interface ReviewQueueFilter {
+  status: ReviewQueueQuery['status'];
+  assignedToMe: boolean;
+}
+
+/**
+ * GET /api/admin/review-queue: submitted and under-review applications, oldest submission first, one
+ * page of REVIEW_QUEUE_PAGE_SIZE (domain/api/review.ts).
+ */
+export function useReviewQueue(filter: ReviewQueueFilter, page: number, enabled: boolean) {
+  return useQuery({
+    queryKey: ['admin', 'review-queue', filter.status, filter.assignedToMe, page],
+    enabled,
+    queryFn: () =>
+      api<ReviewQueue>(
+        'GET',
+        `/api/admin/review-queue${query({ status: filter.status, assigned: filter.assignedToMe ? 'me' : undefined, page })}`,
+      ),
+    placeholderData: keepPreviousData,
+  });
 }

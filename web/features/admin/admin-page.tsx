@@ -2,7 +2,7 @@
  * `/admin` (spec §2 /admin, §8 admin toasts; issue 6): heading with the Admin badge (Sign Out in the app shell);
  * 'Loading admin dashboard...'; counters (total users, applications, documents); the search box
  * 'Search users by name or email...' (debounced, searched on the server); tabs 'Users & Applications',
- * 'All Documents' and 'Audit Log'; the details dialog. Lists are paged on the server, so the browser
+ * 'Review Queue' (issue 13), 'All Documents', 'Audit Log' and 'Notifications'; the details dialog. Lists are paged on the server, so the browser
  * never holds more than one page, whatever the number of providers.
  */
 import {
@@ -29,6 +29,7 @@ import { DocumentsTab } from './documents-tab.tsx';
 import { NotificationsTab } from './notifications-tab.tsx';
 import { ProviderDetailsModal } from './provider-details-modal.tsx';
 import { ProviderList } from './provider-list.tsx';
+import { ReviewQueueTab } from './review-queue-tab.tsx';
 
 const SEARCH_DEBOUNCE_MS = 300;
 const number = new Intl.NumberFormat('en-US');
@@ -142,6 +143,7 @@ export default function AdminPage() {
             <Tabs value={tab} onChange={setTab} keepMounted={false}>
               <Tabs.List aria-label="Admin views">
                 <Tabs.Tab value="users">Users &amp; Applications</Tabs.Tab>
+                <Tabs.Tab value="review">Review Queue</Tabs.Tab>
                 <Tabs.Tab value="documents">All Documents</Tabs.Tab>
                 <Tabs.Tab value="audit">Audit Log</Tabs.Tab>
                 <Tabs.Tab value="notifications">Notifications</Tabs.Tab>
@@ -153,6 +155,9 @@ export default function AdminPage() {
                   onPageChange={setUsersPage}
                   onView={setViewing}
                 />
+              </Tabs.Panel>
+              <Tabs.Panel value="review" pt="md">
+                <ReviewQueueTab enabled={tab === 'review'} />
               </Tabs.Panel>
               <Tabs.Panel value="documents" pt="md">
                 <DocumentsTab

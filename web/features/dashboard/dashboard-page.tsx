@@ -22,6 +22,7 @@ import { Link } from 'react-router';
 import { pickCurrentApplication } from '../../../domain/application-status.ts';
 import { finalStatuses, reviewStatuses } from '../../../domain/review/review-workflow.ts';
 import { sectionPath, sections } from '../../../domain/sections/registry.ts';
+import { type ProviderReview, useProviderReview } from '../../app/provider-review.ts';
 import type { Me } from '../../app/session.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
@@ -30,6 +31,7 @@ import { notifyError, notifySuccess } from '../../notify.ts';
 import { type Application, useApplications, useCreateApplication } from './applications-api.ts';
 import { CompletionSlot } from './completion-slot.tsx';
 import { useProfile } from './profile-api.ts';
+import { ActionRequiredBanner, DecisionNote } from './review-status.tsx';
 
 function StartApplicationButton({ label = 'Start New Application' }: { label?: string }) {
   const create = useCreateApplication();
@@ -48,7 +50,13 @@ function StartApplicationButton({ label = 'Start New Application' }: { label?: s
   );
 }
 
-function StatusCard({ application }: { application: Application }) {
+function StatusCard({
+  application,
+  review,
+}: {
+  application: Application;
+  review: ProviderReview | undefined;
+}) {
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="status-title">
       <Stack>
@@ -78,12 +86,13 @@ function StatusCard({ application }: { application: Application }) {
           <Text size="sm">Complete all sections to submit your application for review.</Text>
         )}
         <CompletionSlot application={application} />
-        {reviewStatuses.includes(application.applicationStatus) && (
+        {reviewStatuses.includes(application.applicationStatus) && !review?.openRequest && (
           <Text size="sm">
             Your application is with the credentialing team. You can change it only if they ask you for more
             information.
           </Text>
         )}
+        {review && <DecisionNote review={review} />}
         {finalStatuses.includes(application.applicationStatus) && (
           <Group>
             <Text size="sm">
@@ -184,6 +193,11 @@ export default function DashboardPage({ me }: { me: Me }) {
     if (profileQuery.isError) notifyError('Error', 'Failed to load profile information');
   }, [profileQuery.isError]);
   const profile = profileQuery.data ?? me.profile;
+  // The review state (issue 13) of a completed application: the banner and the decision.
+  const review = useProviderReview(
+    current?.id ?? '',
+    current !== undefined && current.applicationStatus !== 'draft',
+  );
   const previous =
     applications && applications.length > 1 ? applications.filter((a) => a.id !== current?.id) : [];
 
@@ -211,7 +225,10 @@ export default function DashboardPage({ me }: { me: Me }) {
           </Card>
         ) : (
           <Stack>
-            <StatusCard application={current} />
+            {review.data?.openRequest && (
+              <ActionRequiredBanner applicationId={current.id} request={review.data.openRequest} />
+            )}
+            <StatusCard application={current} review={review.data} />
             <SectionsCard application={current} />
             {previous.length > 0 && <PreviousApplicationsCard applications={previous} />}
           </Stack>

@@ -35,9 +35,11 @@ import {
 } from '../../../domain/sections/documents.ts';
 import type { SectionMessages } from '../../../domain/sections/section.ts';
 import { ApiError, isNotFound } from '../../api.ts';
+import { useSectionLock } from '../../app/provider-review.ts';
 import { ApplicationNotFound } from '../../components/application-not-found.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { ResponsiveTable, type TableColumn } from '../../components/responsive-table.tsx';
+import { SectionLockNotice } from '../../components/section-lock-notice.tsx';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import {
   type UploadedDocument,
@@ -185,7 +187,7 @@ const documentColumns: TableColumn<UploadedDocument>[] = [
   { header: 'Size', render: (d) => formatFileSizeMb(d.fileSize), noWrap: true },
 ];
 
-function DocumentList({ applicationId }: { applicationId: string }) {
+function DocumentList({ applicationId, readOnly }: { applicationId: string; readOnly: boolean }) {
   const { data: documents, isPending, isError } = useDocuments(applicationId);
   const remove = useDeleteDocument(applicationId);
   const [pendingDelete, setPendingDelete] = useState<UploadedDocument | null>(null);
@@ -232,14 +234,16 @@ function DocumentList({ applicationId }: { applicationId: string }) {
               >
                 <IconDownload size={18} aria-hidden="true" />
               </ActionIcon>
-              <ActionIcon
-                variant="subtle"
-                color="red.9"
-                aria-label={`Delete ${d.documentName}`}
-                onClick={() => setPendingDelete(d)}
-              >
-                <IconTrash size={18} aria-hidden="true" />
-              </ActionIcon>
+              {!readOnly && (
+                <ActionIcon
+                  variant="subtle"
+                  color="red.9"
+                  aria-label={`Delete ${d.documentName}`}
+                  onClick={() => setPendingDelete(d)}
+                >
+                  <IconTrash size={18} aria-hidden="true" />
+                </ActionIcon>
+              )}
             </>
           )}
         />
@@ -274,6 +278,9 @@ export default function DocumentsPage() {
   const navigate = useNavigate();
   // Issue 17: an unknown or another person's application id shows no upload (query shared by its key).
   const documentsQuery = useDocuments(applicationId);
+  // Issue 13: from completion on, uploads and deletes only when the open request names Documents.
+  const lock = useSectionLock(applicationId, 'documents');
+  const readOnly = lock.kind === 'loading' || lock.kind === 'locked';
   if (isNotFound(documentsQuery.error)) {
     return (
       <main>
@@ -298,8 +305,9 @@ export default function DocumentsPage() {
             </Title>
             <Text c="dimmed">Upload your supporting documentation.</Text>
           </div>
-          <UploadCard applicationId={applicationId} />
-          <DocumentList applicationId={applicationId} />
+          <SectionLockNotice lock={lock} />
+          {!readOnly && <UploadCard applicationId={applicationId} />}
+          <DocumentList applicationId={applicationId} readOnly={readOnly} />
           <Group justify="space-between">
             <Button variant="default" onClick={() => navigate('/dashboard')}>
               Back to Dashboard

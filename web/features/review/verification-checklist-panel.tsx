@@ -130,12 +130,14 @@ function ChecklistItem({
   const label = verificationKindLabel[item.kind];
   const validator = item.validatorId ? (people[item.validatorId] ?? 'a removed account') : null;
   return (
-    <Card withBorder padding="sm" component="li" aria-label={`${label}: ${item.target}`}>
+    <Card withBorder padding="sm" component="li" aria-label={item.target}>
       <Stack gap={6}>
         <Group justify="space-between" wrap="nowrap" align="flex-start">
-          <div>
-            <Text fw={600}>{label}</Text>
-            <Text size="sm">{item.target}</Text>
+          <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+            <Text fw={600}>{item.target}</Text>
+            <Text size="xs" c="dimmed">
+              {label}
+            </Text>
           </div>
           <Badge color={badgeColor[verificationStatusColor[item.status]]} autoContrast variant="filled">
             {verificationStatusLabel[item.status]}
@@ -169,18 +171,14 @@ function ChecklistItem({
             />
           ) : (
             <Group gap="xs">
-              <Button
-                size="xs"
-                onClick={() => setOutcome('verified')}
-                aria-label={`Verify ${label}: ${item.target}`}
-              >
+              <Button size="xs" onClick={() => setOutcome('verified')} aria-label={`Verify ${item.target}`}>
                 Verify
               </Button>
               <Button
                 size="xs"
                 variant="default"
                 onClick={() => setOutcome('discrepancy')}
-                aria-label={`Record a discrepancy for ${label}: ${item.target}`}
+                aria-label={`Record a discrepancy for ${item.target}`}
               >
                 Discrepancy
               </Button>
@@ -188,7 +186,7 @@ function ChecklistItem({
                 size="xs"
                 variant="default"
                 onClick={() => setOutcome('waived')}
-                aria-label={`Waive ${label}: ${item.target}`}
+                aria-label={`Waive ${item.target}`}
               >
                 Waive
               </Button>

@@ -27,7 +27,7 @@ import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { FormErrorSummary, fieldLabels } from './form-error-summary.tsx';
 import type { ApiRow, FormValues } from './screen-types.ts';
-import { SectionPageShell } from './section-page-shell.tsx';
+import { SectionPageShell, useSectionReadOnly } from './section-page-shell.tsx';
 import { addFormTableScreens } from './section-screens.ts';
 import { useAddRow, useDeleteRow, useSectionRows } from './sections-api.ts';
 
@@ -105,6 +105,7 @@ function SavedRows({
   const section = sectionByKey[sectionKey];
   const screen = addFormTableScreens[sectionKey];
   const { messages } = section;
+  const readOnly = useSectionReadOnly();
   const query = useSectionRows(applicationId, sectionKey);
   const remove = useDeleteRow(applicationId, sectionKey);
   const [confirming, setConfirming] = useState<ApiRow | null>(null);
@@ -145,16 +146,20 @@ function SavedRows({
           label={screen.listTitle}
           minWidth={720}
           striped
-          actions={(row) => (
-            <ActionIcon
-              variant="subtle"
-              color="red.9"
-              aria-label={`Delete ${screen.noun} ${screen.rowName(row)}`}
-              onClick={() => setConfirming(row)}
-            >
-              <IconTrash size={18} aria-hidden="true" />
-            </ActionIcon>
-          )}
+          actions={
+            readOnly
+              ? undefined
+              : (row) => (
+                  <ActionIcon
+                    variant="subtle"
+                    color="red.9"
+                    aria-label={`Delete ${screen.noun} ${screen.rowName(row)}`}
+                    onClick={() => setConfirming(row)}
+                  >
+                    <IconTrash size={18} aria-hidden="true" />
+                  </ActionIcon>
+                )
+          }
         />
       )}
       <ConfirmDialog
@@ -168,6 +173,11 @@ function SavedRows({
       </ConfirmDialog>
     </Card>
   );
+}
+
+/** The add form, left out while the section is read-only (issue 13): nothing can be added then. */
+function AddFormUnlessReadOnly(props: { applicationId: string; sectionKey: AddFormTableSectionKey }) {
+  return useSectionReadOnly() ? null : <AddForm {...props} />;
 }
 
 export default function AddFormTablePage({ sectionKey }: { sectionKey: AddFormTableSectionKey }) {
@@ -185,7 +195,7 @@ export default function AddFormTablePage({ sectionKey }: { sectionKey: AddFormTa
   }
   return (
     <SectionPageShell section={sectionByKey[sectionKey]}>
-      <AddForm applicationId={applicationId} sectionKey={sectionKey} />
+      <AddFormUnlessReadOnly applicationId={applicationId} sectionKey={sectionKey} />
       <SavedRows applicationId={applicationId} sectionKey={sectionKey} />
       <Group>
         <Button variant="default" onClick={() => navigate('/dashboard')}>

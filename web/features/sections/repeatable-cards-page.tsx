@@ -29,7 +29,13 @@ import { issuesToFormErrors, toFormValues, zodValidate } from '../../forms/zod-f
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { FormErrorSummary, fieldLabels } from './form-error-summary.tsx';
 import type { ApiRow, FormValues, RepeatableScreen } from './screen-types.ts';
-import { SaveCancelFooter, SectionLoadFailed, SectionPageShell } from './section-page-shell.tsx';
+import {
+  SaveCancelFooter,
+  SectionFieldset,
+  SectionLoadFailed,
+  SectionPageShell,
+  useSectionReadOnly,
+} from './section-page-shell.tsx';
 import { repeatableScreens } from './section-screens.ts';
 import { useDeleteRow, useSaveCards, useSectionRows } from './sections-api.ts';
 
@@ -96,6 +102,7 @@ function CardsForm({
   /** When `savedRows` were (re)loaded: a new value means the list was reloaded. */
   loadedAt: number;
 }) {
+  const readOnly = useSectionReadOnly();
   const section = sectionByKey[sectionKey];
   const screen = repeatableScreens[sectionKey];
   const noun = screen.noun.toLowerCase();
@@ -193,7 +200,7 @@ function CardsForm({
                 <Title order={2} size="h4" id={titleId}>
                   {cardLabel}
                 </Title>
-                {cards.length > 1 && (
+                {cards.length > 1 && !readOnly && (
                   <ActionIcon
                     variant="subtle"
                     color="red.9"
@@ -204,15 +211,17 @@ function CardsForm({
                   </ActionIcon>
                 )}
               </Group>
-              <screen.Fields
-                input={(name, options) => form.getInputProps(`rows.${index}.${name}`, options)}
-                values={card}
-                setValue={(name, value) => form.getInputProps(`rows.${index}.${name}`).onChange(value)}
-              />
+              <SectionFieldset>
+                <screen.Fields
+                  input={(name, options) => form.getInputProps(`rows.${index}.${name}`, options)}
+                  values={card}
+                  setValue={(name, value) => form.getInputProps(`rows.${index}.${name}`).onChange(value)}
+                />
+              </SectionFieldset>
             </Card>
           );
         })}
-        <div>
+        <div hidden={readOnly}>
           {/* 'default' (dark text on white): the light variant's indigo text failed AA contrast in axe. */}
           <Button
             variant="default"

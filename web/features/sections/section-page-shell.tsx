@@ -3,13 +3,39 @@
  * h1 with its description, and the load-failure state (loading shows the shared InlineLoader).
  */
 import { Alert, Button, Container, Group, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
-import { useNavigate } from 'react-router';
+import { createContext, type ReactNode, useContext } from 'react';
+import { useNavigate, useParams } from 'react-router';
 import type { Section } from '../../../domain/sections/registry.ts';
+import { type SectionLock, useSectionLock } from '../../app/provider-review.ts';
+import { SectionLockNotice } from '../../components/section-lock-notice.tsx';
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
+const SectionLockContext = createContext<SectionLock>({ kind: 'editable' });
+
+/**
+ * Whether the screen's controls are off (issue 13): the application is past draft and this section is
+ * not part of the open information request, or the lock is not known yet. The server refuses such
+ * writes anyway (409); the screen does not offer them.
+ */
+export function useSectionReadOnly(): boolean {
+  const lock = useContext(SectionLockContext);
+  return lock.kind === 'loading' || lock.kind === 'locked';
+}
+
+/** A fieldset that disables every control inside it while the section is read-only. */
+export function SectionFieldset({ children }: { children: ReactNode }) {
+  const readOnly = useSectionReadOnly();
+  return (
+    <fieldset disabled={readOnly} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+      {children}
+    </fieldset>
+  );
+}
+
 export function SectionPageShell({ section, children }: { section: Section; children: ReactNode }) {
+  const { applicationId = '' } = useParams();
+  const lock = useSectionLock(applicationId, section.key);
   return (
     <main>
       <Container size="md" py="xl">
@@ -20,7 +46,8 @@ export function SectionPageShell({ section, children }: { section: Section; chil
             </Title>
             <Text c="dimmed">{capitalize(section.description)}</Text>
           </div>
-          {children}
+          <SectionLockNotice lock={lock} />
+          <SectionLockContext.Provider value={lock}>{children}</SectionLockContext.Provider>
         </Stack>
       </Container>
     </main>
@@ -36,9 +63,22 @@ export function SectionLoadFailed() {
   );
 }
 
-/** The form screens' footer (spec §2): 'Cancel' back to /dashboard and 'Save & Continue' ('Saving...' while busy). */
+/**
+ * The form screens' footer (spec §2): 'Cancel' back to /dashboard and 'Save & Continue' ('Saving...' while
+ * busy); only 'Back to Dashboard' while the section is read-only (issue 13).
+ */
 export function SaveCancelFooter({ saving }: { saving: boolean }) {
   const navigate = useNavigate();
+  const readOnly = useSectionReadOnly();
+  if (readOnly) {
+    return (
+      <Group>
+        <Button variant="default" onClick={() => navigate('/dashboard')}>
+          Back to Dashboard
+        </Button>
+      </Group>
+    );
+  }
   return (
     <Group justify="space-between">
       <Button variant="default" onClick={() => navigate('/dashboard')}>

@@ -21,7 +21,12 @@ import {
   personalInformationScreen,
 } from './fields/personal-information-fields.tsx';
 import { FormErrorSummary, fieldLabels } from './form-error-summary.tsx';
-import { SaveCancelFooter, SectionLoadFailed, SectionPageShell } from './section-page-shell.tsx';
+import {
+  SaveCancelFooter,
+  SectionFieldset,
+  SectionLoadFailed,
+  SectionPageShell,
+} from './section-page-shell.tsx';
 import {
   type PersonalInformationDto,
   usePersonalInformation,
@@ -74,11 +79,13 @@ function PersonalInformationForm({
       <Stack>
         <FormErrorSummary errors={form.errors} describePath={(path) => labels.get(path) ?? path} />
         <Card withBorder padding="lg">
-          <screen.Fields
-            input={(name, options) => form.getInputProps(name, options)}
-            values={form.values}
-            setValue={(name, value) => form.getInputProps(name).onChange(value)}
-          />
+          <SectionFieldset>
+            <screen.Fields
+              input={(name, options) => form.getInputProps(name, options)}
+              values={form.values}
+              setValue={(name, value) => form.getInputProps(name).onChange(value)}
+            />
+          </SectionFieldset>
         </Card>
         <SaveCancelFooter saving={save.isPending} />
       </Stack>

@@ -1,0 +1,133 @@
+/**
+ * The 'Review Queue' tab of /admin (issue 13): submitted and under-review applications, oldest
+ * submission first, each with the provider, status, days since submission, the assigned reviewer,
+ * whether an information request is open and the checklist's progress, and 'Open Review' to the
+ * review page. Filters: status and 'Assigned to me'. Paged on the server (GET /api/admin/review-queue).
+ */
+import { Anchor, Badge, Card, Checkbox, Group, Select, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { applicationStatusLabel } from '../../../domain/application-status.ts';
+import { reviewPath } from '../../app/paths.ts';
+import { InlineLoader } from '../../components/inline-loader.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
+import { formatDate } from '../../format.ts';
+import { badgeColor } from '../../theme.ts';
+import { type ReviewQueue, type ReviewQueueFilter, useReviewQueue } from './admin-api.ts';
+import { ListPager } from './list-pager.tsx';
+
+type QueueItem = ReviewQueue['items'][number];
+
+const statusOptions = [
+  { value: 'all', label: 'All statuses' },
+  { value: 'submitted', label: applicationStatusLabel.submitted },
+  { value: 'under_review', label: applicationStatusLabel.under_review },
+];
+
+function days(n: number): string {
+  return n === 1 ? '1 day' : `${n} days`;
+}
+
+function QueueCard({ item }: { item: QueueItem }) {
+  const name = item.providerName || 'Provider without a profile';
+  return (
+    <Card withBorder padding="md" component="li" aria-label={name}>
+      <Stack gap={6}>
+        <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
+          <div style={{ flex: '1 1 12rem', minWidth: 0, overflowWrap: 'anywhere' }}>
+            <Text fw={600}>{name}</Text>
+            <Text size="sm" c="dimmed">
+              Completed {formatDate(item.submittedAt)}, {days(item.daysSinceSubmission)} ago
+            </Text>
+          </div>
+          <Group gap={6} style={{ flexShrink: 0 }}>
+            {item.openRequest && (
+              <Badge color={badgeColor.blue} variant="filled">
+                Information requested
+              </Badge>
+            )}
+            <StatusBadge status={item.applicationStatus} />
+          </Group>
+        </Group>
+        <Text size="sm">
+          Reviewer: {item.reviewerId ? (item.reviewerName ?? 'a removed account') : 'Unassigned'}
+        </Text>
+        <Text size="sm">
+          Checklist:{' '}
+          {item.checklistTotal === 0
+            ? 'not generated yet'
+            : `${item.checklistDone} of ${item.checklistTotal} verified or waived`}
+        </Text>
+        <div>
+          <Anchor component={Link} to={reviewPath(item.applicationId)} aria-label={`Open Review of ${name}`}>
+            Open Review
+          </Anchor>
+        </div>
+      </Stack>
+    </Card>
+  );
+}
+
+/** The tab's content; queries only while the tab is shown. */
+export function ReviewQueueTab({ enabled }: { enabled: boolean }) {
+  const [filter, setFilter] = useState<ReviewQueueFilter>({ status: undefined, assignedToMe: false });
+  const [paged, setPaged] = useState<{ filter: ReviewQueueFilter; page: number }>({ filter, page: 1 });
+  const page = paged.filter === filter ? paged.page : 1;
+  const queue = useReviewQueue(filter, page, enabled);
+
+  return (
+    <Stack>
+      <Group align="flex-end" gap="lg">
+        <Select
+          label="Status"
+          w={220}
+          allowDeselect={false}
+          data={statusOptions}
+          value={filter.status ?? 'all'}
+          onChange={(value) =>
+            setFilter((f) => ({
+              ...f,
+              status: value === 'submitted' || value === 'under_review' ? value : undefined,
+            }))
+          }
+        />
+        <Checkbox
+          label="Assigned to me"
+          checked={filter.assignedToMe}
+          onChange={(e) => {
+            const assignedToMe = e.currentTarget.checked;
+            setFilter((f) => ({ ...f, assignedToMe }));
+          }}
+        />
+      </Group>
+      {queue.isPending ? (
+        <InlineLoader label="Loading the review queue..." />
+      ) : queue.isError ? (
+        <Text>The review queue could not be loaded. Reload the page to try again.</Text>
+      ) : queue.data.items.length === 0 ? (
+        <Text c="dimmed">No applications are waiting for review.</Text>
+      ) : (
+        <>
+          <Stack
+            gap="sm"
+            component="ul"
+            aria-label="Review queue, oldest first"
+            aria-busy={queue.isFetching}
+            p={0}
+            m={0}
+            style={{ listStyle: 'none' }}
+          >
+            {queue.data.items.map((item) => (
+              <QueueCard key={item.applicationId} item={item} />
+            ))}
+          </Stack>
+          <ListPager
+            info={queue.data}
+            noun={['application', 'applications']}
+            onPageChange={(next) => setPaged({ filter, page: next })}
+          />
+        </>
+      )}
+    </Stack>
+  );
+}
