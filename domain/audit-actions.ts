@@ -38,6 +38,7 @@ export const auditActions = [
   'review.approved',
   'review.rejected',
   'review.verification_updated',
+  'review.note_added',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -74,4 +75,5 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'review.approved': 'Application approved',
   'review.rejected': 'Application rejected',
   'review.verification_updated': 'Verification updated',
+  'review.note_added': 'Note added by the workflow integration',
 };

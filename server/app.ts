@@ -27,6 +27,7 @@ import { errorHandler, frameworkErrorHandler } from './http/error-handler.ts';
 import { isApiRequest, requestPath } from './http/request-route.ts';
 import { systemRoutes } from './http/system.routes.ts';
 import { rejectUnstorableText } from './http/unstorable-text.ts';
+import { integrationRoutes } from './review/integration.routes.ts';
 import { reviewAdminRoutes, reviewProviderRoutes } from './review/review.routes.ts';
 import { featureRoutes } from './routes.ts';
 
@@ -150,6 +151,7 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
   // The credentialing review (issue 13): administrators' and providers' routes.
   await app.register(reviewAdminRoutes);
   await app.register(reviewProviderRoutes);
+  await app.register(integrationRoutes);
 
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () =>
     app.swagger(),

@@ -7,6 +7,28 @@ import { z } from 'zod';
 import { notificationDocumentsModes } from '../domain/api/notifications.ts';
 import { trustedOrigins } from './http/loopback.ts';
 
+/** An optional Standard Webhooks secret, `whsec_` + base64 of 24-64 random bytes, named `name` in messages. */
+function webhookSecret(name: string) {
+  return z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .pipe(
+      z
+        .string()
+        .regex(
+          /^whsec_[A-Za-z0-9+/]+={0,2}$/,
+          `${name} must be "whsec_" followed by base64, e.g. whsec_$(openssl rand -base64 32)`,
+        )
+        .refine((v) => {
+          const bytes = Buffer.from(v.slice('whsec_'.length), 'base64').length;
+          return bytes >= 24 && bytes <= 64;
+        }, `${name} must encode 24 to 64 random bytes (openssl rand -base64 32)`)
+        .optional(),
+    );
+}
+
 const optionalUrl = z
   .string()
   .trim()
@@ -93,24 +115,12 @@ const envSchema = z.object({
    */
   NOTIFY_WEBHOOK_URL: optionalUrl,
   /** Standard Webhooks signing secret, `whsec_` + base64 of 24-64 random bytes. Required with the URL. */
-  NOTIFY_WEBHOOK_SECRET: z
-    .string()
-    .trim()
-    .optional()
-    .transform((v) => (v ? v : undefined))
-    .pipe(
-      z
-        .string()
-        .regex(
-          /^whsec_[A-Za-z0-9+/]+={0,2}$/,
-          'NOTIFY_WEBHOOK_SECRET must be "whsec_" followed by base64, e.g. whsec_$(openssl rand -base64 32)',
-        )
-        .refine((v) => {
-          const bytes = Buffer.from(v.slice('whsec_'.length), 'base64').length;
-          return bytes >= 24 && bytes <= 64;
-        }, 'NOTIFY_WEBHOOK_SECRET must encode 24 to 64 random bytes (openssl rand -base64 32)')
-        .optional(),
-    ),
+  NOTIFY_WEBHOOK_SECRET: webhookSecret('NOTIFY_WEBHOOK_SECRET'),
+  /**
+   * Standard Webhooks secret of the inbound endpoint POST /api/integrations/webhooks (issue 13), the
+   * workflow tool's own (never NOTIFY_WEBHOOK_SECRET). Unset: the endpoint answers 503.
+   */
+  INBOUND_WEBHOOK_SECRET: webhookSecret('INBOUND_WEBHOOK_SECRET'),
   /** Largest notification body in bytes, base64 documents included (n8n accepts 16 MiB by default). */
   NOTIFY_MAX_PAYLOAD_BYTES: z.coerce
     .number()

@@ -22,6 +22,7 @@ import type { Env } from './env.ts';
 import { loggerOptions } from './logger.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { createCompletionDelivery } from './notifications/completion-delivery.ts';
+import { createStatusEventDelivery } from './review/status-events.ts';
 import { loadFieldCipher } from './security/field-cipher.ts';
 import { createRateLimits } from './security/rate-limits.ts';
 import { secretFingerprint } from './security/secret-fingerprints.ts';
@@ -144,6 +145,12 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       linkSecret: authSecret,
       logger,
     });
+    const statusEvents = createStatusEventDelivery({
+      db: database.db,
+      health: database.health,
+      env,
+      logger,
+    });
     const deps: AppDeps = {
       env,
       db: database.db,
@@ -154,6 +161,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       cipher,
       storage,
       completionDelivery,
+      statusEvents,
       rateLimits: createRateLimits(database.pool, { perAddressAuthLimits: env.AUTH_IP_RATE_LIMIT }),
     };
     const app = await buildApp({ deps, logger, serveWeb: options.serveWeb });
@@ -164,6 +172,8 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
         : undefined;
     // Pending completion notifications (e.g. from before a crash) are picked up at start and polled.
     await completionDelivery.start();
+    // Status change events (issue 13) left pending, e.g. by a crash, go out now and at each poll.
+    statusEvents.start();
     const jobs: ScheduledJob[] = [
       {
         name: 'expired-sessions',
@@ -218,6 +228,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
         // "Cannot use a pool after calling end on the pool".
         await Promise.all([
           step('stop the delivery worker', env.SHUTDOWN_GRACE_MS, () => completionDelivery.stop()),
+          step('stop the status event worker', env.SHUTDOWN_GRACE_MS, () => statusEvents.stop()),
           step('stop scheduled jobs', env.SHUTDOWN_GRACE_MS, () => scheduler.stop()),
           step('leave the instance registry', 5_000, () => membership!.leave()),
           step(

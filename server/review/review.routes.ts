@@ -73,6 +73,8 @@ export async function reviewAdminRoutes(app: AppInstance) {
     role: 'reviewer' as const,
   });
   const finish = async (outcome: TransitionOutcome, log: AppInstance['log']) => {
+    // The status event is in the outbox already (committed with the change): send it now.
+    void app.deps.statusEvents.kick();
     await sendReviewMails(app.deps.mailer, log, app.deps.env.appUrl, outcome.mails);
     return { applicationStatus: outcome.applicationStatus };
   };

@@ -46,12 +46,16 @@ import { profiles, providerApplications } from '../db/schema/core.ts';
 import { applicationVersions, informationRequests, verificationItems } from '../db/schema/review.ts';
 import { storeNextVersion } from '../notifications/application-snapshot.ts';
 import type { ReviewMail } from './review-mail.ts';
+import { enqueueStatusEvent } from './status-events.ts';
 import { addChecklistItems } from './verification-checklist.ts';
 
 /** Who acts on the server side of the review: an administrator ('reviewer') or the provider. */
 export interface ReviewCaller {
-  actor: Actor;
+  /** An administrator's or provider's session; for the integration, its address and no user. */
+  actor: Pick<Actor, 'ipAddress'> & { userId: string | null };
   role: ReviewActor;
+  /** The integration's name (audit and events), when `role` is 'integration'. */
+  integration?: string;
 }
 
 export interface TransitionOutcome {
@@ -131,6 +135,26 @@ async function move(
   }
 }
 
+/** The outbox row of a status change (status-events.ts), in the caller's transaction. */
+function announce(
+  tx: Queryable,
+  caller: ReviewCaller,
+  application: LockedApplication,
+  to: ApplicationStatus,
+  now: Date,
+): Promise<void> {
+  return enqueueStatusEvent(tx, {
+    applicationId: application.id,
+    from: application.applicationStatus,
+    to,
+    actor: {
+      type: caller.role,
+      id: caller.role === 'integration' ? (caller.integration ?? null) : caller.actor.userId,
+    },
+    occurredAt: now,
+  });
+}
+
 async function auditTransition(
   tx: Queryable,
   caller: ReviewCaller,
@@ -201,6 +225,7 @@ export async function startReview(
     }
     const added = snapshot ? await addChecklistItems(tx, application.id, snapshot, now) : 0;
     await auditTransition(tx, caller, application, 'review.started', to, { checklistItems: added });
+    await announce(tx, caller, application, to, now);
     return { applicationStatus: to, mails: [] };
   });
 }
@@ -320,6 +345,7 @@ export async function approve(
     }
     await move(tx, application.id, application.applicationStatus, to, { decidedAt: now });
     await auditTransition(tx, caller, application, 'review.approved', to);
+    await announce(tx, caller, application, to, now);
     const email = await emailOf(tx, application.userId);
     return {
       applicationStatus: to,
@@ -344,6 +370,7 @@ export async function reject(
       decisionReason: reason,
     });
     await auditTransition(tx, caller, application, 'review.rejected', to);
+    await announce(tx, caller, application, to, now);
     const email = await emailOf(tx, application.userId);
     return {
       applicationStatus: to,

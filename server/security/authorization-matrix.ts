@@ -262,4 +262,14 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
       body: {},
     }),
   },
+  // The workflow tool's inbound webhook (issue 13): no session counts, only a Standard Webhooks
+  // signature; a session cookie without one is 401 for everyone (signature tests:
+  // server/review/integration.routes.test.ts).
+  'POST /api/integrations/webhooks': {
+    expected: everyone(401),
+    request: (ctx) => ({
+      path: '/api/integrations/webhooks',
+      body: { type: 'application.note', data: { applicationId: ctx.applicationId, note: 'unsigned' } },
+    }),
+  },
 };

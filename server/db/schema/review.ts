@@ -107,3 +107,52 @@ export const verificationItems = pgTable(
     ),
   ],
 );
+
+/**
+ * The outbox of `application.status_changed` events (issue 13 "Integration"): one row per change of
+ * an application's status after completion (the completion notification announces draft ->
+ * submitted), inserted in the transaction of the change and delivered to NOTIFY_WEBHOOK_URL with the
+ * completion notification's signing, retry policy and leases (server/review/status-events.ts).
+ * `payload` is the whole event body (ids, statuses, actor, time: no PHI).
+ */
+export const statusEvents = pgTable(
+  'status_events',
+  {
+    /** Also the Standard Webhooks `webhook-id`: stable across retries, so receivers de-duplicate. */
+    id: uuid('id').primaryKey().defaultRandom(),
+    applicationId: uuid('application_id')
+      .notNull()
+      .references(() => providerApplications.id, { onDelete: 'cascade' }),
+    /** domain/api/status-events.ts `statusChangedEventSchema`. */
+    payload: jsonb('payload').notNull(),
+    /** pending | delivered | failed (attempts used up or a final refusal). */
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    /** pending: when the next attempt is due, or the end of the running attempt's lease. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).defaultNow(),
+    leaseId: uuid('lease_id'),
+    /** Why the last attempt did not deliver (never PHI). */
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('status_events_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('status_events_application_idx').on(t.applicationId, t.createdAt),
+    check('status_events_status_check', sql`${t.status} in ('pending', 'delivered', 'failed')`),
+  ],
+);
+
+/**
+ * Inbound webhook messages already applied (issue 13: "each `webhook-id` applied once"): inserted in
+ * the transaction of the change, so a replay finds its id and gets the first answer back.
+ */
+export const inboundWebhooks = pgTable('inbound_webhooks', {
+  /** The sender's `webhook-id` header (at most 200 characters). */
+  webhookId: text('webhook_id').primaryKey(),
+  /** The HTTP status of the first answer. */
+  status: integer('status').notNull(),
+  /** The first answer's JSON body. */
+  response: jsonb('response').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});

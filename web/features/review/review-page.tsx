@@ -116,6 +116,7 @@ function Requests({ review }: { review: AdminReview }) {
 
 function timelineDetail(details: AdminReview['timeline'][number]['details']): string {
   if (!details) return '';
+  if (typeof details.note === 'string') return details.note;
   const from = details.fromStatus;
   const to = details.toStatus;
   if (typeof from === 'string' && typeof to === 'string' && from !== to) {
@@ -142,7 +143,10 @@ function ReviewTimeline({ review, me }: { review: AdminReview; me: Me }) {
               title={auditActionLabel[entry.action as AuditAction] ?? entry.action}
             >
               <Text size="sm" c="dimmed">
-                {dateTime.format(new Date(entry.occurredAt))} by {personName(review, entry.actorUserId, me)}
+                {dateTime.format(new Date(entry.occurredAt))} by{' '}
+                {entry.details?.actor === 'integration'
+                  ? `the workflow integration (${entry.details.integration ?? 'unnamed'})`
+                  : personName(review, entry.actorUserId, me)}
               </Text>
               {timelineDetail(entry.details) && <Text size="sm">{timelineDetail(entry.details)}</Text>}
             </Timeline.Item>
