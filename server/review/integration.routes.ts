@@ -149,7 +149,7 @@ export async function integrationRoutes(app: AppInstance) {
         description: [
           'Standard Webhooks: `webhook-id`, `webhook-timestamp` (Unix seconds, within 5 minutes of the server',
           'time) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 with the key of INBOUND_WEBHOOK_SECRET over',
-          '`${webhook-id}.${webhook-timestamp}.${body}`). Bodies: `{"type":"application.transition","data":',
+          '`<webhook-id>.<webhook-timestamp>.<body>`). Bodies: `{"type":"application.transition","data":',
           '{"applicationId","action":"start_review"|"approve"|"reject","reason"?}}` or `{"type":"application.note",',
           '"data":{"applicationId","note"}}`. The same state machine and guards as the reviewer (409 when the',
           'transition is not allowed now, e.g. Approve with pending checklist items). A `webhook-id` already',
