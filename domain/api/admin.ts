@@ -106,7 +106,13 @@ export const providerCardSchema = z.object({
   ...providerIdentityFields,
   /** The current application (spec §4: first draft, else newest), or null ('No Application'). */
   currentApplication: z
-    .object({ id: z.uuid(), applicationStatus: z.enum(applicationStatuses), createdAt: z.iso.datetime() })
+    .object({
+      id: z.uuid(),
+      applicationStatus: z.enum(applicationStatuses),
+      createdAt: z.iso.datetime(),
+      /** When it was completed (issue 13), null while a draft. */
+      submittedAt: z.iso.datetime().nullable(),
+    })
     .nullable(),
   applicationCount: z.number().int(),
   /** Documents of all the user's applications. */

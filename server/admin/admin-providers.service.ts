@@ -35,7 +35,13 @@ export interface ProviderCard {
   /** profiles.created_at. */
   joinedAt: Date;
   /** Current application (spec §4: first draft, else newest), or null ('No Application'). */
-  currentApplication: { id: string; applicationStatus: ApplicationStatus; createdAt: Date } | null;
+  currentApplication: {
+    id: string;
+    applicationStatus: ApplicationStatus;
+    createdAt: Date;
+    /** When the provider completed it (issue 13), or null while a draft. */
+    submittedAt: Date | null;
+  } | null;
   applicationCount: number;
   /** Documents of all the user's applications. */
   documentCount: number;
@@ -53,6 +59,7 @@ interface ProviderCardRow extends Record<string, unknown> {
   application_id: string | null;
   application_status: ApplicationStatus | null;
   application_created_at: Date | null;
+  application_submitted_at: Date | null;
   application_count: number;
   document_count: number;
   documents: CardDocument[];
@@ -86,12 +93,14 @@ export async function listProviderCards(
     )
     select page.*, ${userRoles.role} as role,
            cur.id as application_id, cur.application_status, cur.created_at as application_created_at,
+           cur.submitted_at as application_submitted_at,
            (select count(*)::int from ${a} where ${a.userId} = page.user_id) as application_count,
            docs.document_count, docs.documents
     from page
     left join ${userRoles} on ${userRoles.userId} = page.user_id
     left join lateral (
-      select ${a.id} as id, ${a.applicationStatus} as application_status, ${a.createdAt} as created_at
+      select ${a.id} as id, ${a.applicationStatus} as application_status, ${a.createdAt} as created_at,
+             ${a.submittedAt} as submitted_at
       from ${a} where ${a.userId} = page.user_id
       order by (${a.applicationStatus} = 'draft') desc, ${a.createdAt} desc nulls last
       limit 1
@@ -129,6 +138,7 @@ export async function listProviderCards(
               id: row.application_id,
               applicationStatus: row.application_status,
               createdAt: new Date(row.application_created_at),
+              submittedAt: row.application_submitted_at ? new Date(row.application_submitted_at) : null,
             }
           : null,
       applicationCount: row.application_count,

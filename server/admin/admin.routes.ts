@@ -98,6 +98,7 @@ export async function adminRoutes(app: AppInstance) {
           currentApplication: p.currentApplication && {
             ...p.currentApplication,
             createdAt: p.currentApplication.createdAt.toISOString(),
+            submittedAt: p.currentApplication.submittedAt?.toISOString() ?? null,
           },
           documents: p.documents.map(presentCardDocument),
         })),

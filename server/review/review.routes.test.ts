@@ -93,6 +93,15 @@ describe('the credentialing review', () => {
     expect(JSON.stringify(v1.body)).not.toContain(FACTORY_SSN);
     expect(v1.body.sha256).toMatch(/^[0-9a-f]{64}$/);
 
+    // The admin's card shows the status and when it was completed (issue 13).
+    const cards = await admin.json<{
+      providers: { currentApplication: { applicationStatus: string; submittedAt: string | null } | null }[];
+    }>('GET', `/api/admin/providers?search=${encodeURIComponent(provider.email)}`);
+    expect(cards.body.providers[0]?.currentApplication).toMatchObject({
+      applicationStatus: 'submitted',
+      submittedAt: mine.body.submittedAt,
+    });
+
     // Locked from submitted on: the provider's section writes and document deletes are refused.
     const locked = await provider.json<{ message: string }>(
       'PUT',

@@ -5,6 +5,7 @@
  * (enum -> text) are listed explicitly per section field. A selector opens previous applications.
  */
 import {
+  Anchor,
   Badge,
   Box,
   Card,
@@ -18,6 +19,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useEffect, useId, useState } from 'react';
+import { Link } from 'react-router';
 import { applicationStatusLabel, pickCurrentApplication } from '../../../domain/application-status.ts';
 import { formatFileSizeMb } from '../../../domain/sections/documents.ts';
 import {
@@ -33,6 +35,7 @@ import {
   vaccineNameLabel,
 } from '../../../domain/sections/registry.ts';
 import { isTwoFactorRequired } from '../../api.ts';
+import { reviewPath } from '../../app/paths.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatDate } from '../../format.ts';
@@ -192,9 +195,15 @@ function DetailsBody({
                   {selected.id.slice(0, 8)}
                 </Text>
                 , created {formatDate(selected.createdAt)}
+                {selected.completion && `, completed ${formatDate(selected.completion.requestedAt)}`}
               </Text>
               <StatusBadge status={selected.applicationStatus} />
             </Group>
+            {selected.applicationStatus !== 'draft' && (
+              <Anchor component={Link} to={reviewPath(selected.id)} size="sm">
+                Open Review
+              </Anchor>
+            )}
             <Group gap="xs" wrap="nowrap">
               <Progress.Root size="md" style={{ flex: 1 }}>
                 <Progress.Section value={selected.progress} aria-label={`Progress ${selected.progress}%`} />

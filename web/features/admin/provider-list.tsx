@@ -5,6 +5,8 @@
  */
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useId } from 'react';
+import { Link } from 'react-router';
+import { reviewPath } from '../../app/paths.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatDate } from '../../format.ts';
@@ -52,6 +54,9 @@ function ProviderCardView({
             )}
           </Group>
         </Group>
+        {provider.currentApplication?.submittedAt && (
+          <Text size="sm">Completed {formatDate(provider.currentApplication.submittedAt)}</Text>
+        )}
         <Text size="sm">
           {provider.documentCount === 1 ? '1 document' : `${provider.documentCount} documents`}
           {provider.applicationCount > 1 ? ` · ${provider.applicationCount} applications` : ''}
@@ -77,6 +82,17 @@ function ProviderCardView({
           >
             View Details
           </Button>
+          {provider.currentApplication?.submittedAt && (
+            <Button
+              component={Link}
+              to={reviewPath(provider.currentApplication.id)}
+              variant="default"
+              size="xs"
+              aria-describedby={nameId}
+            >
+              Open Review
+            </Button>
+          )}
         </Group>
       </Stack>
     </Card>
