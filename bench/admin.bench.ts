@@ -8,7 +8,8 @@
  * Then it starts the real app (createRuntime, real HTTP on a loopback port), signs an admin in through
  * /api/auth, and times sequential requests (BENCH_REQUESTS each, default 200, after 20 warm-up requests)
  * from sending to the last byte of the body. Prints p50/p95/max per endpoint, in milliseconds.
- * Goal (issue 6): p95 under 50 ms for the list, search and counters.
+ * Goal (issue 6): p95 under 50 ms for the list, search and counters; issue 13: the same for the review
+ * queue with 100,000 applications in review.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -107,6 +108,12 @@ async function main() {
     );
     // Admin routes need a second factor (issue 16): enrol through the real API.
     await enrolSecondFactor(client, ADMIN_PASSWORD);
+    // 'Assigned to me' (issue 13): this admin takes over the reviews of seeded reviewer 1 (1 in 20).
+    const assigned = await pool.query(
+      `update provider_applications set reviewer_id = $1
+       where application_status = 'under_review' and (reviewer_id = $2 or reviewer_id is null)`,
+      [userId, seedUserId(1)],
+    );
 
     // Targets from the seed: a provider in the middle of the list (with two applications), part of
     // their email, and part of a common last name.
@@ -134,11 +141,21 @@ async function main() {
       ['details          /providers/:id', `/api/admin/providers/${target.user_id}`],
       ['documents page 1 /documents', '/api/admin/documents'],
       ['audit log page 1 /audit-log', '/api/admin/audit-log'],
+      // The review queue (issue 13): oldest completion first, 25 a page, total capped at 10,000.
+      ['queue page 1     /review-queue', '/api/admin/review-queue'],
+      ['queue page 400   /review-queue', '/api/admin/review-queue?page=400'],
+      ['queue page 2000  /review-queue', '/api/admin/review-queue?page=2000'],
+      ['queue under review', '/api/admin/review-queue?status=under_review'],
+      ['queue submitted page 400', '/api/admin/review-queue?status=submitted&page=400'],
+      [`queue assigned to me (${assigned.rowCount})`, '/api/admin/review-queue?assigned=me'],
     ];
     const counts = await pool.query<Record<string, number>>(
       `select (select count(*)::int from profiles) as providers,
               (select count(*)::int from provider_applications) as applications,
-              (select count(*)::int from documents) as documents`,
+              (select count(*)::int from documents) as documents,
+              (select count(*)::int from provider_applications
+                where application_status in ('submitted', 'under_review')) as in_review,
+              (select count(*)::int from verification_items) as checklist_items`,
     );
     console.log(
       `Data: ${JSON.stringify(counts.rows[0])}; ${REQUESTS} sequential requests per endpoint after ${WARM_UP} warm-up; ms.`,

@@ -4,7 +4,9 @@
  * Writes, inside PostgreSQL with `generate_series` (no round trip per row):
  * - 100,000 providers: `user` + `profiles` + `user_roles` rows (no password: seeded users cannot sign in),
  *   emails `first.last.N@volume-seed.test`, joined over the last ~2.5 years;
- * - 110,000 applications: one per provider, plus a second (draft) one for every tenth provider;
+ * - 110,000 applications: one per provider, in review (issue 13: 50,000 submitted and 50,000 under
+ *   review by 20 seeded administrators, with 400,000 checklist items and 5,000 open information
+ *   requests), plus an older approved one for every tenth provider;
  * - 1,000,000 section rows: 100,000 personal information rows (SSN last four only, no ciphertext) and
  *   100,000 rows in each of the nine other list-section tables;
  * - 200,000 document rows. Their objects are not written (the benchmark never downloads): a download

@@ -91,7 +91,7 @@ export async function seedVolume(pool: pg.Pool, options: SeedVolumeOptions = {})
       'vacuum analyze',
       `vacuum (analyze) "user", profiles, user_roles, provider_applications, personal_information,
          professional_licenses, education, work_history, malpractice_insurance, vaccinations, payors,
-         certifications, cme, peer_references, documents`,
+         certifications, cme, peer_references, documents, verification_items, information_requests`,
     );
     return {
       providers,

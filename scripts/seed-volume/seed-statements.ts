@@ -8,10 +8,13 @@
 import { CITIES, FIRST_NAMES, LAST_NAMES, US_STATES } from './sample-values.ts';
 import { SEED_EMAIL_DOMAIN, SEED_USER_PREFIX } from './seed-ids.ts';
 
+/** Seeded providers 1..REVIEWERS are administrators and review the applications under review. */
+export const REVIEWERS = 20;
+
 /** How many rows the seed writes; every count follows from `providers`. */
 export interface SeedSize {
   providers: number;
-  /** `providers` + one second (draft) application for every tenth provider. */
+  /** `providers` (each in review) + one older approved application for every tenth provider. */
   applications: number;
   /** Rows in each list-section table, and personal information rows (one per application but every eleventh). */
   perListTable: number;
@@ -70,18 +73,68 @@ export function seedStatements({
       params: [`${SEED_USER_PREFIX}%`],
     },
     {
+      // Issue 13: every provider's first application is in review (the queue's worst case: 100,000
+      // for 100,000 providers), half submitted and half under review, completed over the last 90
+      // days; every tenth provider also has an older approved one.
       name: 'applications',
-      sql: `insert into provider_applications (id, user_id, application_status, created_at)
-       select pg_temp.seed_app_id(n), pg_temp.seed_user_id(owner),
-              (case
-                 when n > $1::int then 'draft'
-                 when owner % 10 = 0 then 'approved'
-                 else (array['draft','draft','submitted','under_review','approved','rejected'])[1 + n % 6]
-               end)::application_status,
-              least(now(), now() - (($1::int - owner) * interval '13 minutes')
-                           + (case when n > $1::int then interval '20 hours' else interval '2 hours' end))
-       from generate_series(1, $2::int) n, lateral (select pg_temp.seed_app_owner(n) owner) o`,
-      params: [providers, applications],
+      sql: `insert into provider_applications (id, user_id, application_status, created_at, submitted_at,
+         review_started_at, reviewer_id, decided_at)
+       select pg_temp.seed_app_id(n), pg_temp.seed_user_id(owner), status::application_status, created,
+              case when status <> 'approved' then least(now(), created + interval '30 days') - done end,
+              case when status = 'under_review' then least(now(), created + interval '30 days') - done / 2 end,
+              case when status = 'under_review' then pg_temp.seed_user_id(1 + n % $3::int) end,
+              case when status = 'approved' then created + interval '40 days' end
+       from generate_series(1, $2::int) n,
+       lateral (select pg_temp.seed_app_owner(n) owner) o,
+       lateral (select case when n > $1::int then 'approved'
+                            when n % 2 = 0 then 'under_review' else 'submitted' end status,
+                       now() - (($1::int - owner) * interval '13 minutes')
+                         - case when n > $1::int then interval '400 days' else interval '0 days' end
+                         - interval '1 day' created,
+                       ((n * 7919) % (90 * 24 * 60)) * interval '1 minute' done) x`,
+      params: [providers, applications, REVIEWERS],
+    },
+    {
+      // The reviewers of the applications under review: seeded providers 1..REVIEWERS made admins.
+      name: 'reviewer roles',
+      sql: `update user_roles set role = 'admin' where user_id in
+         (select pg_temp.seed_user_id(i) from generate_series(1, $1::int) i)`,
+      params: [REVIEWERS],
+    },
+    {
+      // Started reviews have their checklist: 8 items each, a mix of outcomes.
+      name: 'verification_items',
+      sql: `insert into verification_items (application_id, kind, item_key, target, primary_source, status,
+         source, verified_at, validator_id, waiver_reason, position, updated_at)
+       select a.id, k.kind, k.kind || ':' || k.i, k.target, k.source, st,
+              case when st = 'verified' then k.source end,
+              case when st = 'verified' then (a.review_started_at)::date end,
+              case when st <> 'pending' then a.reviewer_id end,
+              case when st = 'waived' then 'Not applicable to this provider' end,
+              k.i, a.review_started_at
+       from provider_applications a
+       cross join (values (1, 'license', 'Professional license', 'State licensing board'),
+                          (2, 'dea', 'DEA registration', 'DEA Diversion Control'),
+                          (3, 'npi', 'NPI', 'NPPES NPI Registry'),
+                          (4, 'board_certification', 'Board certification', 'Certifying board'),
+                          (5, 'education', 'Highest education', 'Educational institution'),
+                          (6, 'work_history', 'Work history (last 5 years)', 'Employers'),
+                          (7, 'malpractice', 'Current malpractice coverage', 'Malpractice carrier'),
+                          (8, 'exclusions', 'Exclusion screening', 'OIG LEIE / SAM.gov')) k(i, kind, target, source),
+       lateral (select (array['pending','verified','verified','waived','discrepancy','verified'])
+                  [1 + (((hashtext(a.id::text)::bigint + k.i) % 6) + 6) % 6] st) s
+       where a.user_id like $1 and a.application_status = 'under_review'`,
+      params: [`${SEED_USER_PREFIX}%`],
+    },
+    {
+      // One review in ten waits for the provider: an open information request.
+      name: 'information_requests',
+      sql: `insert into information_requests (application_id, message, sections, requested_by, requested_at)
+       select id, 'Please upload your renewed license.', array['professionalLicenses'], reviewer_id,
+              review_started_at + interval '1 hour'
+       from provider_applications
+       where user_id like $1 and application_status = 'under_review' and hashtext(id::text) % 10 = 0`,
+      params: [`${SEED_USER_PREFIX}%`],
     },
     {
       name: 'personal_information',

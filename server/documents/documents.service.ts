@@ -132,23 +132,29 @@ export interface StoreDocumentInput {
   maxBytes?: number;
 }
 
+/** An upload stored under its key: its size, SHA-256, and how to take it back. */
+export interface StreamedUpload {
+  size: number;
+  sha256: string;
+  /** Delete the object (the row could not be written); failures are logged for the orphan sweep. */
+  discard(reason: string): Promise<void>;
+}
+
 /**
- * Stream one upload into storage and record it (spec §7: key `{userId}/{documentType}/{timestamp}.{ext}`).
- * On any failure the object is deleted and the rest of the upload is drained, so nothing is kept.
- * @throws AppError 413 (over the limit), 415 (content does not match the extension), 400 (empty or
- *   interrupted upload), 409/413 (the application's document limits, see assertDocumentRoom: checked
- *   again once the size is known), 507/500 when storage fails to write (storageWriteError; the cause
- *   is logged); database errors propagate (500).
+ * Stream one multipart file into storage under `key` through DocumentIntake (type detection against
+ * the extension, size limit, SHA-256), for documents and for the reviewers' evidence files (issue 13).
+ * On any failure the object is deleted and the rest of the part is drained, so nothing is kept.
+ * @throws AppError 413 (over `maxBytes`), 415 (content does not match the extension), 400 (empty or
+ *   interrupted), 507/500 when storage fails to write (storageWriteError; the cause is logged)
  */
-export async function storeDocument(
-  deps: { db: Database; storage: ObjectStorage; logger: ServiceLogger },
-  input: StoreDocumentInput,
-): Promise<DocumentRow> {
-  const { db, storage, logger } = deps;
-  const { source, actor } = input;
-  const key = documentObjectKey(actor.userId, input.documentType, nextKeyTimestamp(), input.extension);
+export async function streamUpload(
+  deps: { storage: ObjectStorage; logger: ServiceLogger },
+  input: { key: string; extension: DocumentExtension; source: UploadSource; maxBytes: number },
+): Promise<StreamedUpload> {
+  const { storage, logger } = deps;
+  const { source, key } = input;
   const mimeType = documentMimeTypeByExtension[input.extension];
-  const intake = new DocumentIntake(input.extension, input.maxBytes ?? MAX_DOCUMENT_BYTES);
+  const intake = new DocumentIntake(input.extension, input.maxBytes);
 
   // busboy stops at limits.fileSize and says so with 'limit'; fail at once rather than store a prefix.
   source.on('limit', () => intake.destroy(fileTooLargeError()));
@@ -186,13 +192,36 @@ export async function storeDocument(
     await discard('upload failed');
     throw verdict ?? storageWriteError(error);
   }
+  return { size: intake.size, sha256: intake.sha256!, discard };
+}
+
+/**
+ * Stream one upload into storage and record it (spec §7: key `{userId}/{documentType}/{timestamp}.{ext}`).
+ * On any failure the object is deleted and the rest of the upload is drained, so nothing is kept.
+ * @throws AppError 413 (over the limit), 415 (content does not match the extension), 400 (empty or
+ *   interrupted upload), 409/413 (the application's document limits, see assertDocumentRoom: checked
+ *   again once the size is known), 507/500 when storage fails to write (storageWriteError; the cause
+ *   is logged); database errors propagate (500).
+ */
+export async function storeDocument(
+  deps: { db: Database; storage: ObjectStorage; logger: ServiceLogger },
+  input: StoreDocumentInput,
+): Promise<DocumentRow> {
+  const { db, storage, logger } = deps;
+  const { source, actor } = input;
+  const key = documentObjectKey(actor.userId, input.documentType, nextKeyTimestamp(), input.extension);
+  const mimeType = documentMimeTypeByExtension[input.extension];
+  const stored = await streamUpload(
+    { storage, logger },
+    { key, extension: input.extension, source, maxBytes: input.maxBytes ?? MAX_DOCUMENT_BYTES },
+  );
 
   try {
     return await db.transaction(async (tx) => {
       await lockApplicationDocuments(tx, input.applicationId);
       // A completed application is locked except the sections of an open information request (issue 13).
       await assertSectionEditable(tx, input.applicationId, 'documents');
-      await assertDocumentRoom(tx, input.applicationId, intake.size);
+      await assertDocumentRoom(tx, input.applicationId, stored.size);
       const [row] = await tx
         .insert(documents)
         .values({
@@ -201,9 +230,9 @@ export async function storeDocument(
           documentName: input.documentName,
           documentType: input.documentType,
           filePath: key,
-          fileSize: intake.size,
+          fileSize: stored.size,
           mimeType,
-          sha256: intake.sha256!,
+          sha256: stored.sha256,
         })
         .returning();
       await recordAudit(tx, {
@@ -213,12 +242,12 @@ export async function storeDocument(
         resourceType: 'document',
         resourceId: row!.id,
         ipAddress: actor.ipAddress,
-        details: { documentType: input.documentType, fileSize: intake.size },
+        details: { documentType: input.documentType, fileSize: stored.size },
       });
       return row!;
     });
   } catch (error) {
-    await discard('insert failed');
+    await stored.discard('insert failed');
     throw error;
   }
 }
