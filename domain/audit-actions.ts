@@ -39,6 +39,9 @@ export const auditActions = [
   'review.rejected',
   'review.verification_updated',
   'review.note_added',
+  'review.evidence_uploaded',
+  'review.evidence_downloaded',
+  'review.evidence_deleted',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -76,4 +79,7 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'review.rejected': 'Application rejected',
   'review.verification_updated': 'Verification updated',
   'review.note_added': 'Note added by the workflow integration',
+  'review.evidence_uploaded': 'Evidence file attached',
+  'review.evidence_downloaded': 'Evidence file downloaded',
+  'review.evidence_deleted': 'Evidence file removed',
 };

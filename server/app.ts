@@ -27,6 +27,7 @@ import { errorHandler, frameworkErrorHandler } from './http/error-handler.ts';
 import { isApiRequest, requestPath } from './http/request-route.ts';
 import { systemRoutes } from './http/system.routes.ts';
 import { rejectUnstorableText } from './http/unstorable-text.ts';
+import { evidenceRoutes } from './review/evidence.routes.ts';
 import { integrationRoutes } from './review/integration.routes.ts';
 import { reviewAdminRoutes, reviewProviderRoutes } from './review/review.routes.ts';
 import { featureRoutes } from './routes.ts';
@@ -152,6 +153,7 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
   await app.register(reviewAdminRoutes);
   await app.register(reviewProviderRoutes);
   await app.register(integrationRoutes);
+  await app.register(evidenceRoutes);
 
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () =>
     app.swagger(),

@@ -107,6 +107,20 @@ export const providerReviewSchema = z.object({
 });
 export type ProviderReview = z.infer<typeof providerReviewSchema>;
 
+/** An evidence file of a checklist item (administrators only; issue 13). */
+export const evidenceSchema = z.object({
+  id: z.uuid(),
+  itemId: z.uuid(),
+  fileName: z.string(),
+  mimeType: z.string(),
+  /** Bytes. */
+  fileSize: z.number().int(),
+  uploadedAt: z.iso.datetime(),
+  uploadedBy: z.string().nullable(),
+  downloadUrl: z.string(),
+});
+export type EvidenceDto = z.infer<typeof evidenceSchema>;
+
 /** One checklist item (FHIR R4 VerificationResult: target, status, primary source, validator, date, note). */
 export const verificationItemSchema = z.object({
   id: z.uuid(),
@@ -121,6 +135,8 @@ export const verificationItemSchema = z.object({
   note: z.string().nullable(),
   waiverReason: z.string().nullable(),
   updatedAt: z.iso.datetime(),
+  /** Evidence files, oldest first (in the admin review; [] in the PATCH answer). */
+  evidence: z.array(evidenceSchema),
 });
 export type VerificationItemDto = z.infer<typeof verificationItemSchema>;
 

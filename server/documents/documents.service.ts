@@ -29,6 +29,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { documents } from '../db/schema/documents.ts';
+import { verificationEvidence } from '../db/schema/review.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
 import { DocumentIntake, fileTooLargeError } from './document-intake.ts';
 
@@ -317,7 +318,7 @@ export async function openDocumentForDownload(
 export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
 
 /**
- * Delete stored objects that no document row points to and that are older than `minAgeMs`
+ * Delete stored objects that no document row nor evidence file (issue 13) points to and that are older than `minAgeMs`
  * (default one hour). Returns the deleted keys.
  */
 export async function sweepOrphanObjects(
@@ -330,11 +331,15 @@ export async function sweepOrphanObjects(
   let batch: string[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
-    const known = await db
-      .select({ filePath: documents.filePath })
-      .from(documents)
-      .where(inArray(documents.filePath, batch));
-    const referenced = new Set(known.map((k) => k.filePath));
+    // Objects of documents and of reviewers' evidence files (issue 13) share the storage.
+    const [known, evidence] = await Promise.all([
+      db.select({ key: documents.filePath }).from(documents).where(inArray(documents.filePath, batch)),
+      db
+        .select({ key: verificationEvidence.objectKey })
+        .from(verificationEvidence)
+        .where(inArray(verificationEvidence.objectKey, batch)),
+    ]);
+    const referenced = new Set([...known, ...evidence].map((k) => k.key));
     for (const key of batch) {
       if (referenced.has(key)) continue;
       await storage.delete(key);

@@ -43,7 +43,12 @@ import type { Database, Queryable } from '../db/client.ts';
 import { auditLog } from '../db/schema/audit.ts';
 import { user } from '../db/schema/auth.ts';
 import { profiles, providerApplications } from '../db/schema/core.ts';
-import { applicationVersions, informationRequests, verificationItems } from '../db/schema/review.ts';
+import {
+  applicationVersions,
+  informationRequests,
+  verificationEvidence,
+  verificationItems,
+} from '../db/schema/review.ts';
 import { storeNextVersion } from '../notifications/application-snapshot.ts';
 import type { ReviewMail } from './review-mail.ts';
 import { enqueueStatusEvent } from './status-events.ts';
@@ -379,8 +384,26 @@ export async function reject(
   });
 }
 
-function presentItem(row: typeof verificationItems.$inferSelect): VerificationItemDto {
+/** The evidence row as the review page shows it. */
+export function presentEvidence(row: typeof verificationEvidence.$inferSelect) {
   return {
+    id: row.id,
+    itemId: row.itemId,
+    fileName: row.fileName,
+    mimeType: row.mimeType,
+    fileSize: row.fileSize,
+    uploadedAt: row.uploadedAt.toISOString(),
+    uploadedBy: row.uploadedBy,
+    downloadUrl: `/api/admin/applications/${row.applicationId}/evidence/${row.id}/download`,
+  };
+}
+
+function presentItem(
+  row: typeof verificationItems.$inferSelect,
+  evidence: VerificationItemDto['evidence'] = [],
+): VerificationItemDto {
+  return {
+    evidence,
     id: row.id,
     kind: row.kind as VerificationKind,
     target: row.target,
@@ -551,10 +574,20 @@ export async function getAdminReview(db: Database, applicationId: string): Promi
       .limit(500),
   ]);
   const openRequest = requests.some((r) => r.respondedAt === null);
+  const evidenceRows = await db
+    .select()
+    .from(verificationEvidence)
+    .where(eq(verificationEvidence.applicationId, applicationId))
+    .orderBy(asc(verificationEvidence.uploadedAt));
+  const evidenceByItem = new Map<string, VerificationItemDto['evidence']>();
+  for (const row of evidenceRows) {
+    evidenceByItem.set(row.itemId, [...(evidenceByItem.get(row.itemId) ?? []), presentEvidence(row)]);
+  }
   const mentioned = new Set<string>();
   if (row.reviewerId) mentioned.add(row.reviewerId);
   for (const item of items) if (item.validatorId) mentioned.add(item.validatorId);
   for (const entry of timeline) if (entry.actorUserId) mentioned.add(entry.actorUserId);
+  for (const row of evidenceRows) if (row.uploadedBy) mentioned.add(row.uploadedBy);
   const [people, [profile]] = await Promise.all([
     mentioned.size
       ? db
@@ -580,7 +613,7 @@ export async function getAdminReview(db: Database, applicationId: string): Promi
     decisionReason: row.decisionReason,
     availableActions: availableActions({ status: row.applicationStatus, openRequest }, 'reviewer'),
     versions: versions.map((v) => ({ ...v, createdAt: v.createdAt.toISOString() })),
-    checklist: items.map(presentItem),
+    checklist: items.map((item) => presentItem(item, evidenceByItem.get(item.id) ?? [])),
     requests: requests.map(presentRequest),
     timeline: timeline.map((t) => ({
       ...t,

@@ -272,4 +272,24 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
       body: { type: 'application.note', data: { applicationId: ctx.applicationId, note: 'unsigned' } },
     }),
   },
+  // Evidence files (issue 13): administrators only; ids of nothing are 404 past authorization.
+  'POST /api/admin/applications/:applicationId/verification-items/:itemId/evidence': {
+    expected: adminOnly(404),
+    request: (ctx) => ({
+      path: `/api/admin/applications/${ctx.applicationId}/verification-items/00000000-0000-4000-8000-000000000000/evidence`,
+      body: ctx.uploadBody(),
+    }),
+  },
+  'GET /api/admin/applications/:applicationId/evidence/:evidenceId/download': {
+    expected: adminOnly(404),
+    request: (ctx) => ({
+      path: `/api/admin/applications/${ctx.applicationId}/evidence/00000000-0000-4000-8000-000000000000/download`,
+    }),
+  },
+  'DELETE /api/admin/applications/:applicationId/evidence/:evidenceId': {
+    expected: adminOnly(404),
+    request: (ctx) => ({
+      path: `/api/admin/applications/${ctx.applicationId}/evidence/00000000-0000-4000-8000-000000000000`,
+    }),
+  },
 };

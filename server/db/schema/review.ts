@@ -156,3 +156,32 @@ export const inboundWebhooks = pgTable('inbound_webhooks', {
   response: jsonb('response').notNull(),
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Evidence files of checklist items (issue 13: "can attach an evidence file (stored like documents,
+ * visible to admins only)"): a primary source's printout or screenshot. The bytes are in the same
+ * object storage as documents, under `evidence/<applicationId>/...` keys, with the same type checks
+ * and size limit; a table of their own (not `documents`), so the provider's document list, the
+ * completion payload and the snapshot can never include one.
+ */
+export const verificationEvidence = pgTable(
+  'verification_evidence',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    applicationId: uuid('application_id')
+      .notNull()
+      .references(() => providerApplications.id, { onDelete: 'cascade' }),
+    itemId: uuid('item_id')
+      .notNull()
+      .references(() => verificationItems.id, { onDelete: 'cascade' }),
+    /** The uploaded file's name, sanitised (never used in a path). */
+    fileName: text('file_name').notNull(),
+    mimeType: text('mime_type').notNull(),
+    fileSize: integer('file_size').notNull(),
+    sha256: text('sha256').notNull(),
+    objectKey: text('object_key').notNull().unique(),
+    uploadedBy: text('uploaded_by').references(() => user.id, { onDelete: 'set null' }),
+    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('verification_evidence_item_idx').on(t.itemId, t.uploadedAt)],
+);
