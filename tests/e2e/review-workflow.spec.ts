@@ -7,12 +7,20 @@ import { type Browser, expect, type Page, test } from '@playwright/test';
 import {
   completionReceiverForSpec,
   expectNoAxeViolations,
+  PDF_BYTES,
   signIn,
   signInAsNewAdmin,
   signUpAndConfirm,
   startAndFillApplication,
   uniqueEmail,
 } from './helpers.ts';
+
+/** Where to save screenshots of the screens (E2E_SCREENSHOTS, as in responsive.spec.ts), if anywhere. */
+const SHOTS = process.env.E2E_SCREENSHOTS;
+
+async function shot(page: Page, name: string) {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
 
 // The completion notification is delivered, so the dashboard shows 'Completed ✓' (spec §7).
 completionReceiverForSpec();
@@ -73,6 +81,16 @@ test('Approve is refused while a checklist item is pending, and the message name
 
   await verify(item(page, 'NPI'));
   await expect(page.getByText(/^1 of \d+ verified or waived$/)).toBeVisible();
+  // An evidence file: the NPPES printout, attached to the NPI item (admins only).
+  const npi = item(page, 'NPI');
+  const chooser = page.waitForEvent('filechooser');
+  await npi.getByRole('button', { name: /^Attach Evidence/ }).click();
+  await (await chooser).setFiles({
+    name: 'nppes-printout.pdf',
+    mimeType: 'application/pdf',
+    buffer: PDF_BYTES,
+  });
+  await expect(npi.getByRole('link', { name: 'nppes-printout.pdf' })).toBeVisible();
 
   await page.getByRole('button', { name: 'Approve' }).click();
   await page
@@ -110,6 +128,7 @@ test('from completion to approval: queue, Start Review, a request on Professiona
   const row = page.getByRole('listitem').filter({ hasText: 'Lena Lindqvist' });
   await expect(row).toBeVisible();
   await expect(row.getByText('Submitted', { exact: true })).toBeVisible();
+  await shot(page, 'review-queue');
   await row.getByRole('link', { name: /Open Review/ }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/applications/${provider.applicationId}$`));
   await expect(page.getByRole('heading', { level: 1, name: 'Lena Lindqvist' })).toBeVisible();
@@ -136,6 +155,7 @@ test('from completion to approval: queue, Start Review, a request on Professiona
   const banner = p.getByRole('alert').filter({ hasText: 'Action required' });
   await expect(banner).toContainText('the state board lists IL-2026-77');
   await expectNoAxeViolations(p);
+  await shot(p, 'provider-action-required');
   await banner.getByRole('link', { name: 'Professional Licenses' }).click();
   await expect(p.getByRole('heading', { level: 1, name: 'Professional Licenses' })).toBeVisible();
   await p
@@ -157,6 +177,7 @@ test('from completion to approval: queue, Start Review, a request on Professiona
   await expect(changed).toContainText('L-1');
   await expect(changed).toContainText('IL-2026-77');
   await expectNoAxeViolations(page);
+  await shot(page, 'review-page-changes');
 
   // Every checklist item verified, then 'Approve'.
   const pending = page
@@ -181,6 +202,7 @@ test('from completion to approval: queue, Start Review, a request on Professiona
   await p.goto('/dashboard');
   await expect(p.getByText('Approved', { exact: true })).toBeVisible();
   await expect(p.getByText(/Approved on /)).toBeVisible();
+  await shot(p, 'provider-approved');
   await expect(async () => {
     await p.goto('/dev/mail');
     await expect(

@@ -24,8 +24,10 @@ const statusOptions = [
   { value: 'under_review', label: applicationStatusLabel.under_review },
 ];
 
-function days(n: number): string {
-  return n === 1 ? '1 day' : `${n} days`;
+/** 'today', '1 day ago', '12 days ago'. */
+function daysAgo(n: number): string {
+  if (n <= 0) return 'today';
+  return n === 1 ? '1 day ago' : `${n} days ago`;
 }
 
 function QueueCard({ item }: { item: QueueItem }) {
@@ -37,7 +39,7 @@ function QueueCard({ item }: { item: QueueItem }) {
           <div style={{ flex: '1 1 12rem', minWidth: 0, overflowWrap: 'anywhere' }}>
             <Text fw={600}>{name}</Text>
             <Text size="sm" c="dimmed">
-              Completed {formatDate(item.submittedAt)}, {days(item.daysSinceSubmission)} ago
+              Completed {formatDate(item.submittedAt)}, {daysAgo(item.daysSinceSubmission)}
             </Text>
           </div>
           <Group gap={6} style={{ flexShrink: 0 }}>

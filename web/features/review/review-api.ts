@@ -9,14 +9,15 @@ import type { z } from 'zod';
 import type {
   AdminReview,
   applicationVersionSchema,
+  EvidenceDto,
   RequestInformationBody,
   VerificationItemDto,
   VerificationUpdate,
 } from '../../../domain/api/review.ts';
-import { api } from '../../api.ts';
+import { ApiError, api } from '../../api.ts';
 
 export type ApplicationVersion = z.infer<typeof applicationVersionSchema>;
-export type { AdminReview, VerificationItemDto };
+export type { AdminReview, EvidenceDto, VerificationItemDto };
 
 const base = (applicationId: string) => `/api/admin/applications/${encodeURIComponent(applicationId)}`;
 const reviewKey = (applicationId: string) => ['admin', 'review', applicationId] as const;
@@ -89,6 +90,49 @@ export function useUpdateVerification(applicationId: string) {
         `${base(applicationId)}/verification-items/${encodeURIComponent(itemId)}`,
         update,
       ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: reviewKey(applicationId), exact: true }),
+  });
+}
+
+/**
+ * POST .../verification-items/:itemId/evidence with one file (multipart). Errors carry the server's
+ * message (415 type, 413 size, 409 not under review).
+ */
+export function useAttachEvidence(applicationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ itemId, file }: { itemId: string; file: File }) => {
+      const form = new FormData();
+      form.append('file', file, file.name);
+      let response: Response;
+      try {
+        response = await fetch(
+          `${base(applicationId)}/verification-items/${encodeURIComponent(itemId)}/evidence`,
+          { method: 'POST', body: form, credentials: 'same-origin', headers: { accept: 'application/json' } },
+        );
+      } catch {
+        throw new ApiError(0, 'network', 'Cannot reach the server. Check your connection and try again.');
+      }
+      const body = (await response.json().catch(() => ({}))) as { message?: string; code?: string };
+      if (!response.ok) {
+        throw new ApiError(
+          response.status,
+          'internal',
+          body.message || `The upload failed (${response.status}).`,
+        );
+      }
+      return body as EvidenceDto;
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: reviewKey(applicationId), exact: true }),
+  });
+}
+
+/** DELETE .../evidence/:evidenceId. */
+export function useRemoveEvidence(applicationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (evidenceId: string) =>
+      api<void>('DELETE', `${base(applicationId)}/evidence/${encodeURIComponent(evidenceId)}`),
     onSettled: () => queryClient.invalidateQueries({ queryKey: reviewKey(applicationId), exact: true }),
   });
 }

@@ -94,13 +94,13 @@ export function SnapshotPanel({ review }: { review: AdminReview }) {
         </Title>
         <Select
           label="Version"
-          w={300}
+          w={{ base: '100%', sm: 380 }}
           allowDeselect={false}
           value={String(version)}
           onChange={(value) => value && setPicked(Number(value))}
           data={[...review.versions].reverse().map((v) => ({
             value: String(v.version),
-            label: `Version ${v.version}: ${reasonLabel[v.reason] ?? v.reason}, ${formatDate(v.createdAt)}`,
+            label: `Version ${v.version} · ${reasonLabel[v.reason] ?? v.reason} · ${formatDate(v.createdAt)}`,
           }))}
         />
       </Group>

@@ -21,6 +21,7 @@ import { formatDate } from '../../format.ts';
 import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { badgeColor } from '../../theme.ts';
+import { EvidenceFiles } from './evidence-files.tsx';
 import { useUpdateVerification, type VerificationItemDto } from './review-api.ts';
 
 type Outcome = Exclude<VerificationStatus, 'pending'>;
@@ -161,6 +162,13 @@ function ChecklistItem({
           <Text size="sm">Discrepancy recorded by {validator}</Text>
         )}
         {item.note && <Text size="sm">Note: {item.note}</Text>}
+        <EvidenceFiles
+          applicationId={applicationId}
+          itemId={item.id}
+          itemName={item.target}
+          evidence={item.evidence}
+          editable={editable}
+        />
         {editable &&
           (outcome ? (
             <OutcomeForm
