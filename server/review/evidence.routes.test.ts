@@ -11,7 +11,7 @@ import type { AdminReview } from '../../domain/api/review.ts';
 import { minimalPdf, pdfOfSize } from '../../tests/fixtures/files.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { sweepOrphanObjects } from '../documents/documents.service.ts';
-import { createCompletedApplication } from '../notifications/testing/completed-application.ts';
+import { completedApplication } from './testing/completed-review-application.ts';
 
 let app: TestApp;
 let admin: Awaited<ReturnType<typeof signUpAndSignIn>>;
@@ -27,17 +27,7 @@ afterAll(async () => {
 });
 
 async function applicationUnderReview() {
-  const provider = await signUpAndSignIn(app);
-  const created = await provider.json<{ id: string }>('POST', '/api/applications', {});
-  await createCompletedApplication({
-    ...app.runtime.deps,
-    userId: provider.userId,
-    applicationId: created.body.id,
-  });
-  expect([200, 202]).toContain(
-    (await provider.json('POST', `/api/applications/${created.body.id}/completion`, {})).status,
-  );
-  const applicationId = created.body.id;
+  const { provider, applicationId } = await completedApplication(app);
   expect((await admin.json('POST', `/api/admin/applications/${applicationId}/start-review`, {})).status).toBe(
     200,
   );

@@ -101,7 +101,7 @@ export async function evidenceRoutes(app: AppInstance) {
       if (item.status !== 'under_review') throw notUnderReview();
 
       const part = await request.file();
-      if (!part || part.fieldname !== 'file') {
+      if (part?.fieldname !== 'file') {
         part?.file.resume();
         throw new AppError('bad_request', 'Choose a file to attach (the part named "file").');
       }

@@ -12,8 +12,8 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTEGRATION_ACTOR_NAME, type StatusChangedEvent } from '../../domain/api/integration.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
-import { createCompletedApplication } from '../notifications/testing/completed-application.ts';
 import { WebhookReceiver, waitUntil } from '../notifications/testing/webhook-receiver.ts';
+import { completedApplication as completedReview } from './testing/completed-review-application.ts';
 
 const NOTIFY_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const INBOUND_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
@@ -42,19 +42,7 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-async function completedApplication() {
-  const provider = await signUpAndSignIn(app);
-  const created = await provider.json<{ id: string }>('POST', '/api/applications', {});
-  await createCompletedApplication({
-    ...app.runtime.deps,
-    userId: provider.userId,
-    applicationId: created.body.id,
-  });
-  const completed = await provider.json('POST', `/api/applications/${created.body.id}/completion`, {});
-  // 200 when the notification was delivered inline, 202 when it is queued.
-  expect([200, 202]).toContain(completed.status);
-  return { provider, applicationId: created.body.id };
-}
+const completedApplication = () => completedReview(app);
 
 /** The status events the receiver accepted for `applicationId`, in arrival order. */
 function eventsOf(applicationId: string): StatusChangedEvent[] {
@@ -145,11 +133,20 @@ describe('outbound application.status_changed events', () => {
       (await admin.json('POST', `/api/admin/applications/${applicationId}/start-review`, {})).status,
     ).toBe(200);
     await waitUntil(() => eventsOf(applicationId).length === 1, 10_000, 'the event after two 503s');
-    const stored = await app.runtime.deps.database.pool.query<{ status: string; attempts: number }>(
-      'select status, attempts from status_events where application_id = $1',
-      [applicationId],
-    );
-    expect(stored.rows).toEqual([{ status: 'delivered', attempts: 3 }]);
+    const stored = await app.runtime.deps.database.pool.query<{
+      id: string;
+      status: string;
+      attempts: number;
+    }>('select id, status, attempts from status_events where application_id = $1', [applicationId]);
+    expect(stored.rows).toEqual([
+      { id: expect.any(String), status: 'delivered', attempts: expect.any(Number) },
+    ]);
+    // The same event (one webhook-id) was refused twice, then accepted.
+    const answers = receiver.requests
+      .filter((r) => r.headers['webhook-id'] === stored.rows[0]!.id)
+      .map((r) => r.answer);
+    expect(answers).toEqual([503, 503, 200]);
+    expect(stored.rows[0]!.attempts).toBe(3);
   });
 });
 

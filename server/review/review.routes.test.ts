@@ -11,6 +11,7 @@ import type { AdminReview, ProviderReview } from '../../domain/api/review.ts';
 import { minimalPdf } from '../../tests/fixtures/files.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { createCompletedApplication, FACTORY_SSN } from '../notifications/testing/completed-application.ts';
+import { completedApplication as completedReview } from './testing/completed-review-application.ts';
 
 let app: TestApp;
 let admin: Awaited<ReturnType<typeof signUpAndSignIn>>;
@@ -28,19 +29,7 @@ afterAll(async () => {
 const day = 24 * 60 * 60 * 1000;
 const isoDay = (offsetDays = 0) => new Date(Date.now() + offsetDays * day).toISOString().slice(0, 10);
 
-/** A provider whose application has every section (the notification factory) and is completed. */
-async function completedApplication() {
-  const provider = await signUpAndSignIn(app);
-  const created = await provider.json<{ id: string }>('POST', '/api/applications', {});
-  await createCompletedApplication({
-    ...app.runtime.deps,
-    userId: provider.userId,
-    applicationId: created.body.id,
-  });
-  const completed = await provider.json('POST', `/api/applications/${created.body.id}/completion`, {});
-  expect(completed.status).toBe(202);
-  return { provider, applicationId: created.body.id };
-}
+const completedApplication = () => completedReview(app);
 
 const adminPath = (applicationId: string, rest: string) => `/api/admin/applications/${applicationId}/${rest}`;
 
