@@ -197,6 +197,13 @@ test('from completion to approval: queue, Start Review, a request on Professiona
     .click();
   await expect(page.getByText('Approved', { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Reject' })).toHaveCount(0);
+  // On a phone the page stacks: no sideways scrolling, still axe-clean.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Lena Lindqvist' })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await expectNoAxeViolations(page);
+  await shot(page, 'review-page-phone');
 
   // The provider's dashboard shows the decision, and the approval email is in the outbox.
   await p.goto('/dashboard');
