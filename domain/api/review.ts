@@ -137,6 +137,11 @@ export const verificationItemSchema = z.object({
   updatedAt: z.iso.datetime(),
   /** Evidence files, oldest first (in the admin review; [] in the PATCH answer). */
   evidence: z.array(evidenceSchema),
+  /**
+   * Format warnings of the credential in the newest snapshot (issue 15: NPI and DEA check digits,
+   * domain/sections/identifier-checks.ts); [] for other kinds and in the PATCH answer.
+   */
+  warnings: z.array(z.string()),
 });
 export type VerificationItemDto = z.infer<typeof verificationItemSchema>;
 

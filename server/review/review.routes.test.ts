@@ -110,6 +110,12 @@ describe('the credentialing review', () => {
     expect(again.body.message).toMatch(/Reload/);
     const underReview = await review(applicationId);
     expect(underReview.reviewerId).toBe(admin.userId);
+    // Issue 15 format checks on the NPI and DEA items: the factory's NPI passes; its DEA number's
+    // second letter (B) is not the initial of the default last name 'Provider<n>'.
+    const byKind = (kind: string) => underReview.checklist.find((i) => i.kind === kind)!;
+    expect(byKind('npi').warnings).toEqual([]);
+    expect(byKind('dea').warnings).toEqual([expect.stringMatching(/initial of the last name \(P\)/)]);
+    expect(byKind('license').warnings).toEqual([]);
     // Names for the page: the provider's from the profile, the reviewer's among the people mentioned.
     expect(underReview.providerName).not.toBe('');
     expect(underReview.people[admin.userId]).toEqual(expect.any(String));

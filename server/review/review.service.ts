@@ -5,7 +5,7 @@
  * UPDATE (`WHERE application_status = $from`), writes its audit row (actor, before/after status) and
  * returns the emails to send once committed. "Now" is a parameter wherever a rule depends on the date.
  */
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type {
   AdminReview,
   InformationRequestDto,
@@ -34,6 +34,7 @@ import {
   type VerificationKind,
   type VerificationStatus,
 } from '../../domain/review/verification-checklist.ts';
+import { deaWarnings, npiWarning } from '../../domain/sections/identifier-checks.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { countRows } from '../admin/admin-list-query.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
@@ -398,12 +399,31 @@ export function presentEvidence(row: typeof verificationEvidence.$inferSelect) {
   };
 }
 
+/** The NPI and DEA warnings of `snapshot`, by checklist kind (issue 15; judged as final values). */
+function snapshotIdentifierWarnings(
+  snapshot: ApplicationSnapshot,
+): Partial<Record<VerificationKind, string[]>> {
+  const personal = snapshot.personalInformation ?? {};
+  const npi = npiWarning(String(personal.npi_number ?? ''), 'final');
+  const lastName = snapshot.profile?.last_name;
+  return {
+    npi: npi ? [npi] : [],
+    dea: deaWarnings(
+      String(personal.dea_number ?? ''),
+      typeof lastName === 'string' ? lastName : undefined,
+      'final',
+    ),
+  };
+}
+
 function presentItem(
   row: typeof verificationItems.$inferSelect,
   evidence: VerificationItemDto['evidence'] = [],
+  warnings: string[] = [],
 ): VerificationItemDto {
   return {
     evidence,
+    warnings,
     id: row.id,
     kind: row.kind as VerificationKind,
     target: row.target,
@@ -579,6 +599,14 @@ export async function getAdminReview(db: Database, applicationId: string): Promi
     .from(verificationEvidence)
     .where(eq(verificationEvidence.applicationId, applicationId))
     .orderBy(asc(verificationEvidence.uploadedAt));
+  // Issue 15: the NPI and DEA format checks of the newest snapshot, shown on their items.
+  const [newest] = await db
+    .select({ snapshot: applicationVersions.snapshot })
+    .from(applicationVersions)
+    .where(eq(applicationVersions.applicationId, applicationId))
+    .orderBy(desc(applicationVersions.version))
+    .limit(1);
+  const identifierWarnings = newest ? snapshotIdentifierWarnings(newest.snapshot as ApplicationSnapshot) : {};
   const evidenceByItem = new Map<string, VerificationItemDto['evidence']>();
   for (const row of evidenceRows) {
     evidenceByItem.set(row.itemId, [...(evidenceByItem.get(row.itemId) ?? []), presentEvidence(row)]);
@@ -613,7 +641,13 @@ export async function getAdminReview(db: Database, applicationId: string): Promi
     decisionReason: row.decisionReason,
     availableActions: availableActions({ status: row.applicationStatus, openRequest }, 'reviewer'),
     versions: versions.map((v) => ({ ...v, createdAt: v.createdAt.toISOString() })),
-    checklist: items.map((item) => presentItem(item, evidenceByItem.get(item.id) ?? [])),
+    checklist: items.map((item) =>
+      presentItem(
+        item,
+        evidenceByItem.get(item.id) ?? [],
+        identifierWarnings[item.kind as VerificationKind] ?? [],
+      ),
+    ),
     requests: requests.map(presentRequest),
     timeline: timeline.map((t) => ({
       ...t,

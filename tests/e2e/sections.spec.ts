@@ -73,10 +73,15 @@ test('a provider fills all ten sections, sees the progress rise and finds every 
   const npi = page.getByLabel('NPI Number');
   await expect(npi).toHaveAttribute('placeholder', '10-digit NPI number');
   await npi.fill('1234567890');
-  await expect(page.getByText('This NPI does not pass the NPI check-digit test')).toBeVisible();
+  await expect(page.getByText('This NPI fails its check digit')).toBeVisible();
   await npi.fill('1234567893');
-  await expect(page.getByText('This NPI does not pass the NPI check-digit test')).toHaveCount(0);
-  await page.getByLabel('DEA Number').fill('BV1234563');
+  await expect(page.getByText('This NPI fails its check digit')).toHaveCount(0);
+  // Issue 15: the DEA number's check digit is checked as typed, and never blocks the save.
+  const dea = page.getByLabel('DEA Number');
+  await dea.fill('BV1234564');
+  await expect(page.getByText('This DEA number fails its check digit')).toBeVisible();
+  await dea.fill('BV1234563');
+  await expect(page.getByText('This DEA number fails its check digit')).toHaveCount(0);
   await page.getByLabel('CAQH ID').fill('16273849');
   await page.getByLabel('Medicaid Number').fill('FL-MCD-448812');
   await page.getByLabel('Medicare Number').fill('MCR-551203');

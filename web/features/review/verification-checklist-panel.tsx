@@ -147,6 +147,12 @@ function ChecklistItem({
         <Text size="sm" c="dimmed">
           Primary source: {item.primarySource}
         </Text>
+        {item.warnings.map((warning) => (
+          // Issue 15: format checks of the number as given (advisory; the provider could save it).
+          <Text key={warning} size="sm" c={badgeColor.orange}>
+            {warning}
+          </Text>
+        ))}
         {item.status === 'verified' && (
           <Text size="sm">
             Verified against {item.source} on {formatDate(item.verifiedAt)}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatSsn, NPI_CHECK_DIGIT_WARNING, npiWarning } from './input-formats.ts';
+import { formatSsn } from './input-formats.ts';
 
 describe('formatSsn (the XXX-XX-XXXX mask)', () => {
   it.each([
@@ -18,23 +18,5 @@ describe('formatSsn (the XXX-XX-XXXX mask)', () => {
     ['123-', '123'],
   ])('%j -> %j', (typed, shown) => {
     expect(formatSsn(typed)).toBe(shown);
-  });
-});
-
-describe('npiWarning (advisory check digit, spec §5: never blocks)', () => {
-  it('is silent for a valid NPI (CMS example 1234567893)', () => {
-    expect(npiWarning('1234567893')).toBeNull();
-    expect(npiWarning(' 1234567893 ')).toBeNull();
-  });
-
-  it('warns for ten digits with a wrong check digit', () => {
-    expect(npiWarning('1234567890')).toBe(NPI_CHECK_DIGIT_WARNING);
-  });
-
-  it('is silent while the number is not ten digits', () => {
-    expect(npiWarning('')).toBeNull();
-    expect(npiWarning('123456789')).toBeNull();
-    expect(npiWarning('12345678901')).toBeNull();
-    expect(npiWarning('12345-6789')).toBeNull();
   });
 });

@@ -1,8 +1,8 @@
 /**
  * Input helpers of the personal information form (spec §2 "SSN (masked input, placeholder XXX-XX-XXXX)",
- * §5 "the SSN, phone and NPI placeholders are hints only and are not enforced").
+ * §5 "the SSN, phone and NPI placeholders are hints only and are not enforced"). The NPI and DEA
+ * warnings are domain/sections/identifier-checks.ts (shared with the review checklist).
  */
-import { npiCheckDigitValid } from '../../../domain/sections/personal-information.ts';
 
 /** Digits an SSN has (SSA: area 3, group 2, serial 4). */
 const SSN_DIGITS = 9;
@@ -16,18 +16,4 @@ export function formatSsn(typed: string): string {
   if (digits.length <= 3) return digits;
   if (digits.length <= 5) return `${digits.slice(0, 3)}-${digits.slice(3)}`;
   return `${digits.slice(0, 3)}-${digits.slice(3, 5)}-${digits.slice(5)}`;
-}
-
-export const NPI_CHECK_DIGIT_WARNING =
-  'This NPI does not pass the NPI check-digit test. Please check the number; you can still save it.';
-
-/**
- * A non-blocking warning for an NPI of ten digits whose check digit is wrong (CMS NPI standard, Luhn over
- * 80840 + the first nine digits), or null. Anything that is not ten digits gets no warning: spec §5 does
- * not enforce the format, and a half-typed number is not wrong yet.
- */
-export function npiWarning(npi: string): string | null {
-  const trimmed = npi.trim();
-  if (!/^\d{10}$/.test(trimmed)) return null;
-  return npiCheckDigitValid(trimmed) ? null : NPI_CHECK_DIGIT_WARNING;
 }

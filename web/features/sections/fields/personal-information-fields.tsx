@@ -2,10 +2,11 @@
  * Personal information fields (spec §2 "Personal information screen", §3 personal_information, §5), in
  * the spec's order: provider type (13 options; 'Custom Entry' reveals a free-text field whose text is
  * what is stored), gender, SSN (mask XXX-XX-XXXX), date of birth, mobile phone, NPI (non-blocking
- * check-digit warning), DEA, CAQH ID, Medicaid, Medicare, address, driver's license.
+ * check-digit warning), DEA (format, check digit and second-letter warnings; issue 15), CAQH ID, Medicaid, Medicare, address, driver's license.
  * No field is required and no format is enforced (spec §5).
  */
-import { Fieldset, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Fieldset, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { deaWarnings, npiWarning } from '../../../../domain/sections/identifier-checks.ts';
 import {
   CUSTOM_PROVIDER_TYPE,
   genderLabel,
@@ -13,8 +14,10 @@ import {
   isPredefinedProviderType,
   providerTypeOptions,
 } from '../../../../domain/sections/personal-information.ts';
+import { useSession } from '../../../app/session.ts';
 import { toFormValues } from '../../../forms/zod-form.ts';
-import { formatSsn, npiWarning } from '../input-formats.ts';
+import { badgeColor } from '../../../theme.ts';
+import { formatSsn } from '../input-formats.ts';
 import type { FieldsProps, SingleFormScreen } from '../screen-types.ts';
 import type { PersonalInformationDto } from '../sections-api.ts';
 
@@ -75,10 +78,22 @@ const genderData = [
   ...genders.map((value) => ({ value, label: genderLabel[value] })),
 ];
 
+/** A non-blocking warning under an identifier field: announced politely, not an error. */
+function IdentifierWarning({ text }: { text: string }) {
+  return (
+    <Text component="span" size="xs" c={badgeColor.orange} role="status">
+      {text}
+    </Text>
+  );
+}
+
 function PersonalInformationFields({ input, values }: FieldsProps<PersonalInformationValues>) {
   const customType = values.providerTypeChoice === CUSTOM_PROVIDER_TYPE;
   const ssn = input('ssn');
-  const warning = npiWarning(values.npiNumber);
+  // Issue 15: advisory checks as the value is typed; they never stop a save (spec §5).
+  const npi = npiWarning(values.npiNumber);
+  const lastName = useSession().data?.profile?.lastName;
+  const dea = deaWarnings(values.deaNumber, lastName);
   return (
     <Stack gap="lg">
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -112,10 +127,15 @@ function PersonalInformationFields({ input, values }: FieldsProps<PersonalInform
           label="NPI Number"
           placeholder="10-digit NPI number"
           inputMode="numeric"
-          description={warning}
+          description={npi && <IdentifierWarning text={npi} />}
           {...input('npiNumber')}
         />
-        <TextInput label="DEA Number" {...input('deaNumber')} />
+        <TextInput
+          label="DEA Number"
+          placeholder="2 letters and 7 digits"
+          description={dea.length > 0 && <IdentifierWarning text={dea.join(' ')} />}
+          {...input('deaNumber')}
+        />
         <TextInput label="CAQH ID" {...input('caqhId')} />
         <TextInput label="Medicaid Number" {...input('medicaidNumber')} />
         <TextInput label="Medicare Number" {...input('medicareNumber')} />
