@@ -42,6 +42,7 @@ export const auditActions = [
   'review.evidence_uploaded',
   'review.evidence_downloaded',
   'review.evidence_deleted',
+  'review.nppes_checked',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -82,4 +83,5 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'review.evidence_uploaded': 'Evidence file attached',
   'review.evidence_downloaded': 'Evidence file downloaded',
   'review.evidence_deleted': 'Evidence file removed',
+  'review.nppes_checked': 'NPPES record checked',
 };

@@ -143,6 +143,11 @@ const envSchema = z.object({
    * Days a verification stays valid for 'Approve' (issue 13; NCQA 2025 verification time limit).
    */
   VERIFICATION_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(3650).default(120),
+  /**
+   * The NPPES NPI Registry API (issue 15; version 2.1) the 'Check NPPES' button queries from the
+   * server. Default: the public CMS registry.
+   */
+  NPPES_API_URL: z.url().default('https://npiregistry.cms.hhs.gov/api/'),
   /** How often the delivery worker looks for due notifications, ms. */
   NOTIFY_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(2_000),
   /**

@@ -22,6 +22,7 @@ import type { Env } from './env.ts';
 import { loggerOptions } from './logger.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { createCompletionDelivery } from './notifications/completion-delivery.ts';
+import { createNppesClient } from './review/nppes.ts';
 import { createStatusEventDelivery } from './review/status-events.ts';
 import { loadFieldCipher } from './security/field-cipher.ts';
 import { createRateLimits } from './security/rate-limits.ts';
@@ -162,6 +163,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       storage,
       completionDelivery,
       statusEvents,
+      nppes: createNppesClient({ baseUrl: env.NPPES_API_URL }),
       rateLimits: createRateLimits(database.pool, { perAddressAuthLimits: env.AUTH_IP_RATE_LIMIT }),
     };
     const app = await buildApp({ deps, logger, serveWeb: options.serveWeb });

@@ -18,6 +18,8 @@
  * Refusals: 409 with the state machine's message (domain/review/review-workflow.ts), 404 for an
  * unknown or another provider's application. Emails leave after the commit (review-mail.ts).
  */
+
+import { nppesCheckSchema } from '../../domain/api/nppes.ts';
 import {
   adminReviewSchema,
   applicationVersionSchema,
@@ -40,6 +42,7 @@ import type { AppInstance } from '../app-types.ts';
 import { requireActor, requirePermission } from '../auth/actor.ts';
 import {
   approve,
+  checkNppes,
   getAdminReview,
   getProviderReview,
   getVersion,
@@ -236,6 +239,32 @@ export async function reviewAdminRoutes(app: AppInstance) {
         request.params.applicationId,
         request.params.itemId,
         request.body,
+        new Date(),
+      );
+    },
+  );
+
+  app.post(
+    '/api/admin/applications/:applicationId/verification-items/:itemId/nppes',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: "'Check NPPES' on the NPI item: the NPI Registry's record and its mismatches (issue 15)",
+        description:
+          'Looks the NPI of the newest snapshot up in the NPPES NPI Registry API 2.1 (NPPES_API_URL; 5 s timeout, one retry, cached a day) and keeps the raw record on the item. 404 when NPPES has no such NPI; 503 when NPPES is unreachable.',
+        tags: ['review'],
+        params: verificationItemParamsSchema,
+        response: { 200: nppesCheckSchema, ...errors, 503: errorResponseSchema },
+      },
+    },
+    async (request) => {
+      const caller = await reviewer(request);
+      return checkNppes(
+        app.deps.db,
+        app.deps.nppes,
+        caller,
+        request.params.applicationId,
+        request.params.itemId,
         new Date(),
       );
     },

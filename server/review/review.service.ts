@@ -6,6 +6,7 @@
  * returns the emails to send once committed. "Now" is a parameter wherever a rule depends on the date.
  */
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { NppesCheck } from '../../domain/api/nppes.ts';
 import type {
   AdminReview,
   InformationRequestDto,
@@ -51,6 +52,7 @@ import {
   verificationItems,
 } from '../db/schema/review.ts';
 import { storeNextVersion } from '../notifications/application-snapshot.ts';
+import { compareWithApplication, type NppesClient } from './nppes.ts';
 import type { ReviewMail } from './review-mail.ts';
 import { enqueueStatusEvent } from './status-events.ts';
 import { addChecklistItems } from './verification-checklist.ts';
@@ -757,4 +759,66 @@ export async function reviewQueue(
     total: counted.total,
     totalCapped: counted.totalCapped,
   };
+}
+
+/**
+ * 'Check NPPES' (issue 15): look the newest snapshot's NPI up in the NPI Registry, keep the raw record
+ * on the NPI checklist item (its evidence) and answer the record with its mismatches. While the
+ * application is Under Review, like every checklist change; audited.
+ * @throws AppError not_found (no such item, or NPPES has no such NPI), conflict (not under review, or
+ *   not the NPI item), validation_failed (no 10-digit NPI), service_unavailable (NPPES unreachable)
+ */
+export async function checkNppes(
+  db: Database,
+  nppes: NppesClient,
+  caller: ReviewCaller,
+  applicationId: string,
+  itemId: string,
+  now: Date,
+): Promise<NppesCheck> {
+  if (!isUuid(applicationId) || !isUuid(itemId)) throw applicationNotFound();
+  const [item] = await db
+    .select({
+      kind: verificationItems.kind,
+      status: providerApplications.applicationStatus,
+      userId: providerApplications.userId,
+    })
+    .from(verificationItems)
+    .innerJoin(providerApplications, eq(providerApplications.id, verificationItems.applicationId))
+    .where(and(eq(verificationItems.id, itemId), eq(verificationItems.applicationId, applicationId)));
+  if (!item) throw new AppError('not_found', 'Checklist item not found. Reload the review page.');
+  if (item.kind !== 'npi')
+    throw new AppError('conflict', "'Check NPPES' belongs to the NPI item of the checklist.");
+  if (item.status !== 'under_review') {
+    throw new AppError(
+      'conflict',
+      'Verifications can be recorded only while the application is Under Review. Reload to see its current status.',
+    );
+  }
+  const [newest] = await db
+    .select({ snapshot: applicationVersions.snapshot })
+    .from(applicationVersions)
+    .where(eq(applicationVersions.applicationId, applicationId))
+    .orderBy(desc(applicationVersions.version))
+    .limit(1);
+  const snapshot = newest?.snapshot as ApplicationSnapshot | undefined;
+  const npi = String(snapshot?.personalInformation?.npi_number ?? '').trim();
+  const lookup = await nppes.lookup(npi, now);
+  const mismatches = snapshot ? compareWithApplication(lookup.record, lookup.raw as object, snapshot) : [];
+  await db.transaction(async (tx) => {
+    await tx
+      .update(verificationItems)
+      .set({ sourceRecord: lookup.raw, sourceRecordAt: lookup.fetchedAt })
+      .where(eq(verificationItems.id, itemId));
+    await recordAudit(tx, {
+      action: 'review.nppes_checked',
+      actorUserId: caller.actor.userId,
+      subjectUserId: item.userId,
+      resourceType: 'verification_item',
+      resourceId: itemId,
+      ipAddress: caller.actor.ipAddress,
+      details: { applicationId, mismatches: mismatches.length, status: lookup.record.status },
+    });
+  });
+  return { fetchedAt: lookup.fetchedAt.toISOString(), record: lookup.record, mismatches };
 }

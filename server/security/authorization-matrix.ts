@@ -292,4 +292,12 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
       path: `/api/admin/applications/${ctx.applicationId}/evidence/00000000-0000-4000-8000-000000000000`,
     }),
   },
+  // 'Check NPPES' (issue 15): administrators only; an item id of nothing is 404 past authorization.
+  'POST /api/admin/applications/:applicationId/verification-items/:itemId/nppes': {
+    expected: adminOnly(404),
+    request: (ctx) => ({
+      path: `/api/admin/applications/${ctx.applicationId}/verification-items/00000000-0000-4000-8000-000000000000/nppes`,
+      body: {},
+    }),
+  },
 };

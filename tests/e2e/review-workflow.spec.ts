@@ -3,6 +3,7 @@
  * administrator reviews it on /admin/applications/:applicationId, and 'Approve' is refused while a
  * checklist item is pending.
  */
+import http from 'node:http';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import {
   completionReceiverForSpec,
@@ -24,6 +25,55 @@ async function shot(page: Page, name: string) {
 
 // The completion notification is delivered, so the dashboard shows 'Completed ✓' (spec §7).
 completionReceiverForSpec();
+
+/**
+ * A fake NPPES registry where start-server.sh points the server (E2E_PORT + 2000): every NPI is a
+ * Dr. Jane Registry (a name no test provider has: a mismatch to highlight) licensed in Illinois.
+ */
+let nppes: http.Server | undefined;
+test.beforeAll(async () => {
+  nppes = http.createServer((request, response) => {
+    const npi = new URL(request.url ?? '/', 'http://x').searchParams.get('number') ?? '';
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({
+        result_count: 1,
+        results: [
+          {
+            number: npi,
+            enumeration_type: 'NPI-1',
+            basic: {
+              first_name: 'JANE',
+              last_name: 'REGISTRY',
+              credential: 'M.D.',
+              status: 'A',
+              enumeration_date: '2010-05-04',
+            },
+            taxonomies: [
+              { code: '207R00000X', desc: 'Internal Medicine', primary: true, state: 'IL', license: 'L-1' },
+            ],
+            addresses: [
+              {
+                address_purpose: 'LOCATION',
+                address_1: '1 MAIN ST',
+                city: 'CHICAGO',
+                state: 'IL',
+                postal_code: '60601',
+              },
+            ],
+          },
+        ],
+      }),
+    );
+  });
+  await new Promise<void>((resolve) =>
+    nppes!.listen(Number(process.env.E2E_PORT ?? 3100) + 2000, '127.0.0.1', resolve),
+  );
+});
+test.afterAll(async () => {
+  nppes?.closeAllConnections();
+  await new Promise<void>((resolve) => (nppes ? nppes.close(() => resolve()) : resolve()));
+});
 
 /** A provider in their own browser context who filled every section and pressed 'Application Completed'. */
 async function providerWithCompletedApplication(
@@ -79,7 +129,22 @@ test('Approve is refused while a checklist item is pending, and the message name
   await expect(page.getByText('Under Review', { exact: true })).toBeVisible();
   await expect(page.getByText('Reviewer').locator('..')).toContainText('you');
 
-  await verify(item(page, 'NPI'));
+  // 'Check NPPES' (issue 15): the fake registry's record, its name highlighted as differing, recorded
+  // in one click.
+  const npiCard = item(page, 'NPI');
+  await npiCard.getByRole('button', { name: 'Check NPPES' }).click();
+  const registry = npiCard.getByLabel('NPPES record');
+  await expect(registry).toContainText('JANE REGISTRY, M.D.');
+  await expect(registry).toContainText('Internal Medicine (207R00000X), license IL L-1');
+  await expect(registry.locator('mark')).toContainText(
+    'Name: NPPES has JANE REGISTRY, the application Priya Pending',
+  );
+  await expectNoAxeViolations(page);
+  await registry.scrollIntoViewIfNeeded();
+  if (SHOTS) await registry.screenshot({ path: `${SHOTS}/review-nppes-check.png` });
+  await registry.getByRole('button', { name: 'Record as verified' }).click();
+  await expect(npiCard.getByText('Verified', { exact: true })).toBeVisible();
+  await expect(npiCard).toContainText('Verified against NPPES NPI Registry');
   await expect(page.getByText(/^1 of \d+ verified or waived$/)).toBeVisible();
   // An evidence file: the NPPES printout, attached to the NPI item (admins only).
   const npi = item(page, 'NPI');

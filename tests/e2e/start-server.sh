@@ -28,4 +28,7 @@ export AUTH_IP_RATE_LIMIT=false
 # signed with this test-only secret (the spec holds the same one).
 export NOTIFY_WEBHOOK_URL="http://127.0.0.1:$(( ${PORT:-3100} + 1000 ))/completion"
 export NOTIFY_WEBHOOK_SECRET="whsec_pBPvcKLMACQL4VARJRDbv+AcGGhWm0/Z+vRh9SuUCrQ="
+# 'Check NPPES' (issue 15) asks the fake registry tests/e2e/review-workflow.spec.ts starts on PORT + 2000:
+# no test ever reaches the public CMS registry.
+export NPPES_API_URL="http://127.0.0.1:$(( ${PORT:-3100} + 2000 ))/api/"
 exec npx tsx server/main.ts

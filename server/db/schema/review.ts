@@ -96,6 +96,9 @@ export const verificationItems = pgTable(
     waiverReason: text('waiver_reason'),
     position: integer('position').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The primary source's raw record as fetched (issue 15: the NPPES answer of 'Check NPPES'). */
+    sourceRecord: jsonb('source_record'),
+    sourceRecordAt: timestamp('source_record_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('verification_items_key_idx').on(t.applicationId, t.itemKey),

@@ -6,6 +6,7 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
+import type { NppesCheck } from '../../../domain/api/nppes.ts';
 import type {
   AdminReview,
   applicationVersionSchema,
@@ -17,7 +18,7 @@ import type {
 import { ApiError, api } from '../../api.ts';
 
 export type ApplicationVersion = z.infer<typeof applicationVersionSchema>;
-export type { AdminReview, EvidenceDto, VerificationItemDto };
+export type { AdminReview, EvidenceDto, NppesCheck, VerificationItemDto };
 
 const base = (applicationId: string) => `/api/admin/applications/${encodeURIComponent(applicationId)}`;
 const reviewKey = (applicationId: string) => ['admin', 'review', applicationId] as const;
@@ -134,5 +135,17 @@ export function useRemoveEvidence(applicationId: string) {
     mutationFn: (evidenceId: string) =>
       api<void>('DELETE', `${base(applicationId)}/evidence/${encodeURIComponent(evidenceId)}`),
     onSettled: () => queryClient.invalidateQueries({ queryKey: reviewKey(applicationId), exact: true }),
+  });
+}
+
+/** POST .../verification-items/:itemId/nppes ('Check NPPES', issue 15). */
+export function useCheckNppes(applicationId: string) {
+  return useMutation({
+    mutationFn: (itemId: string) =>
+      api<NppesCheck>(
+        'POST',
+        `${base(applicationId)}/verification-items/${encodeURIComponent(itemId)}/nppes`,
+        {},
+      ),
   });
 }

@@ -22,6 +22,7 @@ import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { badgeColor } from '../../theme.ts';
 import { EvidenceFiles } from './evidence-files.tsx';
+import { NppesCheckPanel } from './nppes-check.tsx';
 import { useUpdateVerification, type VerificationItemDto } from './review-api.ts';
 
 type Outcome = Exclude<VerificationStatus, 'pending'>;
@@ -168,6 +169,9 @@ function ChecklistItem({
           <Text size="sm">Discrepancy recorded by {validator}</Text>
         )}
         {item.note && <Text size="sm">Note: {item.note}</Text>}
+        {editable && item.kind === 'npi' && (
+          <NppesCheckPanel applicationId={applicationId} itemId={item.id} />
+        )}
         <EvidenceFiles
           applicationId={applicationId}
           itemId={item.id}

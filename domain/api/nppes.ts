@@ -1,0 +1,40 @@
+/**
+ * What 'Check NPPES' shows (issue 15 "NPPES look-up"): the NPI Registry's record of an NPI, in the
+ * words of the review page, and where it disagrees with the application. Built by
+ * server/review/nppes.ts from the NPPES API 2.1 answer; the raw answer is kept on the checklist item.
+ */
+import { z } from 'zod';
+
+export const nppesRecordSchema = z.object({
+  npi: z.string(),
+  /** NPI-1 (individual) or NPI-2 (organisation). */
+  enumerationType: z.string(),
+  name: z.string(),
+  credential: z.string().nullable(),
+  /** 'Active' when NPPES says A, else what it says. */
+  status: z.string(),
+  enumerationDate: z.string().nullable(),
+  lastUpdated: z.string().nullable(),
+  taxonomies: z.array(
+    z.object({
+      code: z.string(),
+      description: z.string(),
+      primary: z.boolean(),
+      state: z.string().nullable(),
+      license: z.string().nullable(),
+    }),
+  ),
+  /** The primary practice location, one line. */
+  practiceLocation: z.string().nullable(),
+});
+export type NppesRecord = z.infer<typeof nppesRecordSchema>;
+
+/** POST .../verification-items/:itemId/nppes: the record and its mismatches with the application. */
+export const nppesCheckSchema = z.object({
+  /** When the record was fetched from NPPES (a cached answer keeps its first time). */
+  fetchedAt: z.iso.datetime(),
+  record: nppesRecordSchema,
+  /** Human-readable differences, e.g. "Name: NPPES has JANE DOE, the application Jane Smith". */
+  mismatches: z.array(z.string()),
+});
+export type NppesCheck = z.infer<typeof nppesCheckSchema>;
