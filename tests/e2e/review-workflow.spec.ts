@@ -221,7 +221,26 @@ test('from completion to approval: queue, Start Review, a request on Professiona
   await expect(banner).toContainText('the state board lists IL-2026-77');
   await expectNoAxeViolations(p);
   await shot(p, 'provider-action-required');
+  // Sections the request does not name stay read-only, and say why (the server's own words).
+  await p.goto(`/education/${provider.applicationId}`);
+  await expect(p.getByRole('heading', { level: 1, name: 'Education' })).toBeVisible();
+  const readOnly = p.getByRole('status').filter({ hasText: 'Read-only' });
+  await expect(readOnly).toContainText(
+    'is with the credentialing team; you can change it only when they request information',
+  );
+  await expect(p.getByRole('button', { name: 'Save & Continue' })).toHaveCount(0);
+  await expect(p.getByRole('button', { name: 'Add Education' })).toBeHidden();
+  await expect(p.getByLabel('Institution Name').first()).toBeDisabled();
+  await expectNoAxeViolations(p);
+  await p.goto(`/documents/${provider.applicationId}`);
+  await expect(p.getByRole('status').filter({ hasText: 'Read-only' })).toBeVisible();
+  await expect(p.getByRole('button', { name: /^Delete / })).toHaveCount(0);
+  await expect(p.getByText('Upload Document')).toHaveCount(0);
+  await p.goto('/dashboard');
   await banner.getByRole('link', { name: 'Professional Licenses' }).click();
+  await expect(
+    p.getByRole('status').filter({ hasText: 'The credentialing team asked for changes here' }),
+  ).toContainText('the state board lists IL-2026-77');
   await expect(p.getByRole('heading', { level: 1, name: 'Professional Licenses' })).toBeVisible();
   await p
     .getByRole('region', { name: 'License 1', exact: true })
