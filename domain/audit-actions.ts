@@ -43,6 +43,7 @@ export const auditActions = [
   'review.evidence_downloaded',
   'review.evidence_deleted',
   'review.nppes_checked',
+  'review.leie_imported',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -84,4 +85,5 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'review.evidence_downloaded': 'Evidence file downloaded',
   'review.evidence_deleted': 'Evidence file removed',
   'review.nppes_checked': 'NPPES record checked',
+  'review.leie_imported': 'OIG LEIE list imported',
 };

@@ -29,6 +29,7 @@ import { systemRoutes } from './http/system.routes.ts';
 import { rejectUnstorableText } from './http/unstorable-text.ts';
 import { evidenceRoutes } from './review/evidence.routes.ts';
 import { integrationRoutes } from './review/integration.routes.ts';
+import { leieRoutes } from './review/leie.routes.ts';
 import { reviewAdminRoutes, reviewProviderRoutes } from './review/review.routes.ts';
 import { featureRoutes } from './routes.ts';
 
@@ -154,6 +155,7 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
   await app.register(reviewProviderRoutes);
   await app.register(integrationRoutes);
   await app.register(evidenceRoutes);
+  await app.register(leieRoutes);
 
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () =>
     app.swagger(),

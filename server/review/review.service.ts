@@ -52,6 +52,7 @@ import {
   verificationItems,
 } from '../db/schema/review.ts';
 import { storeNextVersion } from '../notifications/application-snapshot.ts';
+import { screenApplication } from './leie.ts';
 import { compareWithApplication, type NppesClient } from './nppes.ts';
 import type { ReviewMail } from './review-mail.ts';
 import { enqueueStatusEvent } from './status-events.ts';
@@ -232,7 +233,12 @@ export async function startReview(
       snapshot = await snapshotOf(tx, application.id, stored.version);
     }
     const added = snapshot ? await addChecklistItems(tx, application.id, snapshot, now) : 0;
-    await auditTransition(tx, caller, application, 'review.started', to, { checklistItems: added });
+    // Issue 15: the exclusion screening item is filled from the imported OIG LEIE at once.
+    const screening = await screenApplication(tx, application.id);
+    await auditTransition(tx, caller, application, 'review.started', to, {
+      checklistItems: added,
+      exclusionScreening: screening?.outcome ?? null,
+    });
     await announce(tx, caller, application, to, now);
     return { applicationStatus: to, mails: [] };
   });

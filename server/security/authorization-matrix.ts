@@ -300,4 +300,11 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
       body: {},
     }),
   },
+  // The OIG LEIE list (issue 15): administrators only. The matrix imports nothing (an empty body is
+  // refused past authorization) so the other rows see no list.
+  'GET /api/admin/leie': { expected: adminOnly(200), request: () => ({ path: '/api/admin/leie' }) },
+  'POST /api/admin/leie/import': {
+    expected: adminOnly(400),
+    request: () => ({ path: '/api/admin/leie/import', body: {} }),
+  },
 };

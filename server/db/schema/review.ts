@@ -188,3 +188,47 @@ export const verificationEvidence = pgTable(
   },
   (t) => [index('verification_evidence_item_idx').on(t.itemId, t.uploadedAt)],
 );
+
+/**
+ * The OIG List of Excluded Individuals/Entities as last imported (issue 15): the 18 columns of the
+ * LEIE full file `UPDATED.csv` as text, plus the keys screening matches on (`npi`, and `name_key` =
+ * normalised last name + first name, with `dob` as a date). An import replaces the whole list in one
+ * transaction (server/review/leie.ts).
+ */
+export const leieExclusions = pgTable(
+  'leie_exclusions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    lastName: text('last_name').notNull(),
+    firstName: text('first_name').notNull(),
+    midName: text('mid_name').notNull(),
+    busName: text('bus_name').notNull(),
+    general: text('general').notNull(),
+    specialty: text('specialty').notNull(),
+    upin: text('upin').notNull(),
+    /** '' or 0000000000 in the file when unknown; stored null then. */
+    npi: text('npi'),
+    dob: date('dob'),
+    address: text('address').notNull(),
+    city: text('city').notNull(),
+    state: text('state').notNull(),
+    zip: text('zip').notNull(),
+    exclType: text('excl_type').notNull(),
+    exclDate: date('excl_date'),
+    reinDate: date('rein_date'),
+    waiverDate: date('waiver_date'),
+    waiverState: text('waiver_state').notNull(),
+    /** domain/review/leie-screening.ts `nameKey(last, first)`; '' for entities. */
+    nameKey: text('name_key').notNull(),
+  },
+  (t) => [index('leie_exclusions_npi_idx').on(t.npi), index('leie_exclusions_name_idx').on(t.nameKey)],
+);
+
+/** Each LEIE import: when, by whom, which file, how many rows (the list's "source date" for screening). */
+export const leieImports = pgTable('leie_imports', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  importedAt: timestamp('imported_at', { withTimezone: true }).notNull().defaultNow(),
+  importedBy: text('imported_by').references(() => user.id, { onDelete: 'set null' }),
+  fileName: text('file_name').notNull(),
+  rowCount: integer('row_count').notNull(),
+});

@@ -1,0 +1,142 @@
+/**
+ * The OIG LEIE list (issue 15), administrators only:
+ * - GET  /api/admin/leie          the current list: when it was imported, from which file, how many rows
+ * - POST /api/admin/leie/import   multipart `file`: the LEIE full file UPDATED.csv (at most 200 MB);
+ *   replaces the list in one transaction (a bad file leaves the previous one), then re-screens every
+ *   application under review. Also `npm run leie:import -- FILE`.
+ */
+import multipart from '@fastify/multipart';
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { AppError, errorResponseSchema } from '../../domain/app-error.ts';
+import type { AppInstance } from '../app-types.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import { requirePermission } from '../auth/actor.ts';
+import type { Database } from '../db/client.ts';
+import { providerApplications } from '../db/schema/core.ts';
+import { importLeie, latestLeieImport, screenApplication } from './leie.ts';
+
+/** Largest LEIE file accepted, bytes (the full file is about 15 MB with some 80,000 rows). */
+export const LEIE_MAX_BYTES = 200 * 1024 * 1024;
+
+const leieStatusSchema = z.object({
+  /** null before the first import. */
+  importedAt: z.iso.datetime().nullable(),
+  fileName: z.string().nullable(),
+  rowCount: z.number().int().nullable(),
+});
+const importResultSchema = z.object({
+  importedAt: z.iso.datetime(),
+  fileName: z.string(),
+  rowCount: z.number().int(),
+  /** Applications under review screened again against the new list. */
+  rescreened: z.number().int(),
+});
+
+/** Screen every application under review against the current list; returns how many. */
+export async function rescreenUnderReview(db: Database): Promise<number> {
+  const rows = await db
+    .select({ id: providerApplications.id })
+    .from(providerApplications)
+    .where(eq(providerApplications.applicationStatus, 'under_review'));
+  for (const row of rows) await screenApplication(db, row.id);
+  return rows.length;
+}
+
+export async function leieRoutes(app: AppInstance) {
+  await app.register(multipart, {
+    limits: { fileSize: LEIE_MAX_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 20 },
+    throwFileSizeLimit: true,
+  });
+  app.addHook('onRequest', async (request) => {
+    await requirePermission(request, 'review:application:any');
+  });
+
+  app.get(
+    '/api/admin/leie',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'The current OIG LEIE list: import time, file and row count (issue 15)',
+        tags: ['review'],
+        response: { 200: leieStatusSchema, 401: errorResponseSchema, 403: errorResponseSchema },
+      },
+    },
+    async () => {
+      const last = await latestLeieImport(app.deps.db);
+      return {
+        importedAt: last?.importedAt.toISOString() ?? null,
+        fileName: last?.fileName ?? null,
+        rowCount: last?.rowCount ?? null,
+      };
+    },
+  );
+
+  app.post(
+    '/api/admin/leie/import',
+    {
+      config: { access: 'admin' },
+      bodyLimit: LEIE_MAX_BYTES + 64 * 1024,
+      schema: {
+        summary:
+          'Import the OIG LEIE full file (UPDATED.csv), replacing the list; re-screens applications under review',
+        description:
+          'multipart/form-data, one part `file`. The header must be the 18 LEIE columns (LASTNAME ... WVRSTATE); a bad file is refused (400) and the previous list stays.',
+        tags: ['review'],
+        consumes: ['multipart/form-data'],
+        response: {
+          200: importResultSchema,
+          400: errorResponseSchema,
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+          413: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => {
+      const actor = await requirePermission(request, 'review:application:any');
+      if (!request.isMultipart()) {
+        throw new AppError(
+          'bad_request',
+          'Send the LEIE file as multipart/form-data in the part named "file".',
+        );
+      }
+      const part = await request.file();
+      if (part?.fieldname !== 'file') {
+        part?.file.resume();
+        throw new AppError('bad_request', 'Choose the LEIE file (UPDATED.csv) to import.');
+      }
+      const started = performance.now();
+      const imported = await importLeie(app.deps.db, part.file, {
+        fileName: part.filename,
+        importedBy: actor.userId,
+        now: new Date(),
+      });
+      if (part.file.truncated) {
+        throw new AppError(
+          'payload_too_large',
+          'The file is larger than 200 MB: it cannot be the LEIE full file.',
+        );
+      }
+      await recordAudit(app.deps.db, {
+        action: 'review.leie_imported',
+        actorUserId: actor.userId,
+        resourceType: 'leie_import',
+        resourceId: String(imported.id),
+        ipAddress: actor.ipAddress,
+        details: { rowCount: imported.rowCount },
+      });
+      const rescreened = await rescreenUnderReview(app.deps.db);
+      request.log.info(
+        { rowCount: imported.rowCount, rescreened, ms: Math.round(performance.now() - started) },
+        'LEIE imported',
+      );
+      return {
+        importedAt: imported.importedAt.toISOString(),
+        fileName: imported.fileName,
+        rowCount: imported.rowCount,
+        rescreened,
+      };
+    },
+  );
+}
