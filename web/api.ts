@@ -106,3 +106,42 @@ export function isNotFound(error: unknown): boolean {
 export function isEmailNotVerified(error: unknown): boolean {
   return error instanceof ApiError && (error.code as string) === 'EMAIL_NOT_VERIFIED';
 }
+
+/**
+ * POST `form` (multipart) to `path` with upload progress (fetch cannot report it, hence XHR), and
+ * resolve with the parsed JSON of a 2xx answer. Errors are ApiErrors with the server's message;
+ * `unauthenticatedMessage` replaces the message of a 401.
+ */
+export function uploadWithProgress<T>(
+  path: string,
+  form: FormData,
+  onProgress: (percent: number) => void,
+  unauthenticatedMessage?: string,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', path);
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0)
+        onProgress(Math.round((event.loaded / event.total) * 100));
+    };
+    xhr.onload = () => {
+      const body = xhr.responseText ? safeJson(xhr.responseText) : undefined;
+      if (xhr.status >= 200 && xhr.status < 300) {
+        onProgress(100);
+        resolve(body as T);
+        return;
+      }
+      const error = (body ?? {}) as Partial<ErrorResponse>;
+      const message =
+        xhr.status === 401 && unauthenticatedMessage
+          ? unauthenticatedMessage
+          : error.message || `The upload failed (${xhr.status}).`;
+      reject(new ApiError(xhr.status, error.code ?? 'internal', message));
+    };
+    xhr.onerror = () =>
+      reject(new ApiError(0, 'network', 'Cannot reach the server. Check your connection and try again.'));
+    xhr.send(form);
+  });
+}

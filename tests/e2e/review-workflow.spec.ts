@@ -166,7 +166,7 @@ test('Approve is refused while a checklist item is pending, and the message name
   await expect(refusal).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(
-    refusal.getByRole('listitem').filter({ hasText: 'Exclusion screening (pending)' }),
+    refusal.getByRole('listitem').filter({ hasText: 'Highest education: Uni (pending)' }),
   ).toBeVisible();
   await expect(page.getByText('Under Review', { exact: true })).toBeVisible();
   await expectNoAxeViolations(page);
@@ -304,4 +304,55 @@ test('from completion to approval: queue, Start Review, a request on Professiona
     ).toBeVisible({ timeout: 250 });
   }).toPass({ timeout: 10_000 });
   await p.context().close();
+});
+
+test("an admin imports the OIG LEIE in the browser; a provider whose NPI is on it shows 'Match' on the review page", async ({
+  browser,
+  page,
+}) => {
+  // A provider with an NPI of their own (valid check digit), then completed.
+  const providerPage = await (await browser.newContext()).newPage();
+  const email = uniqueEmail('excluded');
+  await signUpAndConfirm(providerPage, { firstName: 'Ezra', lastName: 'Excluded', email });
+  await signIn(providerPage, email);
+  const applicationId = await startAndFillApplication(providerPage);
+  const npi = await providerPage.request.put(
+    `/api/applications/${applicationId}/sections/personal-information`,
+    {
+      headers: { origin: new URL(providerPage.url()).origin },
+      data: { providerType: 'MD', ssn: '123-45-6789', npiNumber: '1245319599', city: 'Boston', state: 'MA' },
+    },
+  );
+  expect(npi.status(), await npi.text()).toBeLessThan(300);
+  await providerPage.reload();
+  await providerPage.getByRole('button', { name: 'Application Completed' }).click();
+  await expect(providerPage.getByRole('button', { name: 'Completed ✓' })).toBeDisabled();
+  await providerPage.context().close();
+
+  // The administrator imports a synthetic LEIE file (invented names) that lists that NPI.
+  await signInAsNewAdmin(page, { firstName: 'Olu', lastName: 'Oyelaran', emailPrefix: 'oyelaran' });
+  await page.getByRole('tab', { name: 'Exclusions' }).click();
+  const csv = [
+    'LASTNAME,FIRSTNAME,MIDNAME,BUSNAME,GENERAL,SPECIALTY,UPIN,NPI,DOB,ADDRESS,CITY,STATE,ZIP,EXCLTYPE,EXCLDATE,REINDATE,WAIVERDATE,WVRSTATE',
+    'EXCLUDED,EZRA,,,IND- LIC HC SERV PRO,PHYSICIAN,,1245319599,19700101,1 INVENTED RD,NOWHERE,MA,02100,1128a1,20240101,00000000,00000000,',
+    'NOBODY,KNOWN,,,IND- LIC HC SERV PRO,NURSE,,0000000000,19800101,2 INVENTED RD,NOWHERE,MA,02100,1128b4,20230101,00000000,00000000,',
+  ].join('\r\n');
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Import LEIE File' }).click();
+  await (await chooser).setFiles({
+    name: 'UPDATED.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`${csv}\r\n`),
+  });
+  await expect(page.getByText(/^2 exclusions from UPDATED\.csv, imported/)).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  // Start Review screens the application: the exclusion item shows the match.
+  await page.goto(`/admin/applications/${applicationId}`);
+  await page.getByRole('button', { name: 'Start Review' }).click();
+  const exclusion = page.getByRole('listitem', { name: 'Exclusion screening', exact: true });
+  // The status badge (the first 'Discrepancy'; the second is the button).
+  await expect(exclusion.getByText('Discrepancy', { exact: true }).first()).toBeVisible();
+  await expect(exclusion).toContainText('Note: Match: EZRA EXCLUDED; NPI 1245319599');
+  await shot(page, 'review-exclusion-match');
 });

@@ -22,7 +22,7 @@ import {
 } from '../../../domain/api/notifications.ts';
 import type { ReviewQueue, ReviewQueueQuery } from '../../../domain/api/review.ts';
 import type { CompletionStatus } from '../../../domain/completion-status.ts';
-import { ApiError, api } from '../../api.ts';
+import { ApiError, api, uploadWithProgress } from '../../api.ts';
 
 export type {
   AdminStats,
@@ -206,5 +206,38 @@ export function useReviewQueue(filter: ReviewQueueFilter, page: number, enabled:
         `/api/admin/review-queue${query({ status: filter.status, assigned: filter.assignedToMe ? 'me' : undefined, page })}`,
       ),
     placeholderData: keepPreviousData,
+  });
+}
+
+/** The current OIG LEIE list (issue 15): GET /api/admin/leie. */
+export interface LeieStatus {
+  importedAt: string | null;
+  fileName: string | null;
+  rowCount: number | null;
+}
+
+export function useLeieStatus(enabled: boolean) {
+  return useQuery({
+    queryKey: ['admin', 'leie'],
+    enabled,
+    queryFn: () => api<LeieStatus>('GET', '/api/admin/leie'),
+  });
+}
+
+/** POST /api/admin/leie/import with the file, reporting upload progress (0-100). */
+export function useImportLeie() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ file, onProgress }: { file: File; onProgress: (percent: number) => void }) => {
+      const form = new FormData();
+      form.append('file', file, file.name);
+      return uploadWithProgress<{
+        importedAt: string;
+        fileName: string;
+        rowCount: number;
+        rescreened: number;
+      }>('/api/admin/leie/import', form, onProgress);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin'] }),
   });
 }

@@ -2,7 +2,7 @@
  * `/admin` (spec §2 /admin, §8 admin toasts; issue 6): heading with the Admin badge (Sign Out in the app shell);
  * 'Loading admin dashboard...'; counters (total users, applications, documents); the search box
  * 'Search users by name or email...' (debounced, searched on the server); tabs 'Users & Applications',
- * 'Review Queue' (issue 13), 'All Documents', 'Audit Log' and 'Notifications'; the details dialog. Lists are paged on the server, so the browser
+ * 'Review Queue' (issue 13), 'All Documents', 'Audit Log', 'Notifications' and 'Exclusions' (issue 15); the details dialog. Lists are paged on the server, so the browser
  * never holds more than one page, whatever the number of providers.
  */
 import {
@@ -26,6 +26,7 @@ import { notifyError } from '../../notify.ts';
 import { useAdminStats, useAllDocuments, useAuditLog, useProviderCards } from './admin-api.ts';
 import { AuditLogTab } from './audit-log-tab.tsx';
 import { DocumentsTab } from './documents-tab.tsx';
+import { ExclusionsTab } from './exclusions-tab.tsx';
 import { NotificationsTab } from './notifications-tab.tsx';
 import { ProviderDetailsModal } from './provider-details-modal.tsx';
 import { ProviderList } from './provider-list.tsx';
@@ -147,6 +148,7 @@ export default function AdminPage() {
                 <Tabs.Tab value="documents">All Documents</Tabs.Tab>
                 <Tabs.Tab value="audit">Audit Log</Tabs.Tab>
                 <Tabs.Tab value="notifications">Notifications</Tabs.Tab>
+                <Tabs.Tab value="exclusions">Exclusions</Tabs.Tab>
               </Tabs.List>
               <Tabs.Panel value="users" pt="md">
                 <ProviderList
@@ -177,6 +179,9 @@ export default function AdminPage() {
               </Tabs.Panel>
               <Tabs.Panel value="notifications" pt="md">
                 <NotificationsTab enabled={tab === 'notifications'} />
+              </Tabs.Panel>
+              <Tabs.Panel value="exclusions" pt="md">
+                <ExclusionsTab enabled={tab === 'exclusions'} />
               </Tabs.Panel>
             </Tabs>
           </Stack>

@@ -6,9 +6,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { documentListResponseSchema, documentResponseSchema } from '../../../domain/api/documents.ts';
-import type { ErrorResponse } from '../../../domain/app-error.ts';
 import type { DocumentType } from '../../../domain/sections/documents.ts';
-import { ApiError, api } from '../../api.ts';
+import { api, uploadWithProgress } from '../../api.ts';
 
 /** A document as the API returns it (domain/api/documents.ts). */
 export type UploadedDocument = z.infer<typeof documentResponseSchema>;
@@ -42,37 +41,12 @@ export function uploadDocumentRequest(
   const form = new FormData();
   form.append('documentType', documentType);
   form.append('file', file, file.name);
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', `/api/applications/${encodeURIComponent(applicationId)}/documents`);
-    xhr.setRequestHeader('accept', 'application/json');
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0)
-        onProgress(Math.round((event.loaded / event.total) * 100));
-    };
-    xhr.onload = () => {
-      let body: unknown;
-      try {
-        body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
-      } catch {
-        body = undefined;
-      }
-      if (xhr.status === 201) {
-        onProgress(100);
-        resolve(body as UploadedDocument);
-        return;
-      }
-      const error = (body ?? {}) as Partial<ErrorResponse>;
-      const message =
-        xhr.status === 401
-          ? NOT_AUTHENTICATED_MESSAGE
-          : error.message || `The upload failed (${xhr.status}).`;
-      reject(new ApiError(xhr.status, error.code ?? 'internal', message));
-    };
-    xhr.onerror = () =>
-      reject(new ApiError(0, 'network', 'Cannot reach the server. Check your connection and try again.'));
-    xhr.send(form);
-  });
+  return uploadWithProgress<UploadedDocument>(
+    `/api/applications/${encodeURIComponent(applicationId)}/documents`,
+    form,
+    onProgress,
+    NOT_AUTHENTICATED_MESSAGE,
+  );
 }
 
 function useInvalidateDocuments(applicationId: string) {
