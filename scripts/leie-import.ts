@@ -1,7 +1,8 @@
 /**
  * `npm run leie:import -- FILE` (issue 15): import the OIG LEIE full file (UPDATED.csv) into the
  * configured database, replacing the list in one transaction (a bad file leaves the previous one),
- * then re-screen every application under review. The same code as the admin upload
+ * then re-screen every application under review and every approved one, emailing the administrators
+ * about new matches (as the admin upload does). The same code as the admin upload
  * (server/review/leie.ts); the import is recorded without a user.
  *
  * Target: DATABASE_URL, or the embedded cluster in DATA_DIR (the running one when the server is up).
@@ -13,7 +14,8 @@ import pino from 'pino';
 import { type DatabaseHandle, openDatabase, runMigrations } from '../server/db/client.ts';
 import { runningEmbeddedUrl } from '../server/db/embedded-postgres.ts';
 import { loadEnv } from '../server/env.ts';
-import { rescreenUnderReview } from '../server/review/leie.routes.ts';
+import { createMailer } from '../server/mail/mailer.ts';
+import { afterLeieImport } from '../server/review/leie.routes.ts';
 import { importLeie } from '../server/review/leie.ts';
 import { openConfiguredDatabase } from '../server/runtime.ts';
 
@@ -45,9 +47,15 @@ async function main() {
       importedBy: null,
       now: new Date(),
     });
-    const rescreened = await rescreenUnderReview(database.db);
+    const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir: env.dataDir, logger });
+    const { rescreened, monitored } = await afterLeieImport(
+      { db: database.db, mailer, appUrl: env.appUrl, logger },
+      new Date(),
+    );
     console.log(
-      `Imported ${imported.rowCount} exclusions from ${imported.fileName} in ${((performance.now() - started) / 1000).toFixed(1)} s; re-screened ${rescreened} applications under review.`,
+      `Imported ${imported.rowCount} exclusions from ${imported.fileName} in ${((performance.now() - started) / 1000).toFixed(1)} s; ` +
+        `re-screened ${rescreened} applications under review and ${monitored.screened} approved ones ` +
+        `(${monitored.newMatches.length} new matches; the administrators were emailed when there were any).`,
     );
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);

@@ -112,6 +112,8 @@ export const providerCardSchema = z.object({
       createdAt: z.iso.datetime(),
       /** When it was completed (issue 13), null while a draft. */
       submittedAt: z.iso.datetime().nullable(),
+      /** OIG LEIE standing of an approved application after the latest import (issue 15). */
+      exclusionMatch: z.enum(['match', 'possible_match']).nullable(),
     })
     .nullable(),
   applicationCount: z.number().int(),

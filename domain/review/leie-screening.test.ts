@@ -23,18 +23,22 @@ describe('LEIE normalisation', () => {
 describe('screeningOutcome', () => {
   const provider = { npi: '1234567893', key: 'DOE|JANE', dob: '1980-02-29' };
   it('is a match by NPI, or by name and date of birth', () => {
-    expect(screeningOutcome(provider, [{ npi: '1234567893', nameKey: 'X|Y', dob: null }]).outcome).toBe('match');
-    expect(screeningOutcome(provider, [{ npi: null, nameKey: 'DOE|JANE', dob: '1980-02-29' }]).outcome).toBe('match');
+    expect(screeningOutcome(provider, [{ npi: '1234567893', nameKey: 'X|Y', dob: null }]).outcome).toBe(
+      'match',
+    );
+    expect(screeningOutcome(provider, [{ npi: null, nameKey: 'DOE|JANE', dob: '1980-02-29' }]).outcome).toBe(
+      'match',
+    );
   });
   it('is a possible match by name alone, and no match otherwise', () => {
     expect(screeningOutcome(provider, [{ npi: null, nameKey: 'DOE|JANE', dob: '1970-01-01' }]).outcome).toBe(
       'possible_match',
     );
-    expect(screeningOutcome(provider, [{ npi: '1245319599', nameKey: 'ROE|RICHARD', dob: null }]).outcome).toBe(
-      'no_match',
-    );
-    expect(screeningOutcome({ npi: null, key: '', dob: null }, [{ npi: null, nameKey: '', dob: null }]).outcome).toBe(
-      'no_match',
-    );
+    expect(
+      screeningOutcome(provider, [{ npi: '1245319599', nameKey: 'ROE|RICHARD', dob: null }]).outcome,
+    ).toBe('no_match');
+    expect(
+      screeningOutcome({ npi: null, key: '', dob: null }, [{ npi: null, nameKey: '', dob: null }]).outcome,
+    ).toBe('no_match');
   });
 });

@@ -41,6 +41,8 @@ export interface ProviderCard {
     createdAt: Date;
     /** When the provider completed it (issue 13), or null while a draft. */
     submittedAt: Date | null;
+    /** OIG LEIE standing of an approved application (issue 15): 'match', 'possible_match' or null. */
+    exclusionMatch: 'match' | 'possible_match' | null;
   } | null;
   applicationCount: number;
   /** Documents of all the user's applications. */
@@ -60,6 +62,7 @@ interface ProviderCardRow extends Record<string, unknown> {
   application_status: ApplicationStatus | null;
   application_created_at: Date | null;
   application_submitted_at: Date | null;
+  application_exclusion_match: string | null;
   application_count: number;
   document_count: number;
   documents: CardDocument[];
@@ -93,14 +96,14 @@ export async function listProviderCards(
     )
     select page.*, ${userRoles.role} as role,
            cur.id as application_id, cur.application_status, cur.created_at as application_created_at,
-           cur.submitted_at as application_submitted_at,
+           cur.submitted_at as application_submitted_at, cur.exclusion_match as application_exclusion_match,
            (select count(*)::int from ${a} where ${a.userId} = page.user_id) as application_count,
            docs.document_count, docs.documents
     from page
     left join ${userRoles} on ${userRoles.userId} = page.user_id
     left join lateral (
       select ${a.id} as id, ${a.applicationStatus} as application_status, ${a.createdAt} as created_at,
-             ${a.submittedAt} as submitted_at
+             ${a.submittedAt} as submitted_at, ${a.exclusionMatch} as exclusion_match
       from ${a} where ${a.userId} = page.user_id
       order by (${a.applicationStatus} = 'draft') desc, ${a.createdAt} desc nulls last
       limit 1
@@ -139,6 +142,11 @@ export async function listProviderCards(
               applicationStatus: row.application_status,
               createdAt: new Date(row.application_created_at),
               submittedAt: row.application_submitted_at ? new Date(row.application_submitted_at) : null,
+              exclusionMatch:
+                row.application_exclusion_match === 'match' ||
+                row.application_exclusion_match === 'possible_match'
+                  ? row.application_exclusion_match
+                  : null,
             }
           : null,
       applicationCount: row.application_count,

@@ -3,18 +3,23 @@
  * - GET  /api/admin/leie          the current list: when it was imported, from which file, how many rows
  * - POST /api/admin/leie/import   multipart `file`: the LEIE full file UPDATED.csv (at most 200 MB);
  *   replaces the list in one transaction (a bad file leaves the previous one), then re-screens every
- *   application under review. Also `npm run leie:import -- FILE`.
+ *   application under review and every approved one (ongoing monitoring: a new match emails every
+ *   administrator and flags the provider's card). Also `npm run leie:import -- FILE`.
  */
 import multipart from '@fastify/multipart';
 import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { AppError, errorResponseSchema } from '../../domain/app-error.ts';
 import type { AppInstance } from '../app-types.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { requirePermission } from '../auth/actor.ts';
 import type { Database } from '../db/client.ts';
-import { providerApplications } from '../db/schema/core.ts';
-import { importLeie, latestLeieImport, screenApplication } from './leie.ts';
+import { user } from '../db/schema/auth.ts';
+import { providerApplications, userRoles } from '../db/schema/core.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { importLeie, latestLeieImport, rescreenApproved, screenApplication } from './leie.ts';
+import { exclusionAlertMessage } from './review-mail.ts';
 
 /** Largest LEIE file accepted, bytes (the full file is about 15 MB with some 80,000 rows). */
 export const LEIE_MAX_BYTES = 200 * 1024 * 1024;
@@ -31,6 +36,10 @@ const importResultSchema = z.object({
   rowCount: z.number().int(),
   /** Applications under review screened again against the new list. */
   rescreened: z.number().int(),
+  /** Approved applications screened (ongoing monitoring). */
+  approvedScreened: z.number().int(),
+  /** Approved applications that match now and did not before: the admins were emailed. */
+  newMatches: z.number().int(),
 });
 
 /** Screen every application under review against the current list; returns how many. */
@@ -41,6 +50,34 @@ export async function rescreenUnderReview(db: Database): Promise<number> {
     .where(eq(providerApplications.applicationStatus, 'under_review'));
   for (const row of rows) await screenApplication(db, row.id);
   return rows.length;
+}
+
+/**
+ * What follows every import (admin upload and `npm run leie:import`): applications under review are
+ * screened again, approved ones too (ongoing monitoring), and a new match among the approved emails
+ * every administrator. A failed email is logged; the import stands.
+ */
+export async function afterLeieImport(
+  deps: { db: Database; mailer: Mailer; appUrl: string; logger: Pick<FastifyBaseLogger, 'error'> },
+  now: Date,
+): Promise<{ rescreened: number; monitored: Awaited<ReturnType<typeof rescreenApproved>> }> {
+  const rescreened = await rescreenUnderReview(deps.db);
+  const monitored = await rescreenApproved(deps.db, now);
+  if (monitored.newMatches.length > 0) {
+    const admins = await deps.db
+      .select({ email: user.email })
+      .from(userRoles)
+      .innerJoin(user, eq(user.id, userRoles.userId))
+      .where(eq(userRoles.role, 'admin'));
+    await Promise.all(
+      admins.map(({ email }) =>
+        deps.mailer
+          .send(exclusionAlertMessage(email, monitored.newMatches.length, deps.appUrl))
+          .catch((error: unknown) => deps.logger.error({ err: error }, 'could not send the exclusion alert')),
+      ),
+    );
+  }
+  return { rescreened, monitored };
 }
 
 export async function leieRoutes(app: AppInstance) {
@@ -126,9 +163,18 @@ export async function leieRoutes(app: AppInstance) {
         ipAddress: actor.ipAddress,
         details: { rowCount: imported.rowCount },
       });
-      const rescreened = await rescreenUnderReview(app.deps.db);
+      const { rescreened, monitored } = await afterLeieImport(
+        { db: app.deps.db, mailer: app.deps.mailer, appUrl: app.deps.env.appUrl, logger: request.log },
+        new Date(),
+      );
       request.log.info(
-        { rowCount: imported.rowCount, rescreened, ms: Math.round(performance.now() - started) },
+        {
+          rowCount: imported.rowCount,
+          rescreened,
+          approvedScreened: monitored.screened,
+          newMatches: monitored.newMatches.length,
+          ms: Math.round(performance.now() - started),
+        },
         'LEIE imported',
       );
       return {
@@ -136,6 +182,8 @@ export async function leieRoutes(app: AppInstance) {
         fileName: imported.fileName,
         rowCount: imported.rowCount,
         rescreened,
+        approvedScreened: monitored.screened,
+        newMatches: monitored.newMatches.length,
       };
     },
   );

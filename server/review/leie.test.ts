@@ -171,4 +171,54 @@ describe('OIG LEIE', () => {
       source: 'SAM.gov and OIG search by hand',
     });
   });
+
+  it('re-screens approved providers after an import: a new match flags the card and emails the admins once', async () => {
+    // An approved provider: every item verified (the exclusion item may already be by screening), approved.
+    await importFile(leieFile([leieRow({ last: 'NOONE', first: 'LISTED', npi: '1245319599' })]));
+    const last = `Approved${tag()}`;
+    const applicationId = await underReview('Avery', last);
+    for (const item of (
+      await admin.json<AdminReview>('GET', `/api/admin/applications/${applicationId}/review`)
+    ).body.checklist) {
+      if (item.status === 'verified') continue;
+      const saved = await admin.json(
+        'PATCH',
+        `/api/admin/applications/${applicationId}/verification-items/${item.id}`,
+        {
+          status: 'verified',
+          source: item.primarySource,
+          verifiedAt: new Date().toISOString().slice(0, 10),
+        },
+      );
+      expect(saved.status).toBe(200);
+    }
+    expect((await admin.json('POST', `/api/admin/applications/${applicationId}/approve`, {})).status).toBe(
+      200,
+    );
+    const card = async () =>
+      (
+        await admin.json<{ providers: { currentApplication: { exclusionMatch: string | null } | null }[] }>(
+          'GET',
+          `/api/admin/providers?search=${encodeURIComponent(last.toLowerCase())}`,
+        )
+      ).body.providers[0]?.currentApplication?.exclusionMatch;
+    expect(await card()).toBeNull();
+
+    // The next month's list has this provider's name and birth date (the factory's 1980-02-29).
+    const alerts = () =>
+      app.mail.filter((m) => m.subject === 'OIG exclusion list: approved providers now match');
+    const before = alerts().length;
+    const listed = leieFile([leieRow({ last: last.toUpperCase(), first: 'AVERY', dob: '19800229' })]);
+    const first = await importFile(listed);
+    expect(first.body).toMatchObject({ newMatches: 1 });
+    expect(first.body.approvedScreened).toEqual(expect.any(Number));
+    expect(await card()).toBe('match');
+    expect(alerts().length).toBe(before + 1); // one administrator in this app: one mail
+    expect(alerts().at(-1)!.to).toBe(admin.email);
+    expect(alerts().at(-1)!.text).not.toContain(last);
+    // The same list again: still flagged, no second alert.
+    const again = await importFile(listed);
+    expect(again.body).toMatchObject({ newMatches: 0 });
+    expect(alerts().length).toBe(before + 1);
+  });
 });

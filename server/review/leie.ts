@@ -23,6 +23,7 @@ import {
 } from '../../domain/review/leie-screening.ts';
 import { isoDay } from '../../domain/review/verification-checklist.ts';
 import type { Database, Queryable } from '../db/client.ts';
+import { providerApplications } from '../db/schema/core.ts';
 import { applicationVersions, leieExclusions, leieImports, verificationItems } from '../db/schema/review.ts';
 
 /** Rows inserted per statement during an import. */
@@ -259,4 +260,44 @@ export async function screenApplication(
       ),
     );
   return screening;
+}
+
+/**
+ * Ongoing monitoring (issue 15, NCQA): screen every approved application against the current list
+ * and record its standing (`exclusion_match`). Returns the applications that are a match now and were
+ * not before (the admins' alert), and how many were screened.
+ */
+export async function rescreenApproved(
+  db: Database,
+  now: Date,
+): Promise<{ screened: number; newMatches: { applicationId: string; userId: string }[] }> {
+  const approved = await db
+    .select({
+      id: providerApplications.id,
+      userId: providerApplications.userId,
+      previous: providerApplications.exclusionMatch,
+    })
+    .from(providerApplications)
+    .where(eq(providerApplications.applicationStatus, 'approved'));
+  const newMatches: { applicationId: string; userId: string }[] = [];
+  for (const application of approved) {
+    const [newest] = await db
+      .select({ snapshot: applicationVersions.snapshot })
+      .from(applicationVersions)
+      .where(eq(applicationVersions.applicationId, application.id))
+      .orderBy(desc(applicationVersions.version))
+      .limit(1);
+    if (!newest) continue;
+    const screening = await screenSnapshot(db, newest.snapshot as ApplicationSnapshot);
+    if (!screening) return { screened: 0, newMatches };
+    const standing = screening.outcome === 'no_match' ? null : screening.outcome;
+    await db
+      .update(providerApplications)
+      .set({ exclusionMatch: standing, exclusionCheckedAt: now })
+      .where(eq(providerApplications.id, application.id));
+    if (standing === 'match' && application.previous !== 'match') {
+      newMatches.push({ applicationId: application.id, userId: application.userId });
+    }
+  }
+  return { screened: approved.length, newMatches };
 }

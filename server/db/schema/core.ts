@@ -62,6 +62,12 @@ export const providerApplications = pgTable(
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     /** The reason of a rejection, shown to the provider (issue 13). */
     decisionReason: text('decision_reason'),
+    /**
+     * An approved application's standing on the OIG LEIE after the latest import (issue 15 ongoing
+     * monitoring): 'match', 'possible_match', or null (no match, or not screened).
+     */
+    exclusionMatch: text('exclusion_match'),
+    exclusionCheckedAt: timestamp('exclusion_checked_at', { withTimezone: true }),
   },
   (t) => [
     index('provider_applications_user_created_idx').on(t.userId, t.createdAt.desc()),

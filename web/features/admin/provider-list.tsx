@@ -45,6 +45,13 @@ function ProviderCardView({
                 Administrator
               </Badge>
             )}
+            {provider.currentApplication?.exclusionMatch && (
+              <Badge color={badgeColor.red} variant="filled">
+                {provider.currentApplication.exclusionMatch === 'match'
+                  ? 'OIG exclusion match'
+                  : 'Possible OIG exclusion match'}
+              </Badge>
+            )}
             {provider.currentApplication ? (
               <StatusBadge status={provider.currentApplication.applicationStatus} />
             ) : (
