@@ -11,13 +11,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
-import { type DatabaseHandle, openDatabase, runMigrations } from '../server/db/client.ts';
-import { runningEmbeddedUrl } from '../server/db/embedded-postgres.ts';
 import { loadEnv } from '../server/env.ts';
 import { createMailer } from '../server/mail/mailer.ts';
 import { afterLeieImport } from '../server/review/leie.routes.ts';
 import { importLeie } from '../server/review/leie.ts';
-import { openConfiguredDatabase } from '../server/runtime.ts';
+import { openScriptDatabase } from './script-database.ts';
 
 const USAGE = 'Usage: npm run leie:import -- FILE   (the OIG LEIE full file, UPDATED.csv)';
 
@@ -33,14 +31,9 @@ async function main() {
   }
   const env = loadEnv();
   const logger = pino({ level: 'warn' });
-  const runningUrl = env.DATABASE_URL ? undefined : runningEmbeddedUrl(env.dataDir);
-  const { database, embedded }: { database: DatabaseHandle; embedded?: { stop(): Promise<void> } } =
-    runningUrl
-      ? { database: openDatabase(runningUrl, { max: 2, logger }) }
-      : await openConfiguredDatabase(env, logger);
+  const { database, close } = await openScriptDatabase(env, logger);
   let failed = false;
   try {
-    await runMigrations(database.db);
     const started = performance.now();
     const imported = await importLeie(database.db, fs.createReadStream(file), {
       fileName: path.basename(file),
@@ -61,8 +54,7 @@ async function main() {
     console.error(error instanceof Error ? error.message : error);
     failed = true;
   } finally {
-    await database.close();
-    await embedded?.stop();
+    await close();
   }
   process.exit(failed ? 1 : 0);
 }

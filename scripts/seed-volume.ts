@@ -25,10 +25,8 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import pino from 'pino';
-import { type DatabaseHandle, openDatabase, runMigrations } from '../server/db/client.ts';
-import { runningEmbeddedUrl } from '../server/db/embedded-postgres.ts';
 import { loadEnv } from '../server/env.ts';
-import { openConfiguredDatabase } from '../server/runtime.ts';
+import { openScriptDatabase } from './script-database.ts';
 import { type SeedVolumeOptions, seedVolume } from './seed-volume/seed-database.ts';
 
 const USAGE =
@@ -57,15 +55,9 @@ async function main() {
   }
   const env = loadEnv();
   const logger = pino({ level: 'warn' });
-  // With the embedded cluster already running (npm start), join it instead of starting a second one.
-  const runningUrl = env.DATABASE_URL ? undefined : runningEmbeddedUrl(env.dataDir);
-  const { database, embedded }: { database: DatabaseHandle; embedded?: { stop(): Promise<void> } } =
-    runningUrl
-      ? { database: openDatabase(runningUrl, { max: 2, logger }) }
-      : await openConfiguredDatabase(env, logger);
+  const { database, close } = await openScriptDatabase(env, logger);
   let failed = false;
   try {
-    await runMigrations(database.db);
     const started = performance.now();
     console.log(`Seeding ${options.providers ?? 100_000} providers...`);
     const result = await seedVolume(database.pool, options);
@@ -77,8 +69,7 @@ async function main() {
     console.error(error instanceof Error ? error.message : error);
     failed = true;
   } finally {
-    await database.close();
-    await embedded?.stop();
+    await close();
   }
   process.exit(failed ? 1 : 0);
 }

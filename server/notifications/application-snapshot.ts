@@ -7,7 +7,7 @@
  * Lives beside completion.service.ts, whose transaction stores version 1 (a new file of issue 13).
  */
 import { createHash } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import {
   type ApplicationSnapshot,
@@ -90,4 +90,18 @@ export async function storeNextVersion(
     })
     .returning({ version: applicationVersions.version });
   return { version: row!.version, sha256 };
+}
+
+/** The newest stored snapshot of `applicationId` (the last response's, else the completion's), or undefined. */
+export async function newestSnapshot(
+  db: Queryable,
+  applicationId: string,
+): Promise<ApplicationSnapshot | undefined> {
+  const [row] = await db
+    .select({ snapshot: applicationVersions.snapshot })
+    .from(applicationVersions)
+    .where(eq(applicationVersions.applicationId, applicationId))
+    .orderBy(desc(applicationVersions.version))
+    .limit(1);
+  return row?.snapshot as ApplicationSnapshot | undefined;
 }

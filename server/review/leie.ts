@@ -24,7 +24,8 @@ import {
 import { isoDay } from '../../domain/review/verification-checklist.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
-import { applicationVersions, leieExclusions, leieImports, verificationItems } from '../db/schema/review.ts';
+import { leieExclusions, leieImports, verificationItems } from '../db/schema/review.ts';
+import { newestSnapshot } from '../notifications/application-snapshot.ts';
 
 /** Rows inserted per statement during an import. */
 const BATCH = 1000;
@@ -206,14 +207,9 @@ export async function screenApplication(
   db: Queryable,
   applicationId: string,
 ): Promise<Screening | undefined> {
-  const [newest] = await db
-    .select({ snapshot: applicationVersions.snapshot })
-    .from(applicationVersions)
-    .where(eq(applicationVersions.applicationId, applicationId))
-    .orderBy(desc(applicationVersions.version))
-    .limit(1);
+  const newest = await newestSnapshot(db, applicationId);
   if (!newest) return undefined;
-  const screening = await screenSnapshot(db, newest.snapshot as ApplicationSnapshot);
+  const screening = await screenSnapshot(db, newest);
   if (!screening) return undefined;
   const label = screeningOutcomeLabel[screening.outcome];
   const note =
@@ -281,14 +277,9 @@ export async function rescreenApproved(
     .where(eq(providerApplications.applicationStatus, 'approved'));
   const newMatches: { applicationId: string; userId: string }[] = [];
   for (const application of approved) {
-    const [newest] = await db
-      .select({ snapshot: applicationVersions.snapshot })
-      .from(applicationVersions)
-      .where(eq(applicationVersions.applicationId, application.id))
-      .orderBy(desc(applicationVersions.version))
-      .limit(1);
+    const newest = await newestSnapshot(db, application.id);
     if (!newest) continue;
-    const screening = await screenSnapshot(db, newest.snapshot as ApplicationSnapshot);
+    const screening = await screenSnapshot(db, newest);
     if (!screening) return { screened: 0, newMatches };
     const standing = screening.outcome === 'no_match' ? null : screening.outcome;
     await db

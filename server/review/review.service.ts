@@ -5,7 +5,7 @@
  * UPDATE (`WHERE application_status = $from`), writes its audit row (actor, before/after status) and
  * returns the emails to send once committed. "Now" is a parameter wherever a rule depends on the date.
  */
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { NppesCheck } from '../../domain/api/nppes.ts';
 import type {
   AdminReview,
@@ -51,7 +51,7 @@ import {
   verificationEvidence,
   verificationItems,
 } from '../db/schema/review.ts';
-import { storeNextVersion } from '../notifications/application-snapshot.ts';
+import { newestSnapshot, storeNextVersion } from '../notifications/application-snapshot.ts';
 import { screenApplication } from './leie.ts';
 import { compareWithApplication, type NppesClient } from './nppes.ts';
 import type { ReviewMail } from './review-mail.ts';
@@ -608,13 +608,8 @@ export async function getAdminReview(db: Database, applicationId: string): Promi
     .where(eq(verificationEvidence.applicationId, applicationId))
     .orderBy(asc(verificationEvidence.uploadedAt));
   // Issue 15: the NPI and DEA format checks of the newest snapshot, shown on their items.
-  const [newest] = await db
-    .select({ snapshot: applicationVersions.snapshot })
-    .from(applicationVersions)
-    .where(eq(applicationVersions.applicationId, applicationId))
-    .orderBy(desc(applicationVersions.version))
-    .limit(1);
-  const identifierWarnings = newest ? snapshotIdentifierWarnings(newest.snapshot as ApplicationSnapshot) : {};
+  const newest = await newestSnapshot(db, applicationId);
+  const identifierWarnings = newest ? snapshotIdentifierWarnings(newest) : {};
   const evidenceByItem = new Map<string, VerificationItemDto['evidence']>();
   for (const row of evidenceRows) {
     evidenceByItem.set(row.itemId, [...(evidenceByItem.get(row.itemId) ?? []), presentEvidence(row)]);
@@ -801,13 +796,7 @@ export async function checkNppes(
       'Verifications can be recorded only while the application is Under Review. Reload to see its current status.',
     );
   }
-  const [newest] = await db
-    .select({ snapshot: applicationVersions.snapshot })
-    .from(applicationVersions)
-    .where(eq(applicationVersions.applicationId, applicationId))
-    .orderBy(desc(applicationVersions.version))
-    .limit(1);
-  const snapshot = newest?.snapshot as ApplicationSnapshot | undefined;
+  const snapshot = await newestSnapshot(db, applicationId);
   const npi = String(snapshot?.personalInformation?.npi_number ?? '').trim();
   const lookup = await nppes.lookup(npi, now);
   const mismatches = snapshot ? compareWithApplication(lookup.record, lookup.raw as object, snapshot) : [];
