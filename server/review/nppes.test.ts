@@ -11,7 +11,7 @@ import type { NppesCheck } from '../../domain/api/nppes.ts';
 import type { AdminReview } from '../../domain/api/review.ts';
 import { AppError } from '../../domain/app-error.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
-import { createNppesClient } from './nppes.ts';
+import { compareWithApplication, createNppesClient, readNppesResult } from './nppes.ts';
 import { completedApplication } from './testing/completed-review-application.ts';
 
 /** An NPPES 2.1 answer for one individual provider (shape as the registry returns it). */
@@ -161,6 +161,31 @@ describe('the NPPES client', () => {
     const started = Date.now();
     await expect(client.lookup('1234567893', now)).rejects.toMatchObject({ code: 'service_unavailable' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+  });
+});
+
+describe('compareWithApplication', () => {
+  const snapshot = {
+    applicationId: 'a',
+    userId: 'u',
+    personalInformation: { npi_number: '1234567893' },
+    profile: { first_name: 'Jane', last_name: 'Doe' },
+    lists: { licenses: [{ issuing_state: 'IL', license_number: 'MD-1' }] },
+    documents: [],
+  };
+  it('finds nothing when the name, the state licenses and the status agree (case and punctuation aside)', () => {
+    const raw = registryAnswer('1234567893', { first: 'Jane', last: 'Doe' }).results[0]!;
+    expect(compareWithApplication(readNppesResult(raw), raw, snapshot)).toEqual([]);
+  });
+  it('lists each disagreement', () => {
+    const raw = registryAnswer('1234567893', { first: 'Janet', last: 'Doe' }, { state: 'CA', number: 'A1' })
+      .results[0]!;
+    const inactive = { ...raw, basic: { ...raw.basic, status: 'D' } };
+    expect(compareWithApplication(readNppesResult(inactive), inactive, snapshot)).toEqual([
+      'Name: NPPES has JANET DOE, the application Jane Doe',
+      'License: NPPES lists CA A1 (Internal Medicine), which is not in the application',
+      'Status: NPPES says Deactivated, not Active',
+    ]);
   });
 });
 

@@ -84,7 +84,7 @@ export function readNppesResult(result: RawResult): NppesRecord {
     enumerationType: text(result.enumeration_type),
     name,
     credential: text(basic.credential) || null,
-    status: status === 'A' ? 'Active' : status || 'Unknown',
+    status: status === 'A' ? 'Active' : status === 'D' ? 'Deactivated' : status || 'Unknown',
     enumerationDate: text(basic.enumeration_date) || null,
     lastUpdated: text(basic.last_updated) || null,
     taxonomies: (result.taxonomies ?? []).map((t) => ({

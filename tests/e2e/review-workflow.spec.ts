@@ -346,6 +346,7 @@ test("an admin imports the OIG LEIE in the browser; a provider whose NPI is on i
   });
   await expect(page.getByText(/^2 exclusions from UPDATED\.csv, imported/)).toBeVisible();
   await expectNoAxeViolations(page);
+  await shot(page, 'admin-exclusions-tab');
 
   // Start Review screens the application: the exclusion item shows the match.
   await page.goto(`/admin/applications/${applicationId}`);

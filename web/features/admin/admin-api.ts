@@ -236,6 +236,8 @@ export function useImportLeie() {
         fileName: string;
         rowCount: number;
         rescreened: number;
+        approvedScreened: number;
+        newMatches: number;
       }>('/api/admin/leie/import', form, onProgress);
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin'] }),

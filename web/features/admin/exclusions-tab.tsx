@@ -29,7 +29,11 @@ export function ExclusionsTab({ enabled }: { enabled: boolean }) {
         onSuccess: (result) =>
           notifySuccess(
             'LEIE Imported',
-            `${number.format(result.rowCount)} exclusions from ${result.fileName}; ${result.rescreened} applications under review screened again.`,
+            `${number.format(result.rowCount)} exclusions from ${result.fileName}; ${result.rescreened} applications under review and ${result.approvedScreened} approved screened again${
+              result.newMatches > 0
+                ? `; ${result.newMatches} approved newly match (flagged on their cards)`
+                : ''
+            }.`,
           ),
         onError: (error) => notifyError('LEIE Not Imported', error.message),
         onSettled: () => setPercent(null),
