@@ -10,6 +10,7 @@ import multipart from '@fastify/multipart';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
+import { leieImportResultSchema, leieStatusSchema } from '../../domain/api/leie.ts';
 import { AppError, errorResponseSchema } from '../../domain/app-error.ts';
 import type { AppInstance } from '../app-types.ts';
 import { recordAudit } from '../audit/audit.service.ts';
@@ -23,24 +24,6 @@ import { exclusionAlertMessage } from './review-mail.ts';
 
 /** Largest LEIE file accepted, bytes (the full file is about 15 MB with some 80,000 rows). */
 export const LEIE_MAX_BYTES = 200 * 1024 * 1024;
-
-const leieStatusSchema = z.object({
-  /** null before the first import. */
-  importedAt: z.iso.datetime().nullable(),
-  fileName: z.string().nullable(),
-  rowCount: z.number().int().nullable(),
-});
-const importResultSchema = z.object({
-  importedAt: z.iso.datetime(),
-  fileName: z.string(),
-  rowCount: z.number().int(),
-  /** Applications under review screened again against the new list. */
-  rescreened: z.number().int(),
-  /** Approved applications screened (ongoing monitoring). */
-  approvedScreened: z.number().int(),
-  /** Approved applications that match now and did not before: the admins were emailed. */
-  newMatches: z.number().int(),
-});
 
 /** Screen every application under review against the current list; returns how many. */
 export async function rescreenUnderReview(db: Database): Promise<number> {
@@ -122,7 +105,7 @@ export async function leieRoutes(app: AppInstance) {
         tags: ['review'],
         consumes: ['multipart/form-data'],
         response: {
-          200: importResultSchema,
+          200: leieImportResultSchema,
           400: errorResponseSchema,
           401: errorResponseSchema,
           403: errorResponseSchema,

@@ -14,6 +14,7 @@ import type {
   ProviderList,
   ProviderListQuery,
 } from '../../../domain/api/admin.ts';
+import type { LeieImportResult, LeieStatus } from '../../../domain/api/leie.ts';
 import {
   type AdminNotification,
   type AdminNotificationListQuery,
@@ -210,11 +211,6 @@ export function useReviewQueue(filter: ReviewQueueFilter, page: number, enabled:
 }
 
 /** The current OIG LEIE list (issue 15): GET /api/admin/leie. */
-export interface LeieStatus {
-  importedAt: string | null;
-  fileName: string | null;
-  rowCount: number | null;
-}
 
 export function useLeieStatus(enabled: boolean) {
   return useQuery({
@@ -231,14 +227,7 @@ export function useImportLeie() {
     mutationFn: ({ file, onProgress }: { file: File; onProgress: (percent: number) => void }) => {
       const form = new FormData();
       form.append('file', file, file.name);
-      return uploadWithProgress<{
-        importedAt: string;
-        fileName: string;
-        rowCount: number;
-        rescreened: number;
-        approvedScreened: number;
-        newMatches: number;
-      }>('/api/admin/leie/import', form, onProgress);
+      return uploadWithProgress<LeieImportResult>('/api/admin/leie/import', form, onProgress);
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin'] }),
   });
