@@ -9,7 +9,6 @@
 import multipart from '@fastify/multipart';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { z } from 'zod';
 import { leieImportResultSchema, leieStatusSchema } from '../../domain/api/leie.ts';
 import { AppError, errorResponseSchema } from '../../domain/app-error.ts';
 import type { AppInstance } from '../app-types.ts';
