@@ -357,3 +357,35 @@ test("an admin imports the OIG LEIE in the browser; a provider whose NPI is on i
   await expect(exclusion).toContainText('Note: Match: EZRA EXCLUDED; NPI 1245319599');
   await shot(page, 'review-exclusion-match');
 });
+
+test('a rejection: the reason is required, and the provider sees the decision date and the reason', async ({
+  browser,
+  page,
+}) => {
+  const provider = await providerWithCompletedApplication(browser, {
+    firstName: 'Rhea',
+    lastName: 'Rejected',
+  });
+  await signInAsNewAdmin(page, { firstName: 'Tomas', lastName: 'Tanaka', emailPrefix: 'tanaka' });
+  await page.goto(`/admin/applications/${provider.applicationId}`);
+  await page.getByRole('button', { name: 'Start Review' }).click();
+  await page.getByRole('button', { name: 'Reject' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Reject the application' });
+  await dialog.getByRole('button', { name: 'Reject' }).click();
+  await expect(dialog.getByText('Enter the reason for the rejection')).toBeVisible();
+  await dialog.getByLabel('Reason').fill('Your state license was revoked in 2025.');
+  await dialog.getByRole('button', { name: 'Reject' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByText('Rejected', { exact: true })).toBeVisible();
+  await expect(
+    page.getByText('Reason for the rejection: Your state license was revoked in 2025.'),
+  ).toBeVisible();
+
+  const p = provider.page;
+  await p.goto('/dashboard');
+  await expect(p.getByText('Rejected', { exact: true })).toBeVisible();
+  await expect(p.getByText(/^Rejected on /)).toBeVisible();
+  await expect(p.getByText('Reason: Your state license was revoked in 2025.')).toBeVisible();
+  await expectNoAxeViolations(p);
+  await p.context().close();
+});
