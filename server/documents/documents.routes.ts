@@ -37,9 +37,8 @@ import type { AppInstance } from '../app-types.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
 import { type Actor, requireActor, requirePermission } from '../auth/actor.ts';
 import { authorizeSectionAccess } from '../sections/section-access.ts';
-import { assertFreeSpace } from '../storage/disk-space.ts';
 import { attachmentDisposition } from './content-disposition.ts';
-import { fileTooLargeError, UNSUPPORTED_EXTENSION_MESSAGE } from './document-intake.ts';
+import { UNSUPPORTED_EXTENSION_MESSAGE } from './document-intake.ts';
 import {
   assertDocumentRoom,
   type DocumentRow,
@@ -50,12 +49,7 @@ import {
   startOrphanSweeper,
   storeDocument,
 } from './documents.service.ts';
-
-/**
- * Room for multipart boundaries and headers around a 10 MB file. A declared body larger than the
- * limit plus this is refused before reading; the streaming check stays the rule for everything else.
- */
-const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+import { assertDeclaredUploadSize, assertUploadAllowed } from './upload-preflight.ts';
 
 const documentNotFound = () =>
   new AppError('not_found', 'Document not found. Reload the page to see your documents.');
@@ -161,27 +155,12 @@ export async function documentRoutes(app: AppInstance) {
           'Send the upload as multipart/form-data with the field documentType, then the file.',
         );
       }
-      const declaredBytes = Number(request.headers['content-length'] ?? 0);
-      if (declaredBytes > MAX_DOCUMENT_BYTES + MULTIPART_OVERHEAD_BYTES) {
-        reply.header('connection', 'close');
-        throw fileTooLargeError();
-      }
+      assertDeclaredUploadSize(request, reply);
       const application = await loadApplicationFor(app.deps.db, actor, request.params.applicationId, 'write');
       // Limits (issue 10 item 5), checked before a byte is read; the body is then not read at all.
-      try {
-        await app.deps.rateLimits.beforeUpload(actor.userId);
-        await assertDocumentRoom(app.deps.db, application.id, 0);
-        if (app.deps.env.STORAGE_DRIVER === 'local') {
-          await assertFreeSpace(app.deps.env.dataDir, app.deps.env.STORAGE_MIN_FREE_MB, MAX_DOCUMENT_BYTES);
-        }
-      } catch (error) {
-        reply.header('connection', 'close');
-        throw error;
-      }
-
-      // A client gone during the awaits above would leave the multipart parser waiting forever.
-      if (request.raw.destroyed)
-        throw new AppError('bad_request', 'The upload was interrupted. Please try again.');
+      await assertUploadAllowed(app.deps, request, reply, actor.userId, () =>
+        assertDocumentRoom(app.deps.db, application.id, 0),
+      );
       let fields: z.infer<typeof uploadDocumentFieldsSchema> | undefined;
       for await (const part of request.parts()) {
         if (part.type === 'field') {

@@ -25,7 +25,7 @@ import {
 } from '../../domain/sections/documents.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { assertSectionEditable } from '../applications/review-lock.ts';
-import { recordAudit } from '../audit/audit.service.ts';
+import { type AuditEvent, recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { documents } from '../db/schema/documents.ts';
@@ -111,9 +111,10 @@ async function lockApplicationDocuments(tx: Queryable, applicationId: string): P
 let lastTimestamp = 0;
 /**
  * Milliseconds since the epoch for an object key, strictly increasing within this process, so two
- * uploads in the same millisecond never share (and overwrite) a key.
+ * uploads in the same millisecond never share (and overwrite) a key. Documents and evidence files
+ * (issue 13) draw from this one counter.
  */
-function nextKeyTimestamp(): number {
+export function nextKeyTimestamp(): number {
   lastTimestamp = Math.max(Date.now(), lastTimestamp + 1);
   return lastTimestamp;
 }
@@ -283,22 +284,15 @@ export async function deleteDocument(
  * Open a document's bytes for download and audit the access (HIPAA 164.312(b)).
  * @throws AppError not_found when the object is missing from storage
  */
-export async function openDocumentForDownload(
+export function openDocumentForDownload(
   deps: { db: Database; storage: ObjectStorage },
   actor: Actor,
   document: DocumentRow,
 ): Promise<Readable> {
-  let body: Readable;
-  try {
-    body = await deps.storage.get(document.filePath);
-  } catch (error) {
-    if ((error as Error).name === 'ObjectNotFoundError') {
-      throw new AppError('not_found', 'The file of this document could not be found. Upload it again.');
-    }
-    throw error;
-  }
-  try {
-    await recordAudit(deps.db, {
+  return openAuditedDownload(deps, {
+    key: document.filePath,
+    missingMessage: 'The file of this document could not be found. Upload it again.',
+    audit: {
       action: 'document.download',
       actorUserId: actor.userId,
       subjectUserId: document.userId,
@@ -306,7 +300,30 @@ export async function openDocumentForDownload(
       resourceId: document.id,
       ipAddress: actor.ipAddress,
       details: { byAdmin: actor.role === 'admin' },
-    });
+    },
+  });
+}
+
+/**
+ * Open the object `key` and record `audit` (the download of a document, or of an evidence file,
+ * issue 13); the stream is closed again when the audit row cannot be written, so no unaudited read.
+ * @throws AppError not_found with `missingMessage` when the object is missing from storage; storage
+ *   and database errors propagate (500)
+ */
+export async function openAuditedDownload(
+  deps: { db: Database; storage: ObjectStorage },
+  input: { key: string; missingMessage: string; audit: AuditEvent },
+): Promise<Readable> {
+  let body: Readable;
+  try {
+    body = await deps.storage.get(input.key);
+  } catch (error) {
+    if ((error as Error).name === 'ObjectNotFoundError')
+      throw new AppError('not_found', input.missingMessage);
+    throw error;
+  }
+  try {
+    await recordAudit(deps.db, input.audit);
   } catch (error) {
     body.destroy();
     throw error;

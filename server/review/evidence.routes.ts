@@ -3,8 +3,10 @@
  * - POST   /api/admin/applications/:applicationId/verification-items/:itemId/evidence   multipart `file`
  * - GET    /api/admin/applications/:applicationId/evidence/:evidenceId/download          the bytes (audited)
  * - DELETE /api/admin/applications/:applicationId/evidence/:evidenceId                   while under review
- * Stored like documents (documents.service.ts `streamUpload`: the same type detection, 10 MB limit
- * and SHA-256) in `verification_evidence`, a table the provider's routes, the completion payload and
+ * Stored like documents (upload-preflight.ts: the per-user upload rate and free storage before the
+ * body is read; documents.service.ts `streamUpload`: the same type detection, 10 MB limit, SHA-256
+ * and messages; the same object storage, key `evidence/<applicationId>/<ms>.<ext>`; downloads opened
+ * and audited by `openAuditedDownload`) in `verification_evidence`, a table the provider's routes, the completion payload and
  * the snapshot never read. Uploads and deletes only while the application is Under Review (409).
  */
 import multipart from '@fastify/multipart';
@@ -25,8 +27,9 @@ import { requirePermission } from '../auth/actor.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { verificationEvidence, verificationItems } from '../db/schema/review.ts';
 import { attachmentDisposition } from '../documents/content-disposition.ts';
-import { fileTooLargeError, UNSUPPORTED_EXTENSION_MESSAGE } from '../documents/document-intake.ts';
-import { streamUpload } from '../documents/documents.service.ts';
+import { UNSUPPORTED_EXTENSION_MESSAGE } from '../documents/document-intake.ts';
+import { nextKeyTimestamp, openAuditedDownload, streamUpload } from '../documents/documents.service.ts';
+import { assertDeclaredUploadSize, assertUploadAllowed } from '../documents/upload-preflight.ts';
 import { presentEvidence } from './review.service.ts';
 
 const itemParams = z.object({ applicationId: z.string(), itemId: z.string() });
@@ -40,16 +43,10 @@ const notUnderReview = () =>
     'Evidence can be attached or removed only while the application is Under Review. Reload to see its current status.',
   );
 
-let lastTimestamp = 0;
-/** Strictly increasing ms for object keys within this process. */
-function nextKeyTimestamp(): number {
-  lastTimestamp = Math.max(Date.now(), lastTimestamp + 1);
-  return lastTimestamp;
-}
-
 export async function evidenceRoutes(app: AppInstance) {
   await app.register(multipart, {
-    limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 20 },
+    // As the documents': other fields are read and ignored (a form may carry some), one file.
+    limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 1024, headerPairs: 20 },
     throwFileSizeLimit: false,
   });
   app.addHook('onRequest', async (request) => {
@@ -63,7 +60,7 @@ export async function evidenceRoutes(app: AppInstance) {
       schema: {
         summary: 'Attach an evidence file to a checklist item (administrators, while under review; issue 13)',
         description:
-          'multipart/form-data with one part `file`: pdf, doc, docx, jpg, jpeg or png, at most 10 MB, content matching the extension. Visible to administrators only.',
+          "multipart/form-data with one part `file`: pdf, doc, docx, jpg, jpeg or png, at most 10 MB, content matching the extension (the documents' checks and messages). 404 for an item not of this application, 409 unless the application is Under Review, 429 past the per-user upload rate, 507 while the server is low on storage. Visible to administrators only.",
         tags: ['review'],
         consumes: ['multipart/form-data'],
         params: itemParams,
@@ -76,6 +73,7 @@ export async function evidenceRoutes(app: AppInstance) {
           409: errorResponseSchema,
           413: errorResponseSchema,
           415: errorResponseSchema,
+          429: errorResponseSchema,
           500: errorResponseSchema,
           507: errorResponseSchema,
         },
@@ -88,18 +86,19 @@ export async function evidenceRoutes(app: AppInstance) {
       if (!request.isMultipart()) {
         throw new AppError('bad_request', 'Send the file as multipart/form-data in the part named "file".');
       }
-      if (Number(request.headers['content-length'] ?? 0) > MAX_DOCUMENT_BYTES + 16 * 1024) {
-        reply.header('connection', 'close');
-        throw fileTooLargeError();
-      }
-      const [item] = await app.deps.db
-        .select({ id: verificationItems.id, status: providerApplications.applicationStatus })
-        .from(verificationItems)
-        .innerJoin(providerApplications, eq(providerApplications.id, verificationItems.applicationId))
-        .where(and(eq(verificationItems.id, itemId), eq(verificationItems.applicationId, applicationId)));
-      if (!item) throw new AppError('not_found', 'Checklist item not found. Reload the review page.');
-      if (item.status !== 'under_review') throw notUnderReview();
+      assertDeclaredUploadSize(request, reply);
+      // The documents' limits (rate, free storage), and this item under review; the body unread.
+      await assertUploadAllowed(app.deps, request, reply, actor.userId, async () => {
+        const [item] = await app.deps.db
+          .select({ id: verificationItems.id, status: providerApplications.applicationStatus })
+          .from(verificationItems)
+          .innerJoin(providerApplications, eq(providerApplications.id, verificationItems.applicationId))
+          .where(and(eq(verificationItems.id, itemId), eq(verificationItems.applicationId, applicationId)));
+        if (!item) throw new AppError('not_found', 'Checklist item not found. Reload the review page.');
+        if (item.status !== 'under_review') throw notUnderReview();
+      });
 
+      // The first file part (fields before it are skipped).
       const part = await request.file();
       if (part?.fieldname !== 'file') {
         part?.file.resume();
@@ -156,17 +155,18 @@ export async function evidenceRoutes(app: AppInstance) {
     },
   );
 
-  /** The evidence row `evidenceId` of `applicationId`. @throws 404 */
+  /** The evidence row `evidenceId` of `applicationId`, with the provider's user id. @throws 404 */
   const findEvidence = async (applicationId: string, evidenceId: string) => {
     if (!isUuid(applicationId) || !isUuid(evidenceId)) throw evidenceNotFound();
-    const [row] = await app.deps.db
-      .select()
+    const [found] = await app.deps.db
+      .select({ row: verificationEvidence, providerUserId: providerApplications.userId })
       .from(verificationEvidence)
+      .innerJoin(providerApplications, eq(providerApplications.id, verificationEvidence.applicationId))
       .where(
         and(eq(verificationEvidence.id, evidenceId), eq(verificationEvidence.applicationId, applicationId)),
       );
-    if (!row) throw evidenceNotFound();
-    return row;
+    if (!found) throw evidenceNotFound();
+    return found;
   };
 
   app.get(
@@ -188,20 +188,23 @@ export async function evidenceRoutes(app: AppInstance) {
     },
     async (request, reply) => {
       const actor = await requirePermission(request, 'review:application:any');
-      const row = await findEvidence(request.params.applicationId, request.params.evidenceId);
-      let body: Awaited<ReturnType<typeof app.deps.storage.get>>;
-      try {
-        body = await app.deps.storage.get(row.objectKey);
-      } catch {
-        throw new AppError('not_found', 'The file of this evidence could not be found. Attach it again.');
-      }
-      await recordAudit(app.deps.db, {
-        action: 'review.evidence_downloaded',
-        actorUserId: actor.userId,
-        resourceType: 'verification_evidence',
-        resourceId: row.id,
-        ipAddress: actor.ipAddress,
-        details: { applicationId: row.applicationId, itemId: row.itemId },
+      const { row, providerUserId } = await findEvidence(
+        request.params.applicationId,
+        request.params.evidenceId,
+      );
+      // Audited like a document download (HIPAA 164.312(b)); the subject is the provider.
+      const body = await openAuditedDownload(app.deps, {
+        key: row.objectKey,
+        missingMessage: 'The file of this evidence could not be found. Attach it again.',
+        audit: {
+          action: 'review.evidence_downloaded',
+          actorUserId: actor.userId,
+          subjectUserId: providerUserId,
+          resourceType: 'verification_evidence',
+          resourceId: row.id,
+          ipAddress: actor.ipAddress,
+          details: { applicationId: row.applicationId, itemId: row.itemId },
+        },
       });
       return reply
         .header('content-type', row.mimeType)
@@ -231,7 +234,7 @@ export async function evidenceRoutes(app: AppInstance) {
     },
     async (request, reply) => {
       const actor = await requirePermission(request, 'review:application:any');
-      const row = await findEvidence(request.params.applicationId, request.params.evidenceId);
+      const { row } = await findEvidence(request.params.applicationId, request.params.evidenceId);
       await app.deps.db.transaction(async (tx) => {
         const [application] = await tx
           .execute<{ status: string; user_id: string }>(

@@ -3,8 +3,10 @@
  * administrator reviews it on /admin/applications/:applicationId, and 'Approve' is refused while a
  * checklist item is pending.
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import { type Browser, expect, type Page, test } from '@playwright/test';
+import { UNSUPPORTED_EXTENSION_MESSAGE } from '../../server/documents/document-intake.ts';
 import {
   completionReceiverForSpec,
   expectNoAxeViolations,
@@ -155,7 +157,31 @@ test('Approve is refused while a checklist item is pending, and the message name
     mimeType: 'application/pdf',
     buffer: PDF_BYTES,
   });
-  await expect(npi.getByRole('link', { name: 'nppes-printout.pdf' })).toBeVisible();
+  const downloadLink = npi.getByRole('link', { name: 'Download nppes-printout.pdf' });
+  await expect(downloadLink).toBeVisible();
+  const [downloaded] = await Promise.all([page.waitForEvent('download'), downloadLink.click()]);
+  expect(downloaded.suggestedFilename()).toBe('nppes-printout.pdf');
+  expect(fs.readFileSync(await downloaded.path()).equals(PDF_BYTES)).toBe(true);
+  // A file the documents refuse: the server's message under the button, nothing listed.
+  const refusedChooser = page.waitForEvent('filechooser');
+  await npi.getByRole('button', { name: /^Attach Evidence/ }).click();
+  await (await refusedChooser).setFiles({
+    name: 'notes.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('not evidence'),
+  });
+  await expect(npi.getByRole('alert')).toHaveText(UNSUPPORTED_EXTENSION_MESSAGE);
+  // A second file, removed again after the confirmation.
+  const extraChooser = page.waitForEvent('filechooser');
+  await npi.getByRole('button', { name: /^Attach Evidence/ }).click();
+  await (await extraChooser).setFiles({ name: 'extra.pdf', mimeType: 'application/pdf', buffer: PDF_BYTES });
+  await expect(npi.getByRole('alert')).toHaveCount(0);
+  await expect(npi.getByRole('link', { name: 'Download extra.pdf' })).toBeVisible();
+  if (SHOTS) await npi.screenshot({ path: `${SHOTS}/review-evidence.png` });
+  await npi.getByRole('button', { name: 'Remove extra.pdf' }).click();
+  await page.getByRole('dialog', { name: 'Remove evidence' }).getByRole('button', { name: 'Remove' }).click();
+  await expect(npi.getByRole('link', { name: 'Download extra.pdf' })).toHaveCount(0);
+  await expect(downloadLink).toBeVisible();
 
   await page.getByRole('button', { name: 'Approve' }).click();
   await page

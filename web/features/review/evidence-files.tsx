@@ -1,12 +1,14 @@
 /**
- * The evidence files of one checklist item (issue 13): each file with its size and date and a
- * download link (an audited admin route); while the application is Under Review, 'Attach Evidence'
- * (pdf, doc, docx, jpg, jpeg, png up to 10 MB: the documents' rules, checked again by the server) and
- * 'Remove' with a confirmation.
+ * The evidence files of one checklist item (issue 13, decision 018 "Evidence files"; administrators
+ * only): each file with its name, size, date and 'Download' (an audited admin route); while the
+ * application is Under Review, 'Attach Evidence' (pdf, doc, docx, jpg, jpeg, png up to 10 MB: the
+ * documents' rules, checked again by the server) with upload progress, the server's message under
+ * the button when it refuses a file, a toast when it is attached, and 'Remove' (the trash icon
+ * of every row delete, named 'Remove <file>') with a confirmation.
  */
-import { ActionIcon, Anchor, Button, FileButton, Group, Stack, Text } from '@mantine/core';
+import { ActionIcon, Button, FileButton, Group, Progress, Stack, Text } from '@mantine/core';
 import { IconPaperclip, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { acceptedDocumentExtensions, formatFileSizeMb } from '../../../domain/sections/documents.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { formatDate } from '../../format.ts';
@@ -27,19 +29,26 @@ export function EvidenceFiles({
   /** The item's target, for the controls' accessible names. */
   itemName: string;
   evidence: readonly EvidenceDto[];
+  /** Under Review: files can be attached and removed. */
   editable: boolean;
 }) {
   const attach = useAttachEvidence(applicationId);
   const remove = useRemoveEvidence(applicationId);
   const [removing, setRemoving] = useState<EvidenceDto | null>(null);
+  const [percent, setPercent] = useState<number | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const progressId = useId();
 
   const upload = (file: File | null) => {
     if (!file) return;
+    setRefusal(null);
+    setPercent(0);
     attach.mutate(
-      { itemId, file },
+      { itemId, file, onProgress: setPercent },
       {
         onSuccess: () => notifySuccess('Evidence Attached', `${file.name} is attached to ${itemName}.`),
-        onError: (error) => notifyError('Evidence Not Attached', error.message),
+        onError: (error) => setRefusal(error.message),
+        onSettled: () => setPercent(null),
       },
     );
   };
@@ -57,18 +66,23 @@ export function EvidenceFiles({
           aria-label={`Evidence for ${itemName}`}
         >
           {evidence.map((e) => (
-            <Group key={e.id} component="li" gap="xs" wrap="nowrap">
-              <Anchor
-                href={e.downloadUrl}
-                download={e.fileName}
-                size="sm"
-                style={{ overflowWrap: 'anywhere' }}
-              >
+            <Group key={e.id} component="li" gap="xs" wrap="wrap">
+              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                 {e.fileName}
-              </Anchor>
+              </Text>
               <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
                 {formatFileSizeMb(e.fileSize)}, {formatDate(e.uploadedAt)}
               </Text>
+              <Button
+                component="a"
+                href={e.downloadUrl}
+                download={e.fileName}
+                size="compact-xs"
+                variant="subtle"
+                aria-label={`Download ${e.fileName}`}
+              >
+                Download
+              </Button>
               {editable && (
                 <ActionIcon
                   variant="subtle"
@@ -101,6 +115,21 @@ export function EvidenceFiles({
             )}
           </FileButton>
         </div>
+      )}
+      {percent !== null && (
+        <Stack gap={2} maw={320}>
+          <Text size="xs" id={progressId}>
+            {percent < 100 ? `Uploading... ${percent}%` : 'Checking the file...'}
+          </Text>
+          <Progress.Root size="sm">
+            <Progress.Section value={percent} aria-labelledby={progressId} />
+          </Progress.Root>
+        </Stack>
+      )}
+      {refusal && (
+        <Text size="sm" c="red.9" role="alert">
+          {refusal}
+        </Text>
       )}
       <ConfirmDialog
         opened={removing !== null}

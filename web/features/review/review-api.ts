@@ -15,7 +15,7 @@ import type {
   VerificationItemDto,
   VerificationUpdate,
 } from '../../../domain/api/review.ts';
-import { ApiError, api } from '../../api.ts';
+import { api, uploadWithProgress } from '../../api.ts';
 
 export type ApplicationVersion = z.infer<typeof applicationVersionSchema>;
 export type { AdminReview, EvidenceDto, NppesCheck, VerificationItemDto };
@@ -96,33 +96,29 @@ export function useUpdateVerification(applicationId: string) {
 }
 
 /**
- * POST .../verification-items/:itemId/evidence with one file (multipart). Errors carry the server's
- * message (415 type, 413 size, 409 not under review).
+ * POST .../verification-items/:itemId/evidence with one file (multipart), reporting `onProgress`
+ * (percent of the body sent, 0-100). Errors carry the server's message (415 type, 413 size, 409 not
+ * under review, 429 too many uploads, 507 storage low).
  */
 export function useAttachEvidence(applicationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ itemId, file }: { itemId: string; file: File }) => {
+    mutationFn: ({
+      itemId,
+      file,
+      onProgress,
+    }: {
+      itemId: string;
+      file: File;
+      onProgress: (p: number) => void;
+    }) => {
       const form = new FormData();
       form.append('file', file, file.name);
-      let response: Response;
-      try {
-        response = await fetch(
-          `${base(applicationId)}/verification-items/${encodeURIComponent(itemId)}/evidence`,
-          { method: 'POST', body: form, credentials: 'same-origin', headers: { accept: 'application/json' } },
-        );
-      } catch {
-        throw new ApiError(0, 'network', 'Cannot reach the server. Check your connection and try again.');
-      }
-      const body = (await response.json().catch(() => ({}))) as { message?: string; code?: string };
-      if (!response.ok) {
-        throw new ApiError(
-          response.status,
-          'internal',
-          body.message || `The upload failed (${response.status}).`,
-        );
-      }
-      return body as EvidenceDto;
+      return uploadWithProgress<EvidenceDto>(
+        `${base(applicationId)}/verification-items/${encodeURIComponent(itemId)}/evidence`,
+        form,
+        onProgress,
+      );
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: reviewKey(applicationId), exact: true }),
   });
