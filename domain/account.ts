@@ -3,8 +3,12 @@
  * the web forms and the server, which validates every /api/auth body with them before better-auth
  * sees it. Lengths: names 100 characters (a generous bound for any legal name), email 254 (RFC 5321
  * path limit), password PASSWORD_MAX_LENGTH (spec §5 leaves the rules to us; decision 003).
+ *
+ * Written with `zod/mini` (the same engine as the rest of the schemas, a functional API that bundles
+ * only what it uses): the sign-in page validates with these, and its first load should not carry all
+ * of zod (issue 18, decision 021).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { PASSWORD_MAX_LENGTH } from './password-policy.ts';
 
 /** Longest first or last name, in characters. */
@@ -18,22 +22,37 @@ export const EMAIL_MAX_LENGTH = 254;
 const personName = (label: string) =>
   z
     .string({ error: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(NAME_MAX_LENGTH, `${label} may be at most ${NAME_MAX_LENGTH} characters`);
+    .check(
+      z.trim(),
+      z.minLength(1, `${label} is required`),
+      z.maxLength(NAME_MAX_LENGTH, `${label} may be at most ${NAME_MAX_LENGTH} characters`),
+    );
 
-const email = z
-  .string({ error: 'Email is required' })
-  .trim()
-  .min(1, 'Email is required')
-  .max(EMAIL_MAX_LENGTH, `Email may be at most ${EMAIL_MAX_LENGTH} characters`)
+const email = z.pipe(
+  z
+    .string({ error: 'Email is required' })
+    .check(
+      z.trim(),
+      z.minLength(1, 'Email is required'),
+      z.maxLength(EMAIL_MAX_LENGTH, `Email may be at most ${EMAIL_MAX_LENGTH} characters`),
+    ),
   // The check better-auth applies (z.email()), with a message for people (issue 17).
-  .pipe(z.email({ error: INVALID_EMAIL_MESSAGE }));
+  z.email({ error: INVALID_EMAIL_MESSAGE }),
+);
 
 const password = z
   .string({ error: 'Password is required' })
-  .min(1, 'Password is required')
-  .max(PASSWORD_MAX_LENGTH, `Password may be at most ${PASSWORD_MAX_LENGTH} characters`);
+  .check(
+    z.minLength(1, 'Password is required'),
+    z.maxLength(PASSWORD_MAX_LENGTH, `Password may be at most ${PASSWORD_MAX_LENGTH} characters`),
+  );
+
+const displayName = z
+  .string()
+  .check(
+    z.trim(),
+    z.maxLength(NAME_MAX_LENGTH * 2 + 1, `Name may be at most ${NAME_MAX_LENGTH * 2 + 1} characters`),
+  );
 
 /** The sign-up form (spec §2 /auth: firstName, lastName, email, password, all required). */
 export const signUpFormSchema = z.object({
@@ -46,28 +65,24 @@ export const signUpFormSchema = z.object({
 /** The sign-in form (spec §2 /auth: email and password, both required). */
 export const signInFormSchema = z.object({ email, password });
 
+/** Body of POST /api/auth/sign-in/email: the form; other keys (`rememberMe`, `callbackURL`) pass to better-auth. */
+export const signInBodySchema = z.looseObject({ email, password });
+
 /** Body of POST /api/auth/sign-up/email: the form plus better-auth's display `name` and callback. */
-export const signUpBodySchema = signUpFormSchema
-  .extend({
-    name: z
-      .string()
-      .trim()
-      .max(NAME_MAX_LENGTH * 2 + 1, `Name may be at most ${NAME_MAX_LENGTH * 2 + 1} characters`)
-      .optional(),
-    callbackURL: z.string().max(2000).optional(),
-  })
-  .transform((body) => ({ ...body, name: body.name || `${body.firstName} ${body.lastName}` }));
+export const signUpBodySchema = z.pipe(
+  z.extend(signUpFormSchema, {
+    name: z.optional(displayName),
+    callbackURL: z.optional(z.string().check(z.maxLength(2000))),
+  }),
+  z.transform((body) => ({ ...body, name: body.name || `${body.firstName} ${body.lastName}` })),
+);
 
 /** Body of POST /api/auth/update-user: only the names can change through the auth API. */
 export const updateUserBodySchema = z.strictObject(
   {
-    firstName: personName('First name').optional(),
-    lastName: personName('Last name').optional(),
-    name: z
-      .string()
-      .trim()
-      .max(NAME_MAX_LENGTH * 2 + 1, `Name may be at most ${NAME_MAX_LENGTH * 2 + 1} characters`)
-      .optional(),
+    firstName: z.optional(personName('First name')),
+    lastName: z.optional(personName('Last name')),
+    name: z.optional(displayName),
   },
   { error: 'Only firstName, lastName and name can be changed here.' },
 );

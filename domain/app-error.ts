@@ -83,7 +83,7 @@ export class AppError extends Error {
 }
 
 /** Convert zod issues to FieldIssues (paths keep array indexes so a form can name the card). */
-export function toFieldIssues(error: z.ZodError): FieldIssue[] {
+export function toFieldIssues(error: z.core.$ZodError): FieldIssue[] {
   return error.issues.map((i) => ({
     path: i.path.filter((p): p is string | number => typeof p !== 'symbol'),
     message: i.message,

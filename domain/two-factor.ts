@@ -2,9 +2,10 @@
  * Second factor (issue 16; OWASP ASVS 5.0 V6.3 multi-factor authentication): TOTP per RFC 6238
  * (6 digits, 30-second steps, via better-auth's two-factor plugin) and one-time backup codes. The
  * same zod schemas bound the web forms and the server, which validates every /api/auth/two-factor/*
- * body with them before better-auth sees it.
+ * body with them before better-auth sees it. Written with `zod/mini`, as domain/account.ts: the
+ * sign-in page loads them (issue 18, decision 021).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { PASSWORD_MAX_LENGTH } from './password-policy.ts';
 
 /** Digits of a TOTP code (RFC 6238 default, what authenticator apps show). */
@@ -13,23 +14,30 @@ export const TOTP_DIGITS = 6;
 export const BACKUP_CODE_COUNT = 10;
 
 /** The 'Authentication code' field: 6 digits; spaces (as apps group them, "123 456") are ignored. */
-export const authenticationCodeSchema = z
-  .string({ error: 'Enter the 6-digit code from your authenticator app.' })
-  .transform((code) => code.replace(/\s+/g, ''))
-  .pipe(z.string().regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app.'));
+export const authenticationCodeSchema = z.pipe(
+  z.pipe(
+    z.string({ error: 'Enter the 6-digit code from your authenticator app.' }),
+    z.transform((code: string) => code.replace(/\s+/g, '')),
+  ),
+  z.string().check(z.regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app.')),
+);
 
 /** A backup code as shown at enrolment (letters, digits and a dash; at most 32 characters). */
 export const backupCodeSchema = z
   .string({ error: 'Enter one of your backup codes.' })
-  .trim()
-  .min(1, 'Enter one of your backup codes.')
-  .max(32, 'Enter one of your backup codes.')
-  .regex(/^[A-Za-z0-9-]+$/, 'Enter one of your backup codes.');
+  .check(
+    z.trim(),
+    z.minLength(1, 'Enter one of your backup codes.'),
+    z.maxLength(32, 'Enter one of your backup codes.'),
+    z.regex(/^[A-Za-z0-9-]+$/, 'Enter one of your backup codes.'),
+  );
 
 const password = z
   .string({ error: 'Password is required' })
-  .min(1, 'Password is required')
-  .max(PASSWORD_MAX_LENGTH, `Password may be at most ${PASSWORD_MAX_LENGTH} characters`);
+  .check(
+    z.minLength(1, 'Password is required'),
+    z.maxLength(PASSWORD_MAX_LENGTH, `Password may be at most ${PASSWORD_MAX_LENGTH} characters`),
+  );
 
 /**
  * Body of POST /api/auth/two-factor/enable, /disable, /get-totp-uri and /generate-backup-codes: the

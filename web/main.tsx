@@ -1,5 +1,4 @@
 import './styles/first-paint.css';
-import './zod-config.ts';
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, startTransition } from 'react';
@@ -10,7 +9,7 @@ import { ApiError, onTwoFactorRequired } from './api.ts';
 import { TWO_FACTOR_SETUP_PATH } from './app/paths.ts';
 import { meQueryKey, sessionQuery } from './app/session.ts';
 import { Toasts } from './components/toasts.tsx';
-import { router } from './router.tsx';
+import { preloadCurrentPage, router } from './router.tsx';
 import { cssVariablesResolver, theme } from './theme.ts';
 
 const queryClient = new QueryClient({
@@ -35,6 +34,7 @@ onTwoFactorRequired(() => {
 
 // The session check starts now, in parallel with the first page's code, not after it (decision 016).
 void queryClient.prefetchQuery(sessionQuery);
+preloadCurrentPage();
 
 const root = createRoot(document.getElementById('root')!);
 // The first render is a transition, so React renders in slices and yields to the browser between

@@ -3,10 +3,10 @@
  * Each route names its document title in `handle` (issue 17, web/app/page-titles.ts); the signed-in
  * screens sit in a layout route that renders the app shell (web/components/app-shell.tsx).
  */
-import { lazy, type ReactNode, Suspense } from 'react';
+import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Outlet } from 'react-router';
 import type { SectionKey } from '../domain/sections/registry.ts';
-import { sectionSlugs } from '../domain/sections/section-slugs.ts';
+import { sectionSlugs } from '../domain/sections/section-catalog.ts';
 import { type PageName, pageNames, RouteTitle, type TitleHandle } from './app/page-titles.ts';
 import { ACCOUNT_PATH, APPLICATION_REVIEW_PATH, TWO_FACTOR_SETUP_PATH } from './app/paths.ts';
 import { FullPageLoader } from './components/full-page-loader.tsx';
@@ -15,26 +15,45 @@ import { RequireRole, RequireSignIn } from './components/require-role.tsx';
 import LandingPage from './features/landing/landing-page.tsx';
 import { sectionRoutes } from './features/sections/section-routes.tsx';
 
-const AuthPage = lazy(() => import('./features/auth/auth-page.tsx'));
-const ForgotPasswordPage = lazy(() =>
+const AuthPage = lazyPage(() => import('./features/auth/auth-page.tsx'));
+const ForgotPasswordPage = lazyPage(() =>
   import('./features/auth/password-reset-pages.tsx').then((m) => ({ default: m.ForgotPasswordPage })),
 );
-const ResetPasswordPage = lazy(() =>
+const ResetPasswordPage = lazyPage(() =>
   import('./features/auth/password-reset-pages.tsx').then((m) => ({ default: m.ResetPasswordPage })),
 );
-const DashboardPage = lazy(() => import('./features/dashboard/dashboard-page.tsx'));
-const DocumentsPage = lazy(() => import('./features/documents/documents-page.tsx'));
-const AdminPage = lazy(() => import('./features/admin/admin-page.tsx'));
-const ReviewPage = lazy(() => import('./features/review/review-page.tsx'));
-const AccountPage = lazy(() => import('./features/account/account-page.tsx'));
-const TwoFactorSetupPage = lazy(() => import('./features/account/two-factor-setup-page.tsx'));
-const NotFoundPage = lazy(() => import('./features/not-found/not-found-page.tsx'));
+const DashboardPage = lazyPage(() => import('./features/dashboard/dashboard-page.tsx'));
+const DocumentsPage = lazyPage(() => import('./features/documents/documents-page.tsx'));
+const AdminPage = lazyPage(() => import('./features/admin/admin-page.tsx'));
+const ReviewPage = lazyPage(() => import('./features/review/review-page.tsx'));
+const AccountPage = lazyPage(() => import('./features/account/account-page.tsx'));
+const TwoFactorSetupPage = lazyPage(() => import('./features/account/two-factor-setup-page.tsx'));
+const NotFoundPage = lazyPage(() => import('./features/not-found/not-found-page.tsx'));
 // The shell of the signed-in screens: a lazy chunk, out of the landing and sign-in pages' first paint.
-const AppShellLayout = lazy(() => import('./components/app-shell.tsx'));
+const AppShellLayout = lazyPage(() => import('./components/app-shell.tsx'));
+
+/**
+ * `React.lazy` plus `preload()`, which starts loading the page's chunk before anything renders it
+ * (once: the import is shared). See `preloadCurrentPage`.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the constraint React.lazy itself declares
+function lazyPage<Page extends ComponentType<any>>(load: () => Promise<{ default: Page }>) {
+  let loading: Promise<{ default: Page }> | undefined;
+  const preload = () => {
+    loading ??= load();
+    return loading;
+  };
+  return Object.assign(lazy(preload), { preload });
+}
+
+/** What a route may carry in `handle` besides its title: the chunks to start loading at startup. */
+interface PreloadHandle {
+  preload?: readonly (() => Promise<unknown>)[];
+}
 
 /** A route's title handle (web/app/page-titles.ts). */
-function title(page: PageName): TitleHandle {
-  return { page };
+function title(page: PageName, ...preload: (() => Promise<unknown>)[]): TitleHandle & PreloadHandle {
+  return { page, preload };
 }
 
 /** The section key of a section route's path, `/<slug>/:applicationId`, from the slug map. */
@@ -59,27 +78,28 @@ export const router = createBrowserRouter([
     ),
     children: [
       { path: '/', element: <LandingPage />, handle: { landing: true } satisfies TitleHandle },
-      { path: '/auth', element: <AuthPage />, handle: title(pageNames.signIn) },
+      { path: '/auth', element: <AuthPage />, handle: title(pageNames.signIn, AuthPage.preload) },
       { path: '/forgot-password', element: <ForgotPasswordPage />, handle: title(pageNames.forgotPassword) },
       { path: '/reset-password', element: <ResetPasswordPage />, handle: title(pageNames.resetPassword) },
       {
         // The signed-in screens, inside the app shell (issue 17); each keeps its own guard.
         element: <AppShellLayout />,
+        handle: { preload: [AppShellLayout.preload] } satisfies PreloadHandle,
         children: [
           {
             path: '/dashboard',
             element: <RequireRole allow="user">{(me) => <DashboardPage me={me} />}</RequireRole>,
-            handle: title(pageNames.dashboard),
+            handle: title(pageNames.dashboard, DashboardPage.preload),
           },
           {
             path: '/admin',
             element: <RequireRole allow="admin">{() => <AdminPage />}</RequireRole>,
-            handle: title(pageNames.admin),
+            handle: title(pageNames.admin, AdminPage.preload),
           },
           {
             path: APPLICATION_REVIEW_PATH,
             element: <RequireRole allow="admin">{(me) => <ReviewPage me={me} />}</RequireRole>,
-            handle: title(pageNames.applicationReview),
+            handle: title(pageNames.applicationReview, ReviewPage.preload),
           },
           ...sectionRoutes.map((route) => ({
             path: route.path,
@@ -89,13 +109,13 @@ export const router = createBrowserRouter([
           {
             path: ACCOUNT_PATH,
             element: <RequireRole allow="any">{(me) => <AccountPage me={me} />}</RequireRole>,
-            handle: title(pageNames.account),
+            handle: title(pageNames.account, AccountPage.preload),
           },
           {
             // Reachable without a second factor: administrators are sent here until they set one up.
             path: TWO_FACTOR_SETUP_PATH,
             element: <RequireSignIn>{(me) => <TwoFactorSetupPage me={me} />}</RequireSignIn>,
-            handle: title(pageNames.twoFactorSetup),
+            handle: title(pageNames.twoFactorSetup, TwoFactorSetupPage.preload),
           },
           {
             path: '/documents/:applicationId',
@@ -108,3 +128,14 @@ export const router = createBrowserRouter([
     ],
   },
 ]);
+
+/**
+ * Starts loading the code of the page the app opened on (its chunk and the app shell's), in
+ * parallel with the session check, instead of after it: the guards wait for the session, and a
+ * lazy page's chunk would otherwise only be requested once they render it (decision 021).
+ */
+export function preloadCurrentPage(): void {
+  for (const match of router.state.matches) {
+    for (const preload of (match.route.handle as PreloadHandle | undefined)?.preload ?? []) void preload();
+  }
+}

@@ -1,7 +1,9 @@
 /**
  * zod without its JIT (decision 016): zod probes `new Function` on first use, which the server's
- * CSP (script-src 'self', no 'unsafe-eval') refuses and Chrome reports as a CSP issue. Run first, by
- * main.tsx, before any schema parses; forms are small, so the interpreted path costs nothing visible.
+ * CSP (script-src 'self', no 'unsafe-eval') refuses and Chrome reports as a CSP issue. Imported by
+ * web/forms/zod-form.ts, the module every form that parses loads, so it runs before any schema parses
+ * and the pages without a form (the landing page) do not load zod at all (decision 021); forms are
+ * small, so the interpreted path costs nothing visible.
  */
 import { config } from 'zod/v4/core';
 

@@ -6,12 +6,13 @@
  */
 import { z } from 'zod';
 import { applicationStatuses } from '../application-status.ts';
-import { reviewActions } from '../review/review-workflow.ts';
+import { REVIEW_TEXT_MAX, reviewActions } from '../review/review-workflow.ts';
+
+export { REVIEW_TEXT_MAX };
+
 import { verificationKinds, verificationStatuses } from '../review/verification-checklist.ts';
 import { sections } from '../sections/registry.ts';
 
-/** Longest request message, reply, rejection reason, note or waiver reason, in characters. */
-export const REVIEW_TEXT_MAX = 4000;
 /** Rows per page of the review queue. */
 export const REVIEW_QUEUE_PAGE_SIZE = 25;
 

@@ -14,6 +14,9 @@
  */
 import { type ApplicationStatus, applicationStatusLabel } from '../application-status.ts';
 
+/** Longest request message, reply, rejection reason, note or waiver reason, in characters. */
+export const REVIEW_TEXT_MAX = 4000;
+
 export const reviewActions = [
   'complete',
   'start_review',

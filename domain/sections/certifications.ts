@@ -11,7 +11,7 @@ import {
   requiredText,
   TEXT_MAX,
 } from './section.ts';
-import { sectionSlugs } from './section-slugs.ts';
+import { sectionCatalog } from './section-catalog.ts';
 
 export const certificationSchema = z.object({
   certificationName: requiredText('Certification name'),
@@ -25,9 +25,7 @@ export type Certification = z.output<typeof certificationSchema>;
 
 export const certificationsSection = defineListSection({
   key: 'certifications',
-  title: 'Certifications',
-  description: 'board certifications and credentials',
-  slug: sectionSlugs.certifications,
+  ...sectionCatalog.certifications,
   kind: 'list',
   layout: 'add-form-table',
   orderBy: 'createdAt',

@@ -15,7 +15,7 @@ import {
   requiredText,
   TEXT_MAX,
 } from './section.ts';
-import { sectionSlugs } from './section-slugs.ts';
+import { sectionCatalog } from './section-catalog.ts';
 
 /** CME categories; the values are also the labels. */
 export const cmeCategories = [
@@ -51,9 +51,7 @@ export type Cme = z.output<typeof cmeSchema>;
 
 export const cmeSection = defineListSection({
   key: 'cme',
-  title: 'CME Credits',
-  description: 'continuing medical education',
-  slug: sectionSlugs.cme,
+  ...sectionCatalog.cme,
   kind: 'list',
   layout: 'add-form-table',
   orderBy: 'completionDate',

@@ -8,7 +8,7 @@ import {
   optionalText,
   TEXT_MAX,
 } from './section.ts';
-import { sectionSlugs } from './section-slugs.ts';
+import { sectionCatalog } from './section-catalog.ts';
 
 export const degreeTypes = ['associate', 'bachelor', 'master', 'doctorate', 'certificate'] as const;
 export type DegreeType = (typeof degreeTypes)[number];
@@ -33,9 +33,7 @@ export type Education = z.output<typeof educationSchema>;
 
 export const educationSection = defineListSection({
   key: 'education',
-  title: 'Education',
-  description: 'academic background and degrees',
-  slug: sectionSlugs.education,
+  ...sectionCatalog.education,
   kind: 'list',
   layout: 'repeatable-cards',
   orderBy: 'position',

@@ -1,7 +1,7 @@
 /** Section 5, Malpractice Insurance (spec §3 malpractice_insurance). Repeatable cards, 'Add Policy'. No field is required (spec §5). */
 import { z } from 'zod';
 import { defineListSection, joinSummary, optionalDate, optionalText, TEXT_MAX } from './section.ts';
-import { sectionSlugs } from './section-slugs.ts';
+import { sectionCatalog } from './section-catalog.ts';
 
 export const malpracticeInsuranceSchema = z.object({
   insuranceCompany: optionalText(TEXT_MAX.name),
@@ -16,9 +16,7 @@ export type MalpracticeInsurance = z.output<typeof malpracticeInsuranceSchema>;
 
 export const malpracticeInsuranceSection = defineListSection({
   key: 'malpracticeInsurance',
-  title: 'Malpractice Insurance',
-  description: 'insurance coverage information',
-  slug: sectionSlugs.malpracticeInsurance,
+  ...sectionCatalog.malpracticeInsurance,
   kind: 'list',
   layout: 'repeatable-cards',
   orderBy: 'position',

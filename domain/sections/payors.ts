@@ -12,7 +12,7 @@ import {
   requiredText,
   TEXT_MAX,
 } from './section.ts';
-import { sectionSlugs } from './section-slugs.ts';
+import { sectionCatalog } from './section-catalog.ts';
 
 export const credentialingStatuses = ['pending', 'approved', 'denied', 'expired'] as const;
 export type CredentialingStatus = (typeof credentialingStatuses)[number];
@@ -50,9 +50,7 @@ export type Payor = z.output<typeof payorSchema>;
 
 export const payorsSection = defineListSection({
   key: 'payors',
-  title: 'Payors',
-  description: 'insurance payors and contracts',
-  slug: sectionSlugs.payors,
+  ...sectionCatalog.payors,
   kind: 'list',
   layout: 'add-form-table',
   orderBy: 'createdAt',

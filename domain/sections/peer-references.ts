@@ -13,7 +13,7 @@ import {
   requiredText,
   TEXT_MAX,
 } from './section.ts';
-import { sectionSlugs } from './section-slugs.ts';
+import { sectionCatalog } from './section-catalog.ts';
 
 export const YEARS_KNOWN_MAX = 100;
 
@@ -43,9 +43,7 @@ export type PeerReference = z.output<typeof peerReferenceSchema>;
 
 export const peerReferencesSection = defineListSection({
   key: 'peerReferences',
-  title: 'Peer References',
-  description: 'professional references',
-  slug: sectionSlugs.peerReferences,
+  ...sectionCatalog.peerReferences,
   kind: 'list',
   layout: 'add-form-table',
   orderBy: 'createdAt',

@@ -18,7 +18,7 @@ import {
   optionalText,
   TEXT_MAX,
 } from './section.ts';
-import { sectionSlugs } from './section-slugs.ts';
+import { sectionCatalog } from './section-catalog.ts';
 
 /** Provider types offered in the select (spec §3), without the 'Custom Entry' choice. */
 export const providerTypes = [
@@ -116,9 +116,7 @@ export function npiCheckDigitValid(npi: string): boolean {
 
 export const personalInformationSection = defineSingleSection({
   key: 'personalInformation',
-  title: 'Personal Information',
-  description: 'basic information and identification',
-  slug: sectionSlugs.personalInformation,
+  ...sectionCatalog.personalInformation,
   kind: 'single',
   layout: 'single-form',
   schema: personalInformationSchema,

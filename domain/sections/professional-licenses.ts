@@ -12,7 +12,7 @@ import {
   optionalText,
   TEXT_MAX,
 } from './section.ts';
-import { sectionSlugs } from './section-slugs.ts';
+import { sectionCatalog } from './section-catalog.ts';
 
 export const licenseTypes = ['medical_license', 'nursing_license', 'dea_license', 'npi', 'other'] as const;
 export type LicenseType = (typeof licenseTypes)[number];
@@ -48,9 +48,7 @@ export type ProfessionalLicense = z.output<typeof professionalLicenseSchema>;
 
 export const professionalLicensesSection = defineListSection({
   key: 'professionalLicenses',
-  title: 'Professional Licenses',
-  description: 'medical licenses and certifications',
-  slug: sectionSlugs.professionalLicenses,
+  ...sectionCatalog.professionalLicenses,
   kind: 'list',
   layout: 'repeatable-cards',
   orderBy: 'position',

@@ -12,7 +12,7 @@ import { payorsSection } from './payors.ts';
 import { peerReferencesSection } from './peer-references.ts';
 import { personalInformationSection } from './personal-information.ts';
 import { professionalLicensesSection } from './professional-licenses.ts';
-import { sectionSlugs } from './section-slugs.ts';
+import { type CatalogSectionKey, sectionCatalog } from './section-catalog.ts';
 import { vaccinationsSection } from './vaccinations.ts';
 import { workHistorySection } from './work-history.ts';
 
@@ -39,9 +39,11 @@ void sectionCountMatches;
 export type Section = (typeof sections)[number];
 export type SectionKey = Section['key'];
 
-/** Every section has its route slug in section-slugs.ts (the router reads slugs there, without zod). */
-const everySectionHasASlug: Record<SectionKey, string> = sectionSlugs;
-void everySectionHasASlug;
+/** Every section is in the catalog (section-catalog.ts: what screens read without zod), and nothing else is. */
+const everySectionIsCatalogued: Record<SectionKey, unknown> = sectionCatalog;
+const everyCatalogEntryIsASection: Record<CatalogSectionKey, unknown> = {} as Record<SectionKey, unknown>;
+void everySectionIsCatalogued;
+void everyCatalogEntryIsASection;
 export type SectionOf<Key extends SectionKey> = Extract<Section, { key: Key }>;
 export type ListSection = Extract<Section, { kind: 'list' }>;
 export type ListSectionKey = ListSection['key'];
@@ -62,10 +64,7 @@ export function sectionBySlug(slug: string): Section | undefined {
   return sections.find((s) => s.slug === slug);
 }
 
-/** Route of a section screen: `/{slug}/{applicationId}` (spec §2). */
-export function sectionPath(section: Pick<Section, 'slug'>, applicationId: string): string {
-  return `/${section.slug}/${applicationId}`;
-}
+export { sectionPath } from './section-catalog.ts';
 
 /** The ten list sections (everything but personal information), in order. */
 export const listSections = sections.filter((s): s is ListSection => s.kind === 'list');

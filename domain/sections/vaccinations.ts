@@ -8,7 +8,7 @@ import {
   optionalText,
   TEXT_MAX,
 } from './section.ts';
-import { sectionSlugs } from './section-slugs.ts';
+import { sectionCatalog } from './section-catalog.ts';
 
 export const vaccineNames = [
   'covid-19',
@@ -44,9 +44,7 @@ export type Vaccination = z.output<typeof vaccinationSchema>;
 
 export const vaccinationsSection = defineListSection({
   key: 'vaccinations',
-  title: 'Vaccinations',
-  description: 'immunization records',
-  slug: sectionSlugs.vaccinations,
+  ...sectionCatalog.vaccinations,
   kind: 'list',
   layout: 'repeatable-cards',
   orderBy: 'position',

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { defineListSection, flag, joinSummary, optionalDate, optionalText, TEXT_MAX } from './section.ts';
-import { sectionSlugs } from './section-slugs.ts';
+import { sectionCatalog } from './section-catalog.ts';
 
 export const workHistorySchema = z
   .object({
@@ -27,9 +27,7 @@ export type WorkHistory = z.output<typeof workHistorySchema>;
 
 export const workHistorySection = defineListSection({
   key: 'workHistory',
-  title: 'Work History',
-  description: 'employment history and experience',
-  slug: sectionSlugs.workHistory,
+  ...sectionCatalog.workHistory,
   kind: 'list',
   layout: 'repeatable-cards',
   orderBy: 'position',

@@ -12,10 +12,10 @@
  */
 import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   emailBodySchema,
-  signInFormSchema,
+  signInBodySchema,
   signUpBodySchema,
   updateUserBodySchema,
 } from '../../domain/account.ts';
@@ -44,10 +44,10 @@ const NEW_PASSWORD_FIELD: Record<string, 'password' | 'newPassword'> = {
 };
 
 /** Bodies validated before forwarding (the same schemas the web forms use). */
-const BODY_SCHEMAS: Record<string, z.ZodType<Record<string, unknown>>> = {
+const BODY_SCHEMAS: Record<string, z.core.$ZodType<Record<string, unknown>>> = {
   ...TWO_FACTOR_BODY_SCHEMAS,
   '/sign-up/email': signUpBodySchema,
-  '/sign-in/email': signInFormSchema.loose(),
+  '/sign-in/email': signInBodySchema,
   '/update-user': updateUserBodySchema,
   '/request-password-reset': emailBodySchema,
   '/send-verification-email': emailBodySchema,
@@ -70,7 +70,7 @@ function bodyField(body: Record<string, unknown> | undefined, field: string): st
 function parseBody(path: string, body: unknown): Record<string, unknown> | undefined {
   const schema = BODY_SCHEMAS[path];
   if (!schema) return body && typeof body === 'object' ? (body as Record<string, unknown>) : undefined;
-  const parsed = schema.safeParse(body ?? {});
+  const parsed = z.safeParse(schema, body ?? {});
   if (!parsed.success) {
     const issues = toFieldIssues(parsed.error);
     throw new AppError('validation_failed', issues[0]?.message ?? 'Check the form and try again.', {

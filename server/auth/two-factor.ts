@@ -28,7 +28,7 @@ import { session, verification } from '../db/schema/auth.ts';
 import type { Actor } from './actor.ts';
 
 /** The two-factor paths (after /api/auth) that are forwarded, with their body schemas. */
-export const TWO_FACTOR_BODY_SCHEMAS: Record<string, z.ZodType<Record<string, unknown>>> = {
+export const TWO_FACTOR_BODY_SCHEMAS: Record<string, z.core.$ZodType<Record<string, unknown>>> = {
   '/two-factor/enable': twoFactorPasswordBodySchema,
   '/two-factor/disable': twoFactorPasswordBodySchema,
   '/two-factor/get-totp-uri': twoFactorPasswordBodySchema,

@@ -5,7 +5,7 @@
  * (CME credit hours, years known) kept as typed until the validation message speaks.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { sectionSlugs } from '../../domain/sections/section-slugs.ts';
+import { sectionSlugs } from '../../domain/sections/section-catalog.ts';
 import { expectNoAxeViolations, newProviderWithApplication } from './helpers.ts';
 
 async function openSection(page: Page, title: string) {

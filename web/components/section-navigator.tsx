@@ -8,7 +8,11 @@
 import { Loader, NavLink, Stack, Text, ThemeIcon, VisuallyHidden } from '@mantine/core';
 import { IconCircleCheck, IconCircleDashed } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { type SectionKey, sectionPath, sections } from '../../domain/sections/registry.ts';
+import {
+  catalogSections,
+  type CatalogSectionKey as SectionKey,
+  sectionPath,
+} from '../../domain/sections/section-catalog.ts';
 import { useApplications } from '../features/dashboard/applications-api.ts';
 
 export interface SectionNavigatorProps {
@@ -34,7 +38,7 @@ export function SectionNavigator({ applicationId, currentKey, onNavigate }: Sect
         Application Sections {isPending && <Loader size="xs" aria-label="Loading progress" />}
       </Text>
       <ul style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-        {sections.map((section) => {
+        {catalogSections.map((section) => {
           const done = complete.has(section.key);
           const current = section.key === currentKey;
           return (

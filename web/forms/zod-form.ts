@@ -4,7 +4,8 @@
  * API rows turned into form values. Form error keys are @mantine/form paths: `rows.1.issueDate`.
  */
 import type { FormErrors } from '@mantine/form';
-import type { z } from 'zod';
+import { type $ZodType, safeParse } from 'zod/v4/core';
+import '../zod-config.ts';
 
 /** One value of a form input: text, select and date inputs hold strings, checkboxes booleans, number inputs numbers or ''. */
 export type FormValue = string | number | boolean;
@@ -26,16 +27,17 @@ export function issuesToFormErrors(
 }
 
 /**
- * A @mantine/form `validate` function that runs `schema.safeParse` on the form values.
+ * A @mantine/form `validate` function that parses the form values with `schema` (a zod or zod/mini
+ * schema: both share zod's core, whose `safeParse` runs either).
  * @param prepare turns form values into the schema's input first (default: as they are)
  * @returns {} when valid, else the field errors (see `issuesToFormErrors`)
  */
 export function zodValidate<Values>(
-  schema: z.ZodType,
+  schema: $ZodType,
   prepare: (values: Values) => unknown = (values) => values,
 ): (values: Values) => FormErrors {
   return (values) => {
-    const result = schema.safeParse(prepare(values));
+    const result = safeParse(schema, prepare(values));
     return result.success ? {} : issuesToFormErrors(result.error.issues);
   };
 }

@@ -24,6 +24,7 @@ import {
 import type { ReviewQueue, ReviewQueueQuery } from '../../../domain/api/review.ts';
 import type { CompletionStatus } from '../../../domain/completion-status.ts';
 import { ApiError, api, uploadWithProgress } from '../../api.ts';
+import '../../zod-config.ts';
 
 export type {
   AdminStats,

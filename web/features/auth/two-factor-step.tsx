@@ -6,8 +6,7 @@
 import { Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useRef, useState } from 'react';
-import { z } from 'zod';
-import { authenticationCodeSchema, backupCodeSchema } from '../../../domain/two-factor.ts';
+import { verifyBackupCodeBodySchema, verifyTotpBodySchema } from '../../../domain/two-factor.ts';
 import { api } from '../../api.ts';
 import { challengeOverMessage, twoFactorErrorMessage } from '../../app/two-factor.ts';
 import { zodValidate } from '../../forms/zod-form.ts';
@@ -17,14 +16,14 @@ type Method = 'totp' | 'backup';
 const METHODS = {
   totp: {
     path: '/api/auth/two-factor/verify-totp',
-    schema: authenticationCodeSchema,
+    schema: verifyTotpBodySchema,
     field: 'code',
     label: 'Authentication code',
     help: 'Open your authenticator app and enter the 6-digit code it shows for this account.',
   },
   backup: {
     path: '/api/auth/two-factor/verify-backup-code',
-    schema: backupCodeSchema,
+    schema: verifyBackupCodeBodySchema,
     field: 'backupCode',
     label: 'Backup code',
     help: 'Enter one of the backup codes you saved when you set up two-factor authentication. Each works once.',
@@ -73,7 +72,7 @@ function CodeForm({
   const input = useRef<HTMLInputElement>(null);
   const form = useForm({
     initialValues: { code: '' },
-    validate: zodValidate(z.object({ code: current.schema })),
+    validate: zodValidate(current.schema),
   });
   useEffect(() => {
     input.current?.focus();
@@ -82,7 +81,7 @@ function CodeForm({
   const submit = form.onSubmit(async ({ code }) => {
     setBusy(true);
     try {
-      await api('POST', current.path, { code: current.schema.parse(code) });
+      await api('POST', current.path, current.schema.parse({ code }));
       await onSignedIn();
     } catch (error) {
       const over = challengeOverMessage(error);

@@ -21,7 +21,7 @@ import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { pickCurrentApplication } from '../../../domain/application-status.ts';
 import { finalStatuses, reviewStatuses } from '../../../domain/review/review-workflow.ts';
-import { sectionPath, sections } from '../../../domain/sections/registry.ts';
+import { catalogSections, sectionPath } from '../../../domain/sections/section-catalog.ts';
 import { type ProviderReview, useProviderReview } from '../../app/provider-review.ts';
 import type { Me } from '../../app/session.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
@@ -118,7 +118,7 @@ function SectionsCard({ application }: { application: Application }) {
         component="ul"
         style={{ listStyle: 'none', padding: 0, margin: 0 }}
       >
-        {sections.map((section) => {
+        {catalogSections.map((section) => {
           const done = complete.has(section.key);
           return (
             <li key={section.key}>

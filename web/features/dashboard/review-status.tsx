@@ -6,9 +6,13 @@
 import { Anchor, Button, Card, List, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { REVIEW_TEXT_MAX } from '../../../domain/api/review.ts';
 import { formatLockDay } from '../../../domain/review/lock-messages.ts';
-import { type SectionKey, sectionByKey, sectionPath } from '../../../domain/sections/registry.ts';
+import { REVIEW_TEXT_MAX } from '../../../domain/review/review-workflow.ts';
+import {
+  type CatalogSectionKey as SectionKey,
+  sectionCatalog,
+  sectionPath,
+} from '../../../domain/sections/section-catalog.ts';
 import { type ProviderReview, useSubmitResponse } from '../../app/provider-review.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 
@@ -59,7 +63,7 @@ export function ActionRequiredBanner({
           <Text size="sm">Update these sections, then submit your response:</Text>
           <List size="sm">
             {request.sections.map((key) => {
-              const section = sectionByKey[key as SectionKey];
+              const section = sectionCatalog[key as SectionKey];
               return section ? (
                 <List.Item key={key}>
                   <Anchor

@@ -16,10 +16,10 @@ import {
   documentTypeLabel,
   documentTypes,
   MAX_DOCUMENT_BYTES,
-} from '../../../domain/sections/documents.ts';
-import { sections } from '../../../domain/sections/registry.ts';
+} from '../../../domain/sections/document-files.ts';
+import { catalogSections } from '../../../domain/sections/section-catalog.ts';
 
-const formSections = sections.filter((section) => section.key !== 'documents');
+const formSections = catalogSections.filter((section) => section.key !== 'documents');
 const documentsToHave = documentTypes
   .filter((type) => type !== 'other')
   .map((type) => documentTypeLabel[type]);

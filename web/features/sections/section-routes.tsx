@@ -7,7 +7,7 @@
  */
 import { lazy, type ReactNode } from 'react';
 import type { SectionKey } from '../../../domain/sections/registry.ts';
-import { sectionSlugs } from '../../../domain/sections/section-slugs.ts';
+import { sectionSlugs } from '../../../domain/sections/section-catalog.ts';
 
 const SingleFormPage = lazy(() => import('./single-form-page.tsx'));
 const RepeatableCardsPage = lazy(() => import('./repeatable-cards-page.tsx'));
