@@ -24,7 +24,7 @@ import { WebhookReceiver } from '../server/notifications/testing/webhook-receive
 import { loadFieldCipher } from '../server/security/field-cipher.ts';
 import { createLocalStorage } from '../server/storage/local-storage.ts';
 import { pdfOfSize } from '../tests/fixtures/files.ts';
-import { HttpClient, linkFromOutbox, signUpConfirmSignIn } from '../tests/http-client.ts';
+import { HttpClient, linkFromOutbox, signedAttestation, signUpConfirmSignIn } from '../tests/http-client.ts';
 
 const PASSWORD = 'correct horse battery staple 42!';
 
@@ -354,11 +354,12 @@ async function notificationsThroughFaults(): Promise<Record<string, unknown>> {
       await database.close();
     }
     const startedAt = Date.now();
+    const attestations = await Promise.all(clients.map(({ client }) => signedAttestation(client)));
     const complete = (i: number) =>
       clients[i]!.client.request(
         'POST',
         `/api/applications/${clients[i]!.applicationId}/completion`,
-        {},
+        attestations[i],
       ).catch(() => undefined);
     for (let i = 0; i < 8; i++) await complete(i);
     // The server dies mid-run and comes back on the same port.

@@ -8,6 +8,7 @@
  * after answering the sign-up.
  */
 import * as OTPAuth from 'otpauth';
+import { type AttestationInput, disclosureQuestions, profileFullName } from '../domain/attestation.ts';
 import { readOutbox } from '../server/mail/outbox.ts';
 
 export interface HttpClientOptions {
@@ -256,4 +257,26 @@ export async function enrolSecondFactor(client: HttpClient, password: string): P
   if (verified.status !== 200)
     throw new Error(`two-factor verify failed: ${verified.status} ${JSON.stringify(verified.body)}`);
   return enabled.body;
+}
+
+/**
+ * A signed attestation (issue 14, domain/attestation.ts) for the provider `client` is signed in as:
+ * every disclosure question answered No, and the profile's full name (GET /api/profile) typed as
+ * the signature. The body POST /api/applications/:applicationId/completion needs.
+ * @throws Error when the profile cannot be read
+ */
+export async function signedAttestation(client: Pick<HttpClient, 'json'>): Promise<AttestationInput> {
+  const answer = await client.json<{ profile: { firstName: string; lastName: string } | null }>(
+    'GET',
+    '/api/profile',
+  );
+  const profile = answer.body?.profile;
+  if (answer.status !== 200 || !profile)
+    throw new Error(`GET /api/profile answered ${answer.status}, no profile`);
+  return {
+    answers: Object.fromEntries(
+      disclosureQuestions.map((q) => [q.id, { answer: 'no' }]),
+    ) as AttestationInput['answers'],
+    signature: profileFullName(profile),
+  };
 }

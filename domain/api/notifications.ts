@@ -22,7 +22,7 @@ export type NotificationDocumentsMode = (typeof notificationDocumentsModes)[numb
  */
 export const notificationDocumentParamsSchema = z.object({ documentId: z.string(), token: z.string() });
 
-/** Path parameters of POST /api/applications/:applicationId/completion (no body is read). */
+/** Path parameters of POST /api/applications/:applicationId/completion (body: domain/attestation.ts `attestationInputSchema`). */
 export const completionParamsSchema = z.object({ applicationId: z.string() });
 
 /**

@@ -19,8 +19,10 @@ import type { Readable } from 'node:stream';
 import { eq, getTableColumns } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Logger } from 'pino';
+import type { AttestationRecord } from '../../domain/attestation.ts';
 import { payloadKeyOfSection } from '../../domain/sections/payload-keys.ts';
 import { type ListSectionKey, listSections, type SectionKey } from '../../domain/sections/registry.ts';
+import { listAttestations } from '../attestations/attestation.service.ts';
 import { type Queryable, readAll } from '../db/client.ts';
 import { user } from '../db/schema/auth.ts';
 import { profiles } from '../db/schema/core.ts';
@@ -92,6 +94,11 @@ export interface CompletionSource {
   documents: PayloadDocument[];
   /** The list sections after `documents`, keyed by payload key. */
   lists: Record<(typeof payloadKeyOfSection)[keyof typeof payloadKeyOfSection], PayloadRow[]>;
+  /**
+   * The attestation signed with the completion (issue 14), the payload's last key; null for an
+   * application completed before attestations existed. Loaded only with `withAttestation`.
+   */
+  attestation?: AttestationRecord | null;
 }
 
 /** Columns that are bookkeeping of this system, not spec §3 data. */
@@ -135,12 +142,15 @@ export interface LoadSourceOptions {
   cipher: FieldCipher;
   logger: Logger;
   notification: { id: string; applicationId: string; userId: string; createdAt: Date };
+  /** Also read the completion's attestation (the payload needs it; the snapshot it signs does not). */
+  withAttestation?: boolean;
 }
 
 /**
  * Read the payload's data for one notification from the database. The SSN is decrypted (the
  * credentialing team needs it); one that cannot be decrypted is sent as '' and logged (no value).
- * @throws on database errors (the attempt is then retried rather than sending a partial payload)
+ * @throws on database errors, and (withAttestation) when the attestation's answers cannot be
+ *   decrypted: the attempt is then retried rather than sending a partial payload
  */
 export async function loadCompletionSource(options: LoadSourceOptions): Promise<CompletionSource> {
   const { db, cipher, logger, notification } = options;
@@ -210,7 +220,12 @@ export async function loadCompletionSource(options: LoadSourceOptions): Promise<
     }
   }
 
+  const attestation = options.withAttestation
+    ? ((await listAttestations(db, cipher, applicationId)).find((a) => a.kind === 'completion') ?? null)
+    : undefined;
+
   return {
+    attestation,
     head: {
       applicationId,
       userId,
@@ -332,5 +347,7 @@ export async function* completionBody(
       stream.destroy();
     }
   }
-  yield Buffer.from(`],${JSON.stringify(source.lists).slice(1)}`);
+  yield Buffer.from(
+    `],${JSON.stringify(source.lists).slice(1, -1)},"attestation":${JSON.stringify(source.attestation ?? null)}}`,
+  );
 }

@@ -3,10 +3,12 @@
  * with SIGKILL while the first delivery attempt is in flight, then started again on the same database
  * and data directory; the notification is delivered after the restart.
  */
+
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Client, createTestApp, signUpAndSignIn, TEST_ORIGIN, type TestApp } from '../../tests/harness.ts';
+import { signedAttestation } from '../../tests/http-client.ts';
 import { spawnServer, waitReady } from '../../tests/server-process.ts';
 import { createCompletedApplication } from './testing/completed-application.ts';
 import { WebhookReceiver, waitUntil } from './testing/webhook-receiver.ts';
@@ -76,8 +78,9 @@ it('delivers after a SIGKILL in the middle of the first attempt and a restart', 
     const first = await startServer();
     receiver.answers = ['hang'];
     const client = Object.assign(new Client({ ...app, baseUrl: first.baseUrl }), { cookie: alice.cookie });
+    const attestation = await signedAttestation(client);
     const click = client
-      .json('POST', `/api/applications/${applicationId}/completion`, {})
+      .json('POST', `/api/applications/${applicationId}/completion`, attestation)
       .catch((error: Error) => error);
 
     // Third, while the body is at the receiver and no answer has come, the server is killed.

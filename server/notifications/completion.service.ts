@@ -6,10 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AdminNotification, NotificationAttempt } from '../../domain/api/notifications.ts';
 import { AppError } from '../../domain/app-error.ts';
+import type { AttestationInput } from '../../domain/attestation.ts';
 import { nextStatus } from '../../domain/review/review-workflow.ts';
 import { SECTION_COUNT } from '../../domain/sections/registry.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { findApplication, loadApplicationFor } from '../applications/applications.service.ts';
+import { checkSignature, recordAttestation } from '../attestations/attestation.service.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database } from '../db/client.ts';
@@ -19,6 +21,7 @@ import {
   completionNotifications,
   notificationAttempts,
 } from '../db/schema/notifications.ts';
+import type { FieldCipher } from '../security/field-cipher.ts';
 import { storeNextVersion } from './application-snapshot.ts';
 import {
   type Claim,
@@ -36,20 +39,31 @@ export interface CompletionRequest {
   claim?: Claim;
 }
 
+/** The signed attestation a completion needs (issue 14), and what it was signed with. */
+export interface CompletionAttestation {
+  input: AttestationInput;
+  /** The request's User-Agent header, if any (stored, at most 512 characters). */
+  userAgent: string | null;
+  cipher: FieldCipher;
+}
+
 /**
  * Record that the provider completed `applicationId` and queue its notification, in one transaction
- * (spec §4: only a draft at 100%). The application moves from draft to submitted with version 1 of
+ * (spec §4: only a draft at 100%; issue 14: only with a signed attestation, stored with the SHA-256
+ * of the version 1 snapshot it signs). The application moves from draft to submitted with version 1 of
  * its snapshot (issue 13). Idempotent: a second call
  * returns the existing record. With an endpoint configured, the first attempt is claimed right away
  * (so the caller can run it inline); without one the record is `undelivered` ('no endpoint configured').
  * @throws AppError not_found (404; not the caller's), forbidden (403; admins), conflict (409; not a
- *   draft, or not every section complete)
+ *   draft, or not every section complete), validation_failed (400; the typed name is not the
+ *   profile's full name)
  */
 export async function requestCompletion(
   db: Database,
   delivery: Pick<CompletionDelivery, 'configured' | 'leaseMs'>,
   actor: Actor,
   applicationId: string,
+  attestation: CompletionAttestation,
 ): Promise<CompletionRequest> {
   return db.transaction(async (tx) => {
     const application = await loadApplicationFor(tx, actor, applicationId, 'write');
@@ -71,6 +85,7 @@ export async function requestCompletion(
         `Complete every section first: ${summary?.completeSections.length ?? 0} of ${SECTION_COUNT} are complete.`,
       );
     }
+    await checkSignature(tx, application.userId, attestation.input.signature);
 
     const leaseId = randomUUID();
     const [row] = await tx
@@ -106,6 +121,14 @@ export async function requestCompletion(
       .set({ applicationStatus: submitted.to, submittedAt: row!.createdAt })
       .where(eq(providerApplications.id, application.id));
     const version = await storeNextVersion(tx, application, 'completion');
+    const signed = await recordAttestation(tx, attestation.cipher, {
+      application,
+      kind: 'completion',
+      input: attestation.input,
+      ipAddress: actor.ipAddress,
+      userAgent: attestation.userAgent,
+      snapshot: version,
+    });
     await recordAudit(tx, {
       action: 'review.submitted',
       actorUserId: actor.userId,
@@ -119,6 +142,7 @@ export async function requestCompletion(
         toStatus: submitted.to,
         version: version.version,
         sha256: version.sha256,
+        attestationId: signed.id,
       },
     });
     await recordAudit(tx, {

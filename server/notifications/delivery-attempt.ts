@@ -67,7 +67,13 @@ export async function attemptDelivery(
 ): Promise<{ verdict: AttemptVerdict; httpStatus: number | null }> {
   if (!url || !key) return { verdict: { kind: 'final', error: NO_ENDPOINT_ERROR }, httpStatus: null };
   try {
-    const source = await loadCompletionSource({ db, cipher, logger: log, notification });
+    const source = await loadCompletionSource({
+      db,
+      cipher,
+      logger: log,
+      notification,
+      withAttestation: true,
+    });
     const timestamp = Math.floor(Date.now() / 1000);
     const unreadable = new Set<string>();
     // links mode: minted per attempt, valid NOTIFY_LINK_TTL_MINUTES from this attempt (decision 017).

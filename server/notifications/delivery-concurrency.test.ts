@@ -3,9 +3,11 @@
  * must not hold the others until NOTIFY_TIMEOUT_MS. The app runs on a fresh PostgreSQL database and
  * sends to a real receiver on 127.0.0.1 whose answers the test scripts.
  */
+
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { signedAttestation } from '../../tests/http-client.ts';
 import { createCompletedApplication } from './testing/completed-application.ts';
 import { WebhookReceiver, waitUntil } from './testing/webhook-receiver.ts';
 
@@ -61,7 +63,10 @@ it('delivers a due notification within one poll while earlier requests to the re
   // First, Ann and Ben complete: each attempt hangs (their requests wait on it, not awaited here).
   const hanging = [];
   for (const { provider, applicationId } of [ann, ben]) {
-    hanging.push(provider.json('POST', `/api/applications/${applicationId}/completion`, {}).catch(() => {}));
+    const attestation = await signedAttestation(provider);
+    hanging.push(
+      provider.json('POST', `/api/applications/${applicationId}/completion`, attestation).catch(() => {}),
+    );
     await waitUntil(() => requestsFor(applicationId).length === 1, 10_000, 'the hanging request');
   }
 
@@ -69,7 +74,7 @@ it('delivers a due notification within one poll while earlier requests to the re
   const completed = await cal.provider.json<{ status: string }>(
     'POST',
     `/api/applications/${cal.applicationId}/completion`,
-    {},
+    await signedAttestation(cal.provider),
   );
   expect(completed.status).toBe(202);
   expect(completed.body.status).toBe('pending');

@@ -7,6 +7,7 @@
  * Code node globals ($input, $env, $getWorkflowStaticData, this.helpers, a `require` that only allows
  * 'crypto' as NODE_FUNCTION_ALLOW_BUILTIN=crypto does). n8n itself is not installed here.
  */
+
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,6 +19,7 @@ import {
   workflowPath,
 } from '../../integrations/n8n/build-workflow.ts';
 import { createTestApp, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { signedAttestation } from '../../tests/http-client.ts';
 import { createCompletedApplication, FACTORY_SSN } from './testing/completed-application.ts';
 import { WebhookReceiver } from './testing/webhook-receiver.ts';
 import { createWebhookSigner, webhookKey } from './webhook-signature.ts';
@@ -61,7 +63,11 @@ beforeAll(async () => {
   const created = await provider.json<{ id: string }>('POST', '/api/applications', {});
   applicationId = created.body.id;
   await createCompletedApplication({ ...app.runtime.deps, userId: provider.userId, applicationId });
-  const answer = await provider.json('POST', `/api/applications/${applicationId}/completion`, {});
+  const answer = await provider.json(
+    'POST',
+    `/api/applications/${applicationId}/completion`,
+    await signedAttestation(provider),
+  );
   expect(answer.status).toBe(200);
   const request = receiver.requests.at(-1)!;
   message = {

@@ -8,6 +8,7 @@
  * - A 5xx to a body over 16 MiB says the receiver's body limit is the likely cause (admin view, log);
  *   a body refused here as too large is logged at warn with the reason.
  */
+
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,7 @@ import {
   signUpAndSignIn,
   type TestApp,
 } from '../../tests/harness.ts';
+import { signedAttestation } from '../../tests/http-client.ts';
 import { createCompletedApplication, FACTORY_SSN } from './testing/completed-application.ts';
 import { type JsonSchema, validateJsonSchema } from './testing/json-schema.ts';
 import { type ReceivedRequest, WebhookReceiver, waitUntil } from './testing/webhook-receiver.ts';
@@ -74,11 +76,11 @@ async function providerWithCompleteApplication(target: TestApp, documentSizes?: 
   return { provider, ...filled };
 }
 
-function complete(client: Client, applicationId: string) {
+async function complete(client: Client, applicationId: string) {
   return client.json<{ status: string; lastError: string | null }>(
     'POST',
     `/api/applications/${applicationId}/completion`,
-    {},
+    await signedAttestation(client),
   );
 }
 

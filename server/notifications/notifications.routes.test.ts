@@ -8,7 +8,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { disclosureQuestions } from '../../domain/attestation.ts';
 import { Client, createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { signedAttestation } from '../../tests/http-client.ts';
 import { documents } from '../db/schema/documents.ts';
 import { peerReferences } from '../db/schema/sections.ts';
 import { loadEnv } from '../env.ts';
@@ -75,8 +77,12 @@ async function providerWithCompleteApplication(target: TestApp = app, documentSi
   return { provider, ...filled };
 }
 
-function complete(client: Client, applicationId: string) {
-  return client.json<CompletionState>('POST', `/api/applications/${applicationId}/completion`, {});
+async function complete(client: Client, applicationId: string) {
+  return client.json<CompletionState>(
+    'POST',
+    `/api/applications/${applicationId}/completion`,
+    await signedAttestation(client),
+  );
 }
 
 async function attemptsOf(target: TestApp, applicationId: string): Promise<AttemptRow[]> {
@@ -222,6 +228,125 @@ describe('POST /api/applications/:applicationId/completion', () => {
     expect(app.logs.join('\n')).not.toContain(FACTORY_SSN);
   });
 
+  it('stores the signed attestation with the SHA-256 of the snapshot it signs, encrypted and immutable, and sends it', async () => {
+    // Alice answers one question Yes, with an explanation, and types her name in her own spacing and case.
+    const { provider: alice, applicationId } = await providerWithCompleteApplication();
+    const signed = await signedAttestation(alice);
+    const explanation = 'License suspended for 30 days in 2015 over a records audit; reinstated in full.';
+    const response = await alice.json<CompletionState>(
+      'POST',
+      `/api/applications/${applicationId}/completion`,
+      {
+        answers: { ...signed.answers, licenseLossOrFelony: { answer: 'yes', explanation } },
+        signature: `  ${signed.signature.toUpperCase().replace(' ', '   ')} `,
+      },
+    );
+    expect(response.status).toBe(200);
+
+    // The payload carries it as its last key, valid against the published schema.
+    const payload = JSON.parse(requestsFor(applicationId)[0]!.body!.toString('utf8'));
+    expect(validateJsonSchema(payload, payloadSchema)).toEqual([]);
+    expect(Object.keys(payload).at(-1)).toBe('attestation');
+    const { rows: versions } = await app.runtime.deps.database.pool.query<{ sha256: string }>(
+      'select sha256 from application_versions where application_id = $1 and version = 1',
+      [applicationId],
+    );
+    expect(payload.attestation).toMatchObject({
+      kind: 'completion',
+      signature: signed.signature.toUpperCase().replace(' ', '   '),
+      snapshotVersion: 1,
+      snapshotSha256: versions[0]!.sha256,
+    });
+    expect(payload.attestation.ipAddress).toBeTruthy();
+    expect(payload.attestation.answers.map((a: { questionId: string }) => a.questionId)).toEqual(
+      disclosureQuestions.map((q) => q.id),
+    );
+    expect(payload.attestation.answers[2]).toEqual({
+      questionId: 'licenseLossOrFelony',
+      question: disclosureQuestions[2].text,
+      answer: 'yes',
+      explanation,
+    });
+    expect(payload.attestation.answers[1]).toMatchObject({ answer: 'no', explanation: null });
+
+    // At rest the answers are ciphertext, and the row cannot be changed.
+    const { rows } = await app.runtime.deps.database.pool.query<{
+      id: string;
+      answers_encrypted: string;
+      user_agent: string | null;
+    }>('select id, answers_encrypted, user_agent from application_attestations where application_id = $1', [
+      applicationId,
+    ]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.id).toBe(payload.attestation.id);
+    expect(rows[0]!.answers_encrypted).not.toContain('suspended');
+    expect(payload.attestation.userAgent).toBe(rows[0]!.user_agent);
+    await expect(
+      app.runtime.deps.database.pool.query(
+        `update application_attestations set signature = 'x' where id = $1`,
+        [rows[0]!.id],
+      ),
+    ).rejects.toThrow(/immutable/);
+    await expect(
+      app.runtime.deps.database.pool.query('delete from application_attestations where id = $1', [
+        rows[0]!.id,
+      ]),
+    ).rejects.toThrow(/immutable/);
+  });
+
+  it('refuses a missing, unexplained or mismatched attestation, and records nothing', async () => {
+    const { provider: bob, applicationId } = await providerWithCompleteApplication();
+    const signed = await signedAttestation(bob);
+    const url = `/api/applications/${applicationId}/completion`;
+
+    const missing = await bob.json<{ issues: unknown[] }>('POST', url, {});
+    expect(missing.status).toBe(400);
+
+    const unexplained = await bob.json<{ issues: unknown[] }>('POST', url, {
+      ...signed,
+      answers: { ...signed.answers, illegalDrugUse: { answer: 'yes', explanation: '   ' } },
+    });
+    expect(unexplained.status).toBe(400);
+    expect(unexplained.body.issues).toContainEqual({
+      path: ['answers', 'illegalDrugUse', 'explanation'],
+      message: 'Explain your "Yes" answer.',
+    });
+
+    const unsigned = await bob.json<{ issues: unknown[] }>('POST', url, { ...signed, signature: '' });
+    expect(unsigned.status).toBe(400);
+    expect(unsigned.body.issues).toContainEqual({
+      path: ['signature'],
+      message: 'Type your full name to sign.',
+    });
+
+    const mismatched = await bob.json<{ issues: unknown[] }>('POST', url, {
+      ...signed,
+      signature: 'Someone Else',
+    });
+    expect(mismatched.status).toBe(400);
+    expect(mismatched.body.issues).toContainEqual({
+      path: ['signature'],
+      message: `Type your full name as your profile has it: ${signed.signature}.`,
+    });
+
+    // Nothing was recorded or sent: still a draft, no snapshot, no attestation, no notification.
+    const { rows } = await app.runtime.deps.database.pool.query<{
+      status: string;
+      versions: number;
+      attestations: number;
+      notifications: number;
+    }>(
+      `select application_status as status,
+         (select count(*)::int from application_versions where application_id = a.id) as versions,
+         (select count(*)::int from application_attestations where application_id = a.id) as attestations,
+         (select count(*)::int from completion_notifications where application_id = a.id) as notifications
+       from provider_applications a where id = $1`,
+      [applicationId],
+    );
+    expect(rows[0]).toEqual({ status: 'draft', versions: 0, attestations: 0, notifications: 0 });
+    expect(requestsFor(applicationId)).toHaveLength(0);
+  });
+
   it('is idempotent: a second click returns the same completion and sends nothing', async () => {
     const { provider, applicationId } = await providerWithCompleteApplication();
     // A double click: one record, one delivery (the later request may answer while it is in flight).
@@ -269,7 +394,11 @@ describe('POST /api/applications/:applicationId/completion', () => {
     const admin = await signUpAndSignIn(app);
     await grantAdmin(app, admin);
     expect((await complete(admin, carols)).status).toBe(403);
-    expect((await complete(new Client(app), carols)).status).toBe(401);
+    const anonymous = await new Client(app).json('POST', `/api/applications/${carols}/completion`, {
+      answers: Object.fromEntries(disclosureQuestions.map((q) => [q.id, { answer: 'no' }])),
+      signature: 'Nobody',
+    });
+    expect(anonymous.status).toBe(401);
     expect(requestsFor(applicationId)).toHaveLength(0);
     expect(requestsFor(carols)).toHaveLength(0);
   });

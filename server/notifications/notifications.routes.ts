@@ -1,8 +1,8 @@
 /**
  * Completion notification routes (issue 5; spec §4 completion button, §7 "Completion notification"):
  *
- * - POST /api/applications/:applicationId/completion (provider, owner): record the completion, queue
- *   its notification and make the first delivery attempt inline (bounded by NOTIFY_TIMEOUT_MS).
+ * - POST /api/applications/:applicationId/completion (provider, owner; body: the signed attestation,
+ *   domain/attestation.ts): record the attestation and the completion, queue its notification and make the first delivery attempt inline (bounded by NOTIFY_TIMEOUT_MS).
  *   200 `{ status: 'delivered', ... }` when the receiver accepted it; 202 with the state otherwise
  *   (pending: queued and retried; failed: refused; undelivered: no endpoint configured). A second
  *   call returns the existing record (and, while pending, tries again at once).
@@ -23,6 +23,7 @@ import {
   resendNotificationParamsSchema,
 } from '../../domain/api/notifications.ts';
 import { errorResponseSchema } from '../../domain/app-error.ts';
+import { attestationInputSchema } from '../../domain/attestation.ts';
 import type { AppInstance } from '../app-types.ts';
 import { presentCompletionState } from '../applications/completion-state.ts';
 import { requirePermission } from '../auth/actor.ts';
@@ -39,14 +40,18 @@ export async function notificationRoutes(app: AppInstance) {
       schema: {
         summary: 'Complete the application: notify the credentialing team (spec §4, §7)',
         description:
-          'Only for a draft at 100%. Records the completion (the application moves to submitted, issue 13) and ' +
-          'sends the signed notification. 200 when delivered; 202 when queued (pending), refused (failed) ' +
-          'or no endpoint is configured (undelivered). Idempotent.',
+          'Only for a draft at 100%, with the signed attestation (issue 14: the disclosure answers and the ' +
+          "typed full name, which must be the profile's). Records the attestation and the completion (the " +
+          'application moves to submitted, issue 13) and sends the signed notification. 200 when delivered; ' +
+          '202 when queued (pending), refused (failed) or no endpoint is configured (undelivered). ' +
+          'Idempotent: a second call returns the existing record and stores nothing.',
         tags: ['notifications'],
         params: completionParamsSchema,
+        body: attestationInputSchema,
         response: {
           200: completionResponseSchema,
           202: completionResponseSchema,
+          400: errorResponseSchema,
           401: errorResponseSchema,
           403: errorResponseSchema,
           404: errorResponseSchema,
@@ -62,6 +67,7 @@ export async function notificationRoutes(app: AppInstance) {
         completionDelivery,
         actor,
         request.params.applicationId,
+        { input: request.body, userAgent: request.headers['user-agent'] ?? null, cipher: app.deps.cipher },
       );
       let row = completion.row;
       if (completion.claim) row = (await completionDelivery.runClaim(completion.claim)) ?? row;

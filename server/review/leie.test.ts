@@ -5,11 +5,13 @@
  * -> pending for a person, Match -> discrepancy); a new import re-screens applications under review
  * but never overwrites what a reviewer recorded by hand.
  */
+
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminReview } from '../../domain/api/review.ts';
 import { LEIE_COLUMNS } from '../../domain/review/leie-screening.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { signedAttestation } from '../../tests/http-client.ts';
 import { createCompletedApplication } from '../notifications/testing/completed-application.ts';
 
 let app: TestApp;
@@ -75,7 +77,13 @@ async function underReview(first: string, last: string) {
     applicationId: created.body.id,
   });
   expect([200, 202]).toContain(
-    (await provider.json('POST', `/api/applications/${created.body.id}/completion`, {})).status,
+    (
+      await provider.json(
+        'POST',
+        `/api/applications/${created.body.id}/completion`,
+        await signedAttestation(provider),
+      )
+    ).status,
   );
   expect(
     (await admin.json('POST', `/api/admin/applications/${created.body.id}/start-review`, {})).status,

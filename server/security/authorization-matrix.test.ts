@@ -3,9 +3,11 @@
  * without a second factor against
  * provider A's resources and compares each status with the explicit table in authorization-matrix.ts.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minimalPdf } from '../../tests/fixtures/files.ts';
 import { Client, createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { signedAttestation } from '../../tests/http-client.ts';
 import { authorizationMatrix, type Caller, callers, type MatrixContext } from './authorization-matrix.ts';
 
 let app: TestApp;
@@ -73,9 +75,15 @@ beforeAll(async () => {
   expect(upload.status).toBe(201);
   const document = (await upload.json()) as { id: string };
   // Then A notifies the team (no endpoint configured here: recorded as undelivered).
-  expect((await providerA.request('POST', `/api/applications/${applicationId}/completion`, {})).status).toBe(
-    202,
-  );
+  expect(
+    (
+      await providerA.request(
+        'POST',
+        `/api/applications/${applicationId}/completion`,
+        await signedAttestation(providerA),
+      )
+    ).status,
+  ).toBe(202);
   const notification = await app.runtime.deps.database.pool.query<{ id: string }>(
     'select id from completion_notifications where application_id = $1',
     [applicationId],

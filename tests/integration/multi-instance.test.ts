@@ -33,7 +33,7 @@ import {
   TEST_ORIGIN,
   type TestApp,
 } from '../harness.ts';
-import { HttpClient, linkFromOutbox, signUpConfirmSignIn } from '../http-client.ts';
+import { HttpClient, linkFromOutbox, signedAttestation, signUpConfirmSignIn } from '../http-client.ts';
 import {
   isRunning,
   type ServerProcess,
@@ -266,8 +266,9 @@ describe('two instances on a prepared database: sessions, then delivery with fau
       const { cookie, applicationId } = providers[index]!;
       const target = index % 2 === 0 && killedAt === undefined ? a : b;
       const url = `/api/applications/${applicationId}/completion`;
+      const attestation = await signedAttestation(clientOf(target, cookie));
       let response = await clientOf(target, cookie)
-        .json('POST', url, {})
+        .json('POST', url, attestation)
         .catch((error: Error) => error);
       if (response instanceof Error) {
         expect(target.name).toBe('A'); // Only the killed instance may fail to answer.

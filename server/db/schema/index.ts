@@ -1,4 +1,6 @@
 /** The Drizzle schema: the source of truth for every table (style.md habit 3). */
+
+export * from './attestations.ts';
 export * from './audit.ts';
 export * from './auth.ts';
 export * from './core.ts';

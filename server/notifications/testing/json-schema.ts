@@ -1,7 +1,7 @@
 /**
  * A small JSON Schema (2020-12) validator for tests: the subset docs/completion-payload.schema.json
  * uses (type, enum, const, properties, required, additionalProperties: false, items, anyOf, local
- * $ref, minLength, minimum, pattern, and the formats date, date-time and uuid). Unknown keywords are
+ * $ref, minLength, maxLength, minItems, maxItems, minimum, pattern, and the formats date, date-time and uuid). Unknown keywords are
  * ignored, as the specification allows for annotations. No dependency (ajv is not installed).
  */
 
@@ -67,6 +67,9 @@ function check(value: unknown, schema: JsonSchema, path: string, root: JsonSchem
     if (typeof schema.minLength === 'number' && value.length < schema.minLength) {
       errors.push(`${path}: shorter than ${schema.minLength}`);
     }
+    if (typeof schema.maxLength === 'number' && value.length > schema.maxLength) {
+      errors.push(`${path}: longer than ${schema.maxLength}`);
+    }
     if (typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(value)) {
       errors.push(`${path}: does not match ${schema.pattern}`);
     }
@@ -75,6 +78,12 @@ function check(value: unknown, schema: JsonSchema, path: string, root: JsonSchem
   }
   if (typeof value === 'number' && typeof schema.minimum === 'number' && value < schema.minimum) {
     errors.push(`${path}: less than ${schema.minimum}`);
+  }
+  if (Array.isArray(value) && typeof schema.minItems === 'number' && value.length < schema.minItems) {
+    errors.push(`${path}: fewer than ${schema.minItems} items`);
+  }
+  if (Array.isArray(value) && typeof schema.maxItems === 'number' && value.length > schema.maxItems) {
+    errors.push(`${path}: more than ${schema.maxItems} items`);
   }
   if (Array.isArray(value) && schema.items) {
     value.forEach((item, i) => {

@@ -2,8 +2,10 @@
  * Test fixture of the review's tests: a new provider whose application has every section (the
  * notification factory's data) and was completed through the API, so it is `submitted` with version 1.
  */
+
 import { expect } from 'vitest';
 import { signUpAndSignIn, type TestApp } from '../../../tests/harness.ts';
+import { signedAttestation } from '../../../tests/http-client.ts';
 import { createCompletedApplication } from '../../notifications/testing/completed-application.ts';
 
 export async function completedApplication(app: TestApp) {
@@ -14,7 +16,11 @@ export async function completedApplication(app: TestApp) {
     userId: provider.userId,
     applicationId: created.body.id,
   });
-  const completed = await provider.json('POST', `/api/applications/${created.body.id}/completion`, {});
+  const completed = await provider.json(
+    'POST',
+    `/api/applications/${created.body.id}/completion`,
+    await signedAttestation(provider),
+  );
   // 202 while the notification is queued (or no endpoint is set), 200 when it was delivered at once.
   expect([200, 202]).toContain(completed.status);
   return { provider, applicationId: created.body.id };
