@@ -41,7 +41,8 @@ export interface CompletionRequest {
 
 /** The signed attestation a completion needs (issue 14), and what it was signed with. */
 export interface CompletionAttestation {
-  input: AttestationInput;
+  /** Undefined only to ask again about an existing completion; a new completion is refused without it. */
+  input: AttestationInput | undefined;
   /** The request's User-Agent header, if any (stored, at most 512 characters). */
   userAgent: string | null;
   cipher: FieldCipher;
@@ -85,7 +86,12 @@ export async function requestCompletion(
         `Complete every section first: ${summary?.completeSections.length ?? 0} of ${SECTION_COUNT} are complete.`,
       );
     }
-    await checkSignature(tx, application.userId, attestation.input.signature);
+    const input = attestation.input;
+    if (!input) {
+      const message = 'Sign the attestation first: answer each question and type your full name.';
+      throw new AppError('validation_failed', message, { issues: [{ path: ['signature'], message }] });
+    }
+    await checkSignature(tx, application.userId, input.signature);
 
     const leaseId = randomUUID();
     const [row] = await tx
@@ -124,7 +130,7 @@ export async function requestCompletion(
     const signed = await recordAttestation(tx, attestation.cipher, {
       application,
       kind: 'completion',
-      input: attestation.input,
+      input,
       ipAddress: actor.ipAddress,
       userAgent: attestation.userAgent,
       snapshot: version,

@@ -299,8 +299,13 @@ describe('POST /api/applications/:applicationId/completion', () => {
     const signed = await signedAttestation(bob);
     const url = `/api/applications/${applicationId}/completion`;
 
-    const missing = await bob.json<{ issues: unknown[] }>('POST', url, {});
+    const empty = await bob.json<{ issues: unknown[] }>('POST', url, {});
+    expect(empty.status).toBe(400);
+    const missing = await bob.request('POST', url);
     expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({
+      message: 'Sign the attestation first: answer each question and type your full name.',
+    });
 
     const unexplained = await bob.json<{ issues: unknown[] }>('POST', url, {
       ...signed,
@@ -356,16 +361,21 @@ describe('POST /api/applications/:applicationId/completion', () => {
     ]);
     expect(first.body.requestedAt).toBe(second.body.requestedAt);
     expect([first.body.status, second.body.status]).toContain('delivered');
-    // Clicking again later: the same delivered completion.
-    const third = await complete(provider, applicationId);
+    // Clicking again later, with no attestation (the dashboard sends none once completed): the same
+    // delivered completion, and still one attestation.
+    const third = await provider.json<CompletionState>(
+      'POST',
+      `/api/applications/${applicationId}/completion`,
+    );
     expect(third.status).toBe(200);
     expect(third.body).toEqual({ ...third.body, status: 'delivered', requestedAt: first.body.requestedAt });
     expect(requestsFor(applicationId)).toHaveLength(1);
     const count = await app.runtime.deps.database.pool.query(
-      'select count(*)::int as n from completion_notifications where application_id = $1',
+      `select (select count(*)::int from completion_notifications where application_id = $1) as n,
+         (select count(*)::int from application_attestations where application_id = $1) as attestations`,
       [applicationId],
     );
-    expect(count.rows[0].n).toBe(1);
+    expect(count.rows[0]).toEqual({ n: 1, attestations: 1 });
   });
 
   it('is offered only to the owner of a draft at 100%', async () => {

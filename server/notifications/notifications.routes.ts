@@ -44,10 +44,11 @@ export async function notificationRoutes(app: AppInstance) {
           "typed full name, which must be the profile's). Records the attestation and the completion (the " +
           'application moves to submitted, issue 13) and sends the signed notification. 200 when delivered; ' +
           '202 when queued (pending), refused (failed) or no endpoint is configured (undelivered). ' +
-          'Idempotent: a second call returns the existing record and stores nothing.',
+          'Idempotent: a second call returns the existing record and stores nothing (it needs no body).',
         tags: ['notifications'],
         params: completionParamsSchema,
-        body: attestationInputSchema,
+        // Optional only to ask again about an existing completion (a retry of its delivery).
+        body: attestationInputSchema.nullish(),
         response: {
           200: completionResponseSchema,
           202: completionResponseSchema,
@@ -67,7 +68,11 @@ export async function notificationRoutes(app: AppInstance) {
         completionDelivery,
         actor,
         request.params.applicationId,
-        { input: request.body, userAgent: request.headers['user-agent'] ?? null, cipher: app.deps.cipher },
+        {
+          input: request.body ?? undefined,
+          userAgent: request.headers['user-agent'] ?? null,
+          cipher: app.deps.cipher,
+        },
       );
       let row = completion.row;
       if (completion.claim) row = (await completionDelivery.runClaim(completion.claim)) ?? row;

@@ -11,6 +11,7 @@ import { expect, test } from '@playwright/test';
 import {
   completionReceiverForSpec,
   expectNoAxeViolations,
+  signAttestation,
   signIn,
   signInAsNewAdmin,
   signUpAndConfirm,
@@ -33,6 +34,7 @@ test('an administrator sees a refused notification under Failed, re-sends it and
   await page.reload();
   receiver.answers = [400];
   await page.getByRole('button', { name: 'Application Completed' }).click();
+  await signAttestation(page, 'Zora Mbeki');
   await expect(page.getByText('Failed to send application completion notification')).toBeVisible();
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await expect(page).toHaveURL(/\/auth$/);

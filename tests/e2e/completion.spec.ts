@@ -10,6 +10,7 @@ import {
   completionReceiverForSpec,
   expectNoAxeViolations,
   PDF_BYTES,
+  signAttestation,
   signIn,
   signUpAndConfirm,
   startAndFillApplication,
@@ -44,6 +45,35 @@ test('a provider completes the application: Submitting..., Completed ✓, still 
   });
   receiver.answers = [{ status: 200, until: answered }];
   await button.click();
+
+  // The attestation comes first (issue 14). Nothing answered, nothing signed: every field says why.
+  const dialog = page.getByRole('dialog', { name: 'Attestation' });
+  await expect(dialog).toBeVisible();
+  const signAndComplete = dialog.getByRole('button', { name: 'Sign and Complete' });
+  await signAndComplete.click();
+  await expect(dialog.getByText('Answer Yes or No.')).toHaveCount(4);
+  await expect(dialog.getByText('Type your full name to sign.')).toBeVisible();
+  // A "Yes" without an explanation, and a name that is not the profile's.
+  const groups = dialog.getByRole('radiogroup');
+  await expect(groups).toHaveCount(4);
+  await groups.nth(0).getByRole('radio', { name: 'Yes' }).check();
+  for (const i of [1, 2, 3]) await groups.nth(i).getByRole('radio', { name: 'No' }).check();
+  const signature = dialog.getByLabel('Full name (signature)');
+  await signature.fill('Maya Someone');
+  await signAndComplete.click();
+  await expect(dialog.getByText('Explain your "Yes" answer.')).toBeVisible();
+  await expect(dialog.getByText('Type your full name as your profile has it: Maya Okafor.')).toBeVisible();
+  expect(receiver.requests.filter((r) => r.body?.toString().includes(applicationId))).toHaveLength(0);
+  await expectNoAxeViolations(page);
+  // Explained and signed (spaces and case as people type them): the completion goes.
+  await dialog
+    .getByLabel('Explanation')
+    .fill('Needs a standing desk after a back injury in 2024; no limits on practice.');
+  await signature.fill('  maya  OKAFOR ');
+  if (process.env.E2E_SCREENSHOTS) {
+    await dialog.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/attestation-dialog.png` });
+  }
+  await signAndComplete.click();
   const sending = page.getByRole('button', { name: 'Submitting...' });
   await expect(sending).toBeVisible();
   await expect(sending).toBeDisabled();
@@ -62,6 +92,15 @@ test('a provider completes the application: Submitting..., Completed ✓, still 
   const delivered = receiver.delivered.filter((r) => r.body?.toString().includes(applicationId));
   expect(delivered).toHaveLength(1);
   const payload = JSON.parse(delivered[0]!.body!.toString());
+  expect(payload.attestation).toMatchObject({
+    kind: 'completion',
+    signature: 'maya  OKAFOR',
+    snapshotVersion: 1,
+  });
+  expect(payload.attestation.answers[0]).toMatchObject({
+    answer: 'yes',
+    explanation: expect.stringContaining('standing desk'),
+  });
   expect(payload.documents).toHaveLength(1);
   expect(Buffer.from(payload.documents[0].base64Content, 'base64').equals(PDF_BYTES)).toBe(true);
 
@@ -83,6 +122,7 @@ test('when the receiver is down, the provider is told so and the notification is
 
   receiver.answers = [503];
   await page.getByRole('button', { name: 'Application Completed' }).click();
+  await signAttestation(page, 'Ravi Okafor');
   await expect(page.getByText('Failed to send application completion notification')).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: 'is queued and will be delivered' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Application Completed' })).toBeEnabled();

@@ -285,3 +285,17 @@ export async function newProviderWithApplication(
   expect(applicationId).toMatch(/^[0-9a-f-]{36}$/);
   return applicationId;
 }
+
+/**
+ * In the attestation dialog that 'Application Completed' opened (issue 14): answer every disclosure
+ * question No, type `fullName` in 'Full name (signature)' and press 'Sign and Complete'.
+ */
+export async function signAttestation(page: Page, fullName: string) {
+  const dialog = page.getByRole('dialog', { name: 'Attestation' });
+  await expect(dialog).toBeVisible();
+  for (const group of await dialog.getByRole('radiogroup').all()) {
+    await group.getByRole('radio', { name: 'No' }).check();
+  }
+  await dialog.getByLabel('Full name (signature)').fill(fullName);
+  await dialog.getByRole('button', { name: 'Sign and Complete' }).click();
+}

@@ -11,6 +11,7 @@ import {
   completionReceiverForSpec,
   expectNoAxeViolations,
   PDF_BYTES,
+  signAttestation,
   signIn,
   signInAsNewAdmin,
   signUpAndConfirm,
@@ -90,6 +91,7 @@ async function providerWithCompletedApplication(
   const applicationId = await startAndFillApplication(page);
   await page.reload();
   await page.getByRole('button', { name: 'Application Completed' }).click();
+  await signAttestation(page, `${name.firstName} ${name.lastName}`);
   await expect(page.getByRole('button', { name: 'Completed ✓' })).toBeDisabled();
   await expect(page.getByText('Submitted', { exact: true })).toBeVisible();
   return { page, applicationId, email };
@@ -352,6 +354,7 @@ test("an admin imports the OIG LEIE in the browser; a provider whose NPI is on i
   expect(npi.status(), await npi.text()).toBeLessThan(300);
   await providerPage.reload();
   await providerPage.getByRole('button', { name: 'Application Completed' }).click();
+  await signAttestation(providerPage, 'Ezra Excluded');
   await expect(providerPage.getByRole('button', { name: 'Completed ✓' })).toBeDisabled();
   await providerPage.context().close();
 

@@ -6,12 +6,16 @@
  * which (spec §8 texts). The state comes from the application (`completion`), so it survives reloads.
  * Completing moves the application to Submitted on the server (issue 13; the client never sets a
  * status, spec §4), so after completion the button is shown because a completion exists.
+ * Issue 14: the first click opens the attestation dialog (attestation-dialog.tsx, loaded then); the
+ * completion is sent with the signed attestation. Clicking again after a completion that is not yet
+ * delivered asks the server about it again, without a new attestation.
  */
 import { Button, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { z } from 'zod';
 import type { completionResponseSchema } from '../../../domain/api/notifications.ts';
+import type { AttestationInput } from '../../../domain/attestation.ts';
 import { api } from '../../api.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { type Application, applicationsQueryKey } from './applications-api.ts';
@@ -29,13 +33,17 @@ const undeliveredExplanation: Record<Exclude<Completion['status'], 'delivered'>,
     "Saved; the credentialing team's endpoint is not configured yet. Your completion is recorded and will be sent once it is.",
 };
 
+const AttestationDialog = lazy(() => import('./attestation-dialog.tsx'));
+
 /** How often the dashboard re-reads a queued notification's state, ms. */
 const QUEUED_REFRESH_MS = 15_000;
 
 function useCompleteApplication(applicationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api<Completion>('POST', `/api/applications/${applicationId}/completion`, {}),
+    // With the signed attestation for a new completion; without a body to ask about an existing one.
+    mutationFn: (attestation?: AttestationInput) =>
+      api<Completion>('POST', `/api/applications/${applicationId}/completion`, attestation),
     onSuccess: (completion) =>
       queryClient.setQueryData<Application[]>(applicationsQueryKey, (applications) =>
         applications?.map((a) => (a.id === applicationId ? { ...a, completion } : a)),
@@ -57,8 +65,16 @@ function useRefreshWhileQueued(queued: boolean) {
   }, [queued, queryClient]);
 }
 
-export function CompletionSlot({ application }: { application: Application }) {
+export function CompletionSlot({
+  application,
+  signer,
+}: {
+  application: Application;
+  /** The profile's names, which the attestation's signature must match (null without a profile). */
+  signer: { firstName: string; lastName: string } | null;
+}) {
   const complete = useCompleteApplication(application.id);
+  const [signing, setSigning] = useState(false);
   const completion = application.completion;
   const delivered = completion?.status === 'delivered';
   useRefreshWhileQueued(completion?.status === 'pending');
@@ -66,23 +82,28 @@ export function CompletionSlot({ application }: { application: Application }) {
     (application.applicationStatus === 'draft' && application.progress === 100) || completion !== null;
   if (!offered && !completion) return null;
 
-  const send = () =>
-    complete.mutate(undefined, {
-      onSuccess: (state) => {
+  const send = (attestation?: AttestationInput) =>
+    complete.mutateAsync(attestation).then(
+      (state) => {
+        setSigning(false);
         if (state.status === 'delivered') {
           notifySuccess('Success', 'Application completion notification sent successfully');
         } else {
           notifyError('Error', 'Failed to send application completion notification');
         }
       },
-      onError: () => notifyError('Error', 'Failed to send application completion notification'),
-    });
+      (error: unknown) => {
+        notifyError('Error', 'Failed to send application completion notification');
+        // The dialog shows the server's field messages, and stays open to correct them.
+        throw error;
+      },
+    );
 
   return (
     <Stack gap="xs" align="flex-start">
       {offered && (
         <Button
-          onClick={send}
+          onClick={() => (completion ? void send().catch(() => {}) : setSigning(true))}
           disabled={complete.isPending || delivered}
           color={delivered ? 'green.9' : undefined}
           // Disabled buttons are grey by default; the completed one stays green (spec §4).
@@ -94,6 +115,17 @@ export function CompletionSlot({ application }: { application: Application }) {
         >
           {complete.isPending ? 'Submitting...' : delivered ? 'Completed ✓' : 'Application Completed'}
         </Button>
+      )}
+      {signing && (
+        <Suspense fallback={null}>
+          <AttestationDialog
+            opened={signing}
+            onClose={() => setSigning(false)}
+            signer={signer}
+            onSign={send}
+            submitting={complete.isPending}
+          />
+        </Suspense>
       )}
       {completion && completion.status !== 'delivered' && !complete.isPending && (
         <Text size="sm" role="status">

@@ -53,9 +53,12 @@ function StartApplicationButton({ label = 'Start New Application' }: { label?: s
 function StatusCard({
   application,
   review,
+  signer,
 }: {
   application: Application;
   review: ProviderReview | undefined;
+  /** The profile's names, for the attestation's signature. */
+  signer: { firstName: string; lastName: string } | null;
 }) {
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="status-title">
@@ -85,7 +88,7 @@ function StatusCard({
         {application.applicationStatus === 'draft' && (
           <Text size="sm">Complete all sections to submit your application for review.</Text>
         )}
-        <CompletionSlot application={application} />
+        <CompletionSlot application={application} signer={signer} />
         {reviewStatuses.includes(application.applicationStatus) && !review?.openRequest && (
           <Text size="sm">
             Your application is with the credentialing team. You can change it only if they ask you for more
@@ -228,7 +231,7 @@ export default function DashboardPage({ me }: { me: Me }) {
             {review.data?.openRequest && (
               <ActionRequiredBanner applicationId={current.id} request={review.data.openRequest} />
             )}
-            <StatusCard application={current} review={review.data} />
+            <StatusCard application={current} review={review.data} signer={profile ?? null} />
             <SectionsCard application={current} />
             {previous.length > 0 && <PreviousApplicationsCard applications={previous} />}
           </Stack>
