@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { applicationStatuses } from '../application-status.ts';
+import { attestationRecordSchema } from '../attestation.ts';
 import { REVIEW_TEXT_MAX, reviewActions } from '../review/review-workflow.ts';
 
 export { REVIEW_TEXT_MAX };
@@ -184,6 +185,13 @@ export const adminReviewSchema = z.object({
   checklist: z.array(verificationItemSchema),
   requests: z.array(informationRequestSchema),
   timeline: z.array(timelineEntrySchema),
+  /** Every attestation the provider signed, oldest first: the completion's, then re-attestations (issue 14). */
+  attestations: z.array(attestationRecordSchema),
+  /**
+   * True while the application is submitted or under review and its latest attestation is older
+   * than ATTESTATION_VALID_DAYS (or it has none): the reviewer sees 'Re-attestation required'.
+   */
+  reattestationRequired: z.boolean(),
 });
 export type AdminReview = z.infer<typeof adminReviewSchema>;
 

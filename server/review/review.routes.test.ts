@@ -11,6 +11,7 @@ import type { AdminReview, ProviderReview } from '../../domain/api/review.ts';
 import { minimalPdf } from '../../tests/fixtures/files.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { createCompletedApplication, FACTORY_SSN } from '../notifications/testing/completed-application.ts';
+import { getAdminReview } from './review.service.ts';
 import { completedApplication as completedReview } from './testing/completed-review-application.ts';
 
 let app: TestApp;
@@ -559,4 +560,41 @@ describe('the credentialing review', () => {
       expect.arrayContaining([expect.objectContaining({ applicationId: ids[29], reviewerName: null })]),
     );
   }, 60_000);
+});
+
+describe('attestations on the review page (issue 14)', () => {
+  it('shows the signed attestation, and asks for a fresh one once it is older than ATTESTATION_VALID_DAYS', async () => {
+    const { applicationId } = await completedApplication();
+    const view = await review(applicationId);
+    expect(view.attestations).toHaveLength(1);
+    const [signed] = view.attestations;
+    expect(signed).toMatchObject({
+      kind: 'completion',
+      snapshotVersion: 1,
+      snapshotSha256: view.versions[0]!.sha256,
+    });
+    expect(signed!.answers.map((a) => a.answer)).toEqual(['no', 'no', 'no', 'no']);
+    expect(view.reattestationRequired).toBe(false);
+
+    // The clock, not a sleep: 120 days after signing it still holds, a day later it does not.
+    const deps = app.runtime.deps;
+    const signedAt = new Date(signed!.signedAt).getTime();
+    const at = (days: number) =>
+      getAdminReview(deps.db, applicationId, {
+        cipher: deps.cipher,
+        validDays: 120,
+        now: new Date(signedAt + days * day),
+      });
+    expect((await at(120)).reattestationRequired).toBe(false);
+    expect((await at(121)).reattestationRequired).toBe(true);
+
+    // Under review it is still due; once decided, none is, however old the attestation.
+    expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
+    expect((await at(121)).reattestationRequired).toBe(true);
+    const rejected = await admin.json('POST', adminPath(applicationId, 'reject'), {
+      reason: 'Board certification lapsed.',
+    });
+    expect(rejected.status).toBe(200);
+    expect((await at(121)).reattestationRequired).toBe(false);
+  });
 });

@@ -20,6 +20,7 @@ import type {
 import { REVIEW_QUEUE_PAGE_SIZE } from '../../domain/api/review.ts';
 import { AppError } from '../../domain/app-error.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
+import { attestationExpired } from '../../domain/attestation.ts';
 import type { AuditAction } from '../../domain/audit-actions.ts';
 import { type ApplicationSnapshot, diffSnapshots } from '../../domain/review/application-snapshot.ts';
 import {
@@ -39,6 +40,7 @@ import { deaWarnings, npiWarning } from '../../domain/sections/identifier-checks
 import { isUuid } from '../../domain/uuid.ts';
 import { countRows } from '../admin/admin-list-query.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
+import { listAttestations } from '../attestations/attestation.service.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
@@ -52,6 +54,7 @@ import {
   verificationItems,
 } from '../db/schema/review.ts';
 import { newestSnapshot, storeNextVersion } from '../notifications/application-snapshot.ts';
+import type { FieldCipher } from '../security/field-cipher.ts';
 import { screenApplication } from './leie.ts';
 import { compareWithApplication, type NppesClient } from './nppes.ts';
 import type { ReviewMail } from './review-mail.ts';
@@ -554,8 +557,15 @@ export async function getProviderReview(
   };
 }
 
-/** The reviewer's view (issue 13): status, reviewer, versions, checklist, requests and timeline. */
-export async function getAdminReview(db: Database, applicationId: string): Promise<AdminReview> {
+/**
+ * The reviewer's view (issue 13): status, reviewer, versions, checklist, requests and timeline; with
+ * the attestations (issue 14), decrypted, and whether a fresh one is due at `attestation.now`.
+ */
+export async function getAdminReview(
+  db: Database,
+  applicationId: string,
+  attestation: { cipher: FieldCipher; validDays: number; now: Date },
+): Promise<AdminReview> {
   if (!isUuid(applicationId)) throw applicationNotFound();
   const [row] = await db
     .select()
@@ -602,6 +612,8 @@ export async function getAdminReview(db: Database, applicationId: string): Promi
       .limit(500),
   ]);
   const openRequest = requests.some((r) => r.respondedAt === null);
+  const attestations = await listAttestations(db, attestation.cipher, applicationId);
+  const latestAttestation = attestations.at(-1);
   const evidenceRows = await db
     .select()
     .from(verificationEvidence)
@@ -657,6 +669,11 @@ export async function getAdminReview(db: Database, applicationId: string): Promi
       occurredAt: t.occurredAt.toISOString(),
       details: t.details ?? null,
     })),
+    attestations,
+    reattestationRequired:
+      (row.applicationStatus === 'submitted' || row.applicationStatus === 'under_review') &&
+      (!latestAttestation ||
+        attestationExpired(new Date(latestAttestation.signedAt), attestation.validDays, attestation.now)),
   };
 }
 

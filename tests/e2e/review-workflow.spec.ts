@@ -225,6 +225,12 @@ test('from completion to approval: queue, Start Review, a request on Professiona
   await row.getByRole('link', { name: /Open Review/ }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/applications/${provider.applicationId}$`));
   await expect(page.getByRole('heading', { level: 1, name: 'Lena Lindqvist' })).toBeVisible();
+  // The attestation she signed (issue 14): her typed name, her four answers, the snapshot it signs.
+  const attestation = page.getByRole('region', { name: 'Signed with the completion' });
+  await expect(attestation).toContainText('“Lena Lindqvist”');
+  await expect(attestation.getByRole('listitem')).toHaveCount(4);
+  await expect(attestation).toContainText('Signs version 1, SHA-256');
+  await expect(page.getByText('Re-attestation required')).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Start Review' }).click();
   await expect(page.getByText('Under Review', { exact: true })).toBeVisible();

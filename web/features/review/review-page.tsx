@@ -28,6 +28,7 @@ import type { Me } from '../../app/session.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatDate } from '../../format.ts';
+import { AttestationPanel, ReattestationBadge } from './attestation-panel.tsx';
 import { ReviewActions } from './review-actions.tsx';
 import { type AdminReview, useAdminReview } from './review-api.ts';
 import { SnapshotPanel } from './snapshot-panel.tsx';
@@ -192,6 +193,7 @@ export default function ReviewPage({ me }: { me: Me }) {
                   {review.providerName || 'Provider without a profile'}
                 </Title>
                 <StatusBadge status={review.applicationStatus} />
+                <ReattestationBadge review={review} />
               </Group>
               <Facts review={review} me={me} />
               {review.applicationStatus === 'rejected' && review.decisionReason && (
@@ -220,6 +222,7 @@ export default function ReviewPage({ me }: { me: Me }) {
                 <ReviewTimeline review={review} me={me} />
               </Grid.Col>
             </Grid>
+            <AttestationPanel review={review} />
           </>
         )}
       </Stack>
