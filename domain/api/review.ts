@@ -106,6 +106,11 @@ export const providerReviewSchema = z.object({
   /** Only for a rejected application. */
   decisionReason: z.string().nullable(),
   openRequest: informationRequestSchema.nullable(),
+  /**
+   * True while the credentialing team holds the application and its latest attestation is older than
+   * ATTESTATION_VALID_DAYS (issue 14): the dashboard asks the provider to attest again.
+   */
+  reattestationRequired: z.boolean(),
 });
 export type ProviderReview = z.infer<typeof providerReviewSchema>;
 

@@ -4,20 +4,26 @@
  * Rows are append-only (a trigger refuses UPDATE and DELETE); the answers are encrypted with the
  * field cipher (decision 005) because a "Yes" may disclose health or conduct.
  */
-import { asc, eq } from 'drizzle-orm';
+import { asc, desc, eq, sql } from 'drizzle-orm';
 import { AppError } from '../../domain/app-error.ts';
+import type { ApplicationStatus } from '../../domain/application-status.ts';
 import {
   ATTESTATION_STATEMENT,
   type AttestationInput,
   type AttestationRecord,
   answersForRecord,
+  attestationExpired,
   attestationMessages,
   profileFullName,
   signatureMatchesProfile,
 } from '../../domain/attestation.ts';
-import type { Queryable } from '../db/client.ts';
+import { loadApplicationFor } from '../applications/applications.service.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { Database, Queryable } from '../db/client.ts';
 import { applicationAttestations } from '../db/schema/attestations.ts';
 import { profiles } from '../db/schema/core.ts';
+import { applicationVersions } from '../db/schema/review.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 
 /** Longest User-Agent stored, in characters. */
@@ -113,4 +119,85 @@ export async function listAttestations(
     .where(eq(applicationAttestations.applicationId, applicationId))
     .orderBy(asc(applicationAttestations.signedAt), asc(applicationAttestations.id));
   return rows.map((row) => presentAttestation(row, cipher));
+}
+
+/** Statuses in which the credentialing team holds the application: an attestation ages there. */
+const withTheTeam: readonly ApplicationStatus[] = ['submitted', 'under_review'];
+
+/**
+ * Whether the application needs a fresh attestation at `now` (issue 14): it is with the credentialing
+ * team and its latest attestation is older than `validDays` (ATTESTATION_VALID_DAYS), or it has none.
+ */
+export async function reattestationDue(
+  db: Queryable,
+  application: { id: string; applicationStatus: ApplicationStatus },
+  validDays: number,
+  now: Date,
+): Promise<boolean> {
+  if (!withTheTeam.includes(application.applicationStatus)) return false;
+  const [latest] = await db
+    .select({ signedAt: applicationAttestations.signedAt })
+    .from(applicationAttestations)
+    .where(eq(applicationAttestations.applicationId, application.id))
+    .orderBy(desc(applicationAttestations.signedAt))
+    .limit(1);
+  return !latest || attestationExpired(latest.signedAt, validDays, now);
+}
+
+/**
+ * The provider signs again while the credentialing team holds the application (issue 14), in the
+ * same dialog: stored as a `re_attestation` of the newest snapshot (the application is read-only
+ * there, so that snapshot is what it holds), audited as 'review.reattested'.
+ * @throws AppError not_found (404; not the caller's), conflict (409; not with the team, or no
+ *   snapshot yet), validation_failed (400; the typed name is not the profile's)
+ */
+export async function reattest(
+  db: Database,
+  cipher: FieldCipher,
+  actor: Actor,
+  applicationId: string,
+  input: AttestationInput,
+  userAgent: string | null,
+): Promise<AttestationRecord> {
+  return db.transaction(async (tx) => {
+    const application = await loadApplicationFor(tx, actor, applicationId, 'read');
+    await tx.execute(sql`select 1 from provider_applications where id = ${application.id} for update`);
+    if (!withTheTeam.includes(application.applicationStatus)) {
+      throw new AppError(
+        'conflict',
+        'Only an application the credentialing team is reviewing can be attested again: a draft is attested when it is completed.',
+      );
+    }
+    const [newest] = await tx
+      .select({ version: applicationVersions.version, sha256: applicationVersions.sha256 })
+      .from(applicationVersions)
+      .where(eq(applicationVersions.applicationId, application.id))
+      .orderBy(desc(applicationVersions.version))
+      .limit(1);
+    if (!newest) {
+      throw new AppError(
+        'conflict',
+        'The credentialing team has not opened this application yet. Try again once its review has started.',
+      );
+    }
+    await checkSignature(tx, application.userId, input.signature);
+    const record = await recordAttestation(tx, cipher, {
+      application,
+      kind: 're_attestation',
+      input,
+      ipAddress: actor.ipAddress,
+      userAgent,
+      snapshot: newest,
+    });
+    await recordAudit(tx, {
+      action: 'review.reattested',
+      actorUserId: actor.userId,
+      subjectUserId: application.userId,
+      resourceType: 'application',
+      resourceId: application.id,
+      ipAddress: actor.ipAddress,
+      details: { applicationId: application.id, attestationId: record.id, version: newest.version },
+    });
+    return record;
+  });
 }

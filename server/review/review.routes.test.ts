@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminReview, ProviderReview } from '../../domain/api/review.ts';
 import { minimalPdf } from '../../tests/fixtures/files.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { signedAttestation } from '../../tests/http-client.ts';
+import { reattestationDue } from '../attestations/attestation.service.ts';
 import { createCompletedApplication, FACTORY_SSN } from '../notifications/testing/completed-application.ts';
 import { getAdminReview } from './review.service.ts';
 import { completedApplication as completedReview } from './testing/completed-review-application.ts';
@@ -596,5 +598,42 @@ describe('attestations on the review page (issue 14)', () => {
     });
     expect(rejected.status).toBe(200);
     expect((await at(121)).reattestationRequired).toBe(false);
+  });
+
+  it('lets the provider attest again while reviewed: a re-attestation of the newest snapshot, which resets the clock', async () => {
+    const { provider, applicationId } = await completedApplication();
+    const deps = app.runtime.deps;
+    const providerView = await provider.json<ProviderReview>(
+      'GET',
+      `/api/applications/${applicationId}/review`,
+    );
+    expect(providerView.body.reattestationRequired).toBe(false);
+    const [first] = (await review(applicationId)).attestations;
+    const firstSignedAt = new Date(first!.signedAt).getTime();
+    const submitted = { id: applicationId, applicationStatus: 'submitted' as const };
+    expect(await reattestationDue(deps.db, submitted, 120, new Date(firstSignedAt + 121 * day))).toBe(true);
+
+    // A name that is not hers is refused; her own is stored as a re-attestation of version 1.
+    const signed = await signedAttestation(provider);
+    const url = `/api/applications/${applicationId}/attestation`;
+    const wrong = await provider.json('POST', url, { ...signed, signature: 'Someone Else' });
+    expect(wrong.status).toBe(400);
+    const again = await provider.json<{ kind: string; snapshotVersion: number; signedAt: string }>(
+      'POST',
+      url,
+      signed,
+    );
+    expect(again.status).toBe(201);
+    expect(again.body).toMatchObject({ kind: 're_attestation', snapshotVersion: 1 });
+    const againAt = new Date(again.body.signedAt).getTime();
+    expect(await reattestationDue(deps.db, submitted, 120, new Date(againAt + 100 * day))).toBe(false);
+    expect(await reattestationDue(deps.db, submitted, 120, new Date(againAt + 121 * day))).toBe(true);
+
+    // The reviewer sees both, and the timeline says who attested again.
+    const view = await review(applicationId);
+    expect(view.attestations.map((a) => a.kind)).toEqual(['completion', 're_attestation']);
+    expect(view.timeline.map((t) => t.action)).toContain('review.reattested');
+    // An administrator cannot attest for the provider.
+    expect((await admin.json('POST', url, signed)).status).toBe(403);
   });
 });

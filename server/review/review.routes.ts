@@ -38,7 +38,9 @@ import {
   versionParamsSchema,
 } from '../../domain/api/review.ts';
 import { errorResponseSchema } from '../../domain/app-error.ts';
+import { attestationInputSchema, attestationRecordSchema } from '../../domain/attestation.ts';
 import type { AppInstance } from '../app-types.ts';
+import { reattest } from '../attestations/attestation.service.ts';
 import { requireActor, requirePermission } from '../auth/actor.ts';
 import {
   approve,
@@ -310,7 +312,10 @@ export async function reviewProviderRoutes(app: AppInstance) {
     },
     async (request) => {
       const actor = await requireActor(request);
-      return getProviderReview(app.deps.db, actor, request.params.applicationId);
+      return getProviderReview(app.deps.db, actor, request.params.applicationId, {
+        validDays: app.deps.env.ATTESTATION_VALID_DAYS,
+        now: new Date(),
+      });
     },
   );
 
@@ -341,6 +346,35 @@ export async function reviewProviderRoutes(app: AppInstance) {
       );
       await sendReviewMails(app.deps.mailer, request.log, app.deps.env.appUrl, outcome.mails);
       return { applicationStatus: outcome.applicationStatus, version: outcome.version };
+    },
+  );
+
+  app.post(
+    '/api/applications/:applicationId/attestation',
+    {
+      config: { access: 'provider' },
+      schema: {
+        summary: 'Attest again while the credentialing team reviews the application (issue 14)',
+        description:
+          "The same attestation as at completion (domain/attestation.ts); the typed name must be the profile's. " +
+          'Stored as a re-attestation of the newest snapshot. 409 unless the application is submitted or under review.',
+        tags: ['review'],
+        params: reviewParamsSchema,
+        body: attestationInputSchema,
+        response: { 201: attestationRecordSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const actor = await requirePermission(request, 'send:notification:own');
+      const record = await reattest(
+        app.deps.db,
+        app.deps.cipher,
+        actor,
+        request.params.applicationId,
+        request.body,
+        request.headers['user-agent'] ?? null,
+      );
+      return reply.status(201).send(record);
     },
   );
 }

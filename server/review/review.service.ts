@@ -20,7 +20,6 @@ import type {
 import { REVIEW_QUEUE_PAGE_SIZE } from '../../domain/api/review.ts';
 import { AppError } from '../../domain/app-error.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
-import { attestationExpired } from '../../domain/attestation.ts';
 import type { AuditAction } from '../../domain/audit-actions.ts';
 import { type ApplicationSnapshot, diffSnapshots } from '../../domain/review/application-snapshot.ts';
 import {
@@ -40,7 +39,7 @@ import { deaWarnings, npiWarning } from '../../domain/sections/identifier-checks
 import { isUuid } from '../../domain/uuid.ts';
 import { countRows } from '../admin/admin-list-query.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
-import { listAttestations } from '../attestations/attestation.service.ts';
+import { listAttestations, reattestationDue } from '../attestations/attestation.service.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
@@ -535,6 +534,7 @@ export async function getProviderReview(
   db: Database,
   actor: Actor,
   applicationId: string,
+  attestation: { validDays: number; now: Date },
 ): Promise<ProviderReview> {
   await loadApplicationFor(db, actor, applicationId, 'read');
   const [row] = await db
@@ -554,6 +554,7 @@ export async function getProviderReview(
     decidedAt: row.decidedAt?.toISOString() ?? null,
     decisionReason: row.applicationStatus === 'rejected' ? row.decisionReason : null,
     openRequest: open ? presentRequest(open) : null,
+    reattestationRequired: await reattestationDue(db, row, attestation.validDays, attestation.now),
   };
 }
 
@@ -613,7 +614,7 @@ export async function getAdminReview(
   ]);
   const openRequest = requests.some((r) => r.respondedAt === null);
   const attestations = await listAttestations(db, attestation.cipher, applicationId);
-  const latestAttestation = attestations.at(-1);
+  const reattestationRequired = await reattestationDue(db, row, attestation.validDays, attestation.now);
   const evidenceRows = await db
     .select()
     .from(verificationEvidence)
@@ -670,10 +671,7 @@ export async function getAdminReview(
       details: t.details ?? null,
     })),
     attestations,
-    reattestationRequired:
-      (row.applicationStatus === 'submitted' || row.applicationStatus === 'under_review') &&
-      (!latestAttestation ||
-        attestationExpired(new Date(latestAttestation.signedAt), attestation.validDays, attestation.now)),
+    reattestationRequired,
   };
 }
 

@@ -267,6 +267,15 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
     expected: owner(200),
     request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/review` }),
   },
+  'POST /api/applications/:applicationId/attestation': {
+    // A's application is submitted: the owner reaches the signature check, which refuses a name that
+    // is not the profile's (400, nothing stored); admins may not attest for a provider (403).
+    expected: ownerWrite(400),
+    request: (ctx) => ({
+      path: `/api/applications/${ctx.applicationId}/attestation`,
+      body: wellFormedAttestation,
+    }),
+  },
   'POST /api/applications/:applicationId/information-requests/:requestId/response': {
     // A request id that is not A's open request: 404 for the owner too; admins may not respond (403).
     expected: ownerWrite(404),

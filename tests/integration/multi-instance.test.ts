@@ -266,14 +266,15 @@ describe('two instances on a prepared database: sessions, then delivery with fau
       const { cookie, applicationId } = providers[index]!;
       const target = index % 2 === 0 && killedAt === undefined ? a : b;
       const url = `/api/applications/${applicationId}/completion`;
-      const attestation = await signedAttestation(clientOf(target, cookie));
+      // Read through B, which is never killed; the completion itself goes to the chosen instance.
+      const attestation = await signedAttestation(clientOf(b, cookie));
       let response = await clientOf(target, cookie)
         .json('POST', url, attestation)
         .catch((error: Error) => error);
       if (response instanceof Error) {
         expect(target.name).toBe('A'); // Only the killed instance may fail to answer.
         resentThroughB += 1;
-        response = await clientOf(b, cookie).json('POST', url, {});
+        response = await clientOf(b, cookie).json('POST', url, attestation);
       }
       statuses.push(response.status);
       answered += 1;

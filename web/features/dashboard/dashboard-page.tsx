@@ -31,6 +31,7 @@ import { notifyError, notifySuccess } from '../../notify.ts';
 import { type Application, useApplications, useCreateApplication } from './applications-api.ts';
 import { CompletionSlot } from './completion-slot.tsx';
 import { useProfile } from './profile-api.ts';
+import { ReattestationCard } from './reattestation-card.tsx';
 import { ActionRequiredBanner, DecisionNote } from './review-status.tsx';
 
 function StartApplicationButton({ label = 'Start New Application' }: { label?: string }) {
@@ -230,6 +231,9 @@ export default function DashboardPage({ me }: { me: Me }) {
           <Stack>
             {review.data?.openRequest && (
               <ActionRequiredBanner applicationId={current.id} request={review.data.openRequest} />
+            )}
+            {review.data?.reattestationRequired && (
+              <ReattestationCard applicationId={current.id} signer={profile ?? null} />
             )}
             <StatusCard application={current} review={review.data} signer={profile ?? null} />
             <SectionsCard application={current} />
