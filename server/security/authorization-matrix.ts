@@ -263,6 +263,10 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
     request: () => ({ path: '/api/admin/review-queue?assigned=me' }),
   },
   // Provider B cannot read A's review nor answer A's requests (404: existence not revealed).
+  'GET /api/applications/:applicationId/expiring-credentials': {
+    expected: owner(200),
+    request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/expiring-credentials` }),
+  },
   'GET /api/applications/:applicationId/review': {
     expected: owner(200),
     request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/review` }),

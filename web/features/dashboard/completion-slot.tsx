@@ -12,13 +12,14 @@
  */
 import { Button, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import type { completionResponseSchema } from '../../../domain/api/notifications.ts';
 import type { AttestationInput } from '../../../domain/attestation.ts';
 import { api } from '../../api.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { type Application, applicationsQueryKey } from './applications-api.ts';
+import { LazyAttestationDialog } from './lazy-attestation-dialog.tsx';
 
 /** The answer of POST .../completion, also the application's `completion` (domain/api/notifications.ts). */
 type Completion = z.infer<typeof completionResponseSchema>;
@@ -32,8 +33,6 @@ const undeliveredExplanation: Record<Exclude<Completion['status'], 'delivered'>,
   undelivered:
     "Saved; the credentialing team's endpoint is not configured yet. Your completion is recorded and will be sent once it is.",
 };
-
-const AttestationDialog = lazy(() => import('./attestation-dialog.tsx'));
 
 /** How often the dashboard re-reads a queued notification's state, ms. */
 const QUEUED_REFRESH_MS = 15_000;
@@ -116,17 +115,13 @@ export function CompletionSlot({
           {complete.isPending ? 'Submitting...' : delivered ? 'Completed ✓' : 'Application Completed'}
         </Button>
       )}
-      {signing && (
-        <Suspense fallback={null}>
-          <AttestationDialog
-            opened={signing}
-            onClose={() => setSigning(false)}
-            signer={signer}
-            onSign={send}
-            submitting={complete.isPending}
-          />
-        </Suspense>
-      )}
+      <LazyAttestationDialog
+        opened={signing}
+        onClose={() => setSigning(false)}
+        signer={signer}
+        onSign={send}
+        submitting={complete.isPending}
+      />
       {completion && completion.status !== 'delivered' && !complete.isPending && (
         <Text size="sm" role="status">
           {undeliveredExplanation[completion.status]}

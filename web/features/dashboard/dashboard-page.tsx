@@ -30,6 +30,7 @@ import { formatDate } from '../../format.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { type Application, useApplications, useCreateApplication } from './applications-api.ts';
 import { CompletionSlot } from './completion-slot.tsx';
+import { ExpiringCredentialsCard } from './expiring-credentials-card.tsx';
 import { useProfile } from './profile-api.ts';
 import { ReattestationCard } from './reattestation-card.tsx';
 import { ActionRequiredBanner, DecisionNote } from './review-status.tsx';
@@ -232,6 +233,7 @@ export default function DashboardPage({ me }: { me: Me }) {
             {review.data?.openRequest && (
               <ActionRequiredBanner applicationId={current.id} request={review.data.openRequest} />
             )}
+            <ExpiringCredentialsCard applicationId={current.id} />
             {review.data?.reattestationRequired && (
               <ReattestationCard applicationId={current.id} signer={profile ?? null} />
             )}

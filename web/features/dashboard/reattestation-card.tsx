@@ -6,13 +6,12 @@
  */
 import { Button, Card, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import type { AttestationInput } from '../../../domain/attestation.ts';
 import { api } from '../../api.ts';
 import { providerReviewKey } from '../../app/provider-review.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
-
-const AttestationDialog = lazy(() => import('./attestation-dialog.tsx'));
+import { LazyAttestationDialog } from './lazy-attestation-dialog.tsx';
 
 export function ReattestationCard({
   applicationId,
@@ -60,17 +59,13 @@ export function ReattestationCard({
           Attest Again
         </Button>
       </Stack>
-      {signing && (
-        <Suspense fallback={null}>
-          <AttestationDialog
-            opened={signing}
-            onClose={() => setSigning(false)}
-            signer={signer}
-            onSign={sign}
-            submitting={attest.isPending}
-          />
-        </Suspense>
-      )}
+      <LazyAttestationDialog
+        opened={signing}
+        onClose={() => setSigning(false)}
+        signer={signer}
+        onSign={sign}
+        submitting={attest.isPending}
+      />
     </Card>
   );
 }

@@ -1,0 +1,85 @@
+/**
+ * 'Expiring Credentials' on the dashboard (issue 14): shown only when the application holds a
+ * credential that expires within 90 days or has expired (GET
+ * /api/applications/:applicationId/expiring-credentials). Each item names its section, what it is,
+ * its date and the days left ('Expired' past the date), coloured by urgency, and links to the
+ * section screen where it is renewed.
+ */
+import { Anchor, Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import type { ExpiringCredentials } from '../../../domain/api/credentials.ts';
+import { daysLeftText, type ExpiryUrgency } from '../../../domain/credentials/expiring-credentials.ts';
+import {
+  type CatalogSectionKey,
+  sectionCatalog,
+  sectionPath,
+} from '../../../domain/sections/section-catalog.ts';
+import { api } from '../../api.ts';
+import { formatDate } from '../../format.ts';
+import { badgeColor } from '../../theme.ts';
+
+/** Badge colours by urgency (AA contrast with the badge text; web/theme.ts). */
+const urgencyColor: Record<ExpiryUrgency, string> = {
+  expired: badgeColor.red,
+  within_7: badgeColor.red,
+  within_30: badgeColor.orange,
+  within_60: badgeColor.yellow,
+  within_90: badgeColor.gray,
+};
+
+export function ExpiringCredentialsCard({ applicationId }: { applicationId: string }) {
+  const query = useQuery({
+    queryKey: ['applications', applicationId, 'expiring-credentials'],
+    queryFn: () =>
+      api<ExpiringCredentials>(
+        'GET',
+        `/api/applications/${encodeURIComponent(applicationId)}/expiring-credentials`,
+      ),
+  });
+  const credentials = query.data?.credentials ?? [];
+  if (credentials.length === 0) return null;
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="expiring-title">
+      <Stack gap="sm">
+        <Title order={2} size="h3" id="expiring-title">
+          Expiring Credentials
+        </Title>
+        <Text size="sm">Renew these, then update them in your application.</Text>
+        <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }}>
+          {credentials.map((credential) => {
+            const section = sectionCatalog[credential.sectionKey as CatalogSectionKey];
+            return (
+              <Group
+                component="li"
+                key={`${credential.kind}-${credential.rowId}`}
+                justify="space-between"
+                wrap="wrap"
+                gap="xs"
+              >
+                <div>
+                  <Anchor
+                    component={Link}
+                    to={sectionPath(section, applicationId)}
+                    fw={600}
+                    c="gray.9"
+                    underline="always"
+                  >
+                    {section.title}
+                  </Anchor>
+                  <Text size="sm">
+                    {credential.name}: {credential.daysLeft < 0 ? 'expired' : 'expires'}{' '}
+                    {formatDate(credential.expiresOn)}
+                  </Text>
+                </div>
+                <Badge color={urgencyColor[credential.urgency]} variant="filled">
+                  {daysLeftText(credential.daysLeft)}
+                </Badge>
+              </Group>
+            );
+          })}
+        </Stack>
+      </Stack>
+    </Card>
+  );
+}
