@@ -14,6 +14,7 @@ import { createSessionCache } from './auth/session-cache.ts';
 import { listenForSessionRevocations } from './auth/session-revocations.ts';
 import { type ClusterMembership, joinCluster } from './cluster/instance-registry.ts';
 import { type ScheduledJob, startScheduler, utcDay } from './cluster/scheduled-jobs.ts';
+import { runExpiryMonitor } from './credentials/expiry-monitor.ts';
 import { type DatabaseHandle, openDatabase, runMigrations, withStartupLock } from './db/client.ts';
 import { quietWhileUnreachable } from './db/database-health.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded-postgres.ts';
@@ -183,6 +184,14 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
         run: async (now) => {
           const deleted = await deleteExpiredSessions(database.db, now);
           logger.info(deleted, 'deleted expired sessions and verification tokens');
+        },
+      },
+      {
+        // Issue 14: expiring credentials, once per UTC day across all instances (decision 023).
+        name: 'credential-expiry',
+        periodOf: utcDay,
+        run: async (now) => {
+          await runExpiryMonitor({ db: database.db, mailer, appUrl: env.appUrl, logger }, now);
         },
       },
     ];

@@ -4,6 +4,7 @@ export * from './attestations.ts';
 export * from './audit.ts';
 export * from './auth.ts';
 export * from './core.ts';
+export * from './credentials.ts';
 export * from './documents.ts';
 export * from './instances.ts';
 export * from './notifications.ts';

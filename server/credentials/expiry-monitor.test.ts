@@ -1,0 +1,143 @@
+/**
+ * The daily expiring-credentials job (issue 14) against the real PostgreSQL, with the clock driven
+ * by the test: each threshold fires once, a second run and a second instance send nothing new, the
+ * administrators get one digest, and only current applications are watched.
+ */
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { runDueJobs } from '../cluster/scheduled-jobs.ts';
+import { professionalLicenses } from '../db/schema/sections.ts';
+import { createCompletedApplication } from '../notifications/testing/completed-application.ts';
+import { runExpiryMonitor } from './expiry-monitor.ts';
+
+let app: TestApp;
+const silent = pino({ level: 'silent' });
+
+beforeAll(async () => {
+  app = await createTestApp();
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const day = 24 * 60 * 60 * 1000;
+/** Noon UTC, `offset` days from the license's expiry date. */
+const at = (expiresOn: string, offset: number) =>
+  new Date(Date.parse(`${expiresOn}T12:00:00Z`) + offset * day);
+
+describe('credential-expiry job', () => {
+  it('emails each threshold once, digests for admins, and a second run or instance sends nothing', async () => {
+    const deps = {
+      db: app.runtime.deps.db,
+      mailer: app.runtime.deps.mailer,
+      appUrl: 'https://portal.example',
+      logger: silent,
+    };
+    const admin = await signUpAndSignIn(app, { firstName: 'Ada' });
+    await grantAdmin(app, admin);
+    const provider = await signUpAndSignIn(app, { firstName: 'Iris' });
+    const { applicationId } = await createCompletedApplication({
+      ...app.runtime.deps,
+      userId: provider.userId,
+    });
+    const expiresOn = '2031-03-15';
+    await app.runtime.deps.db.insert(professionalLicenses).values({
+      applicationId,
+      licenseType: 'medical_license',
+      licenseNumber: 'IL-31',
+      issuingState: 'IL',
+      expirationDate: expiresOn,
+    });
+    // The factory's policy expired in 2025 and its other dates run to 2030: clear them from this test's
+    // clock by starting after 2030, where they have all expired already (recorded at the first run).
+    const mailTo = (email: string) => app.mail.filter((m) => m.to === email);
+    const licenseMail = () => mailTo(provider.email).filter((m) => m.text.includes('IL-31'));
+
+    // 100 days before: nothing for the license yet.
+    await runExpiryMonitor(deps, at(expiresOn, -100));
+    expect(licenseMail()).toHaveLength(0);
+    const firstMails = mailTo(provider.email).length;
+    expect(
+      mailTo(admin.email).filter((m) => m.subject === 'Expiring credentials: daily digest'),
+    ).toHaveLength(1);
+
+    // 85 days before: the 90-day threshold, once; the same day again records and sends nothing.
+    expect((await runExpiryMonitor(deps, at(expiresOn, -85))).recorded).toBe(1);
+    expect(licenseMail()).toHaveLength(1);
+    expect(licenseMail()[0]!.text).toContain(
+      'Professional Licenses: Medical License IL-31 (IL), expires Mar 15, 2031 (85 days left)',
+    );
+    expect(await runExpiryMonitor(deps, at(expiresOn, -85))).toEqual({
+      recorded: 0,
+      providersEmailed: 0,
+      adminsDigested: 0,
+    });
+    // Days later, still within the same threshold: nothing new.
+    expect((await runExpiryMonitor(deps, at(expiresOn, -70))).recorded).toBe(0);
+
+    // 60, 30 and 7 days before, and after the date: one email each.
+    for (const [offset, text] of [
+      [-60, '(60 days left)'],
+      [-20, '(20 days left)'],
+      [-7, '(7 days left)'],
+      [1, 'expired Mar 15, 2031 (Expired)'],
+    ] as const) {
+      expect((await runExpiryMonitor(deps, at(expiresOn, offset))).recorded).toBe(1);
+      expect(licenseMail().at(-1)!.text).toContain(text);
+    }
+    expect(licenseMail()).toHaveLength(5);
+    expect(mailTo(provider.email).length - firstMails).toBe(5);
+    // The digest counts, names nobody.
+    const digests = mailTo(admin.email).filter((m) => m.subject === 'Expiring credentials: daily digest');
+    expect(digests).toHaveLength(6);
+    expect(digests.at(-1)!.text).toContain('1 credential of 1 provider crossed an expiry threshold');
+    expect(digests.at(-1)!.text).not.toContain('IL-31');
+
+    // Through the scheduler, two instances on the same day: one runs it, the other does not.
+    const job = {
+      name: 'credential-expiry',
+      periodOf: (now: Date) => now.toISOString().slice(0, 10),
+      run: (now: Date) => runExpiryMonitor(deps, now).then(() => {}),
+    };
+    const sameDay = at(expiresOn, 2);
+    expect(await runDueJobs(app.runtime.deps.db, [job], randomUUID(), sameDay, silent)).toEqual([
+      'credential-expiry',
+    ]);
+    expect(await runDueJobs(app.runtime.deps.db, [job], randomUUID(), sameDay, silent)).toEqual([]);
+    expect(licenseMail()).toHaveLength(5);
+  });
+
+  it('watches only the current application: a newer submitted one, not an older draft', async () => {
+    const deps = {
+      db: app.runtime.deps.db,
+      mailer: app.runtime.deps.mailer,
+      appUrl: 'https://portal.example',
+      logger: silent,
+    };
+    const provider = await signUpAndSignIn(app, { firstName: 'Omar' });
+    const older = await createCompletedApplication({ ...app.runtime.deps, userId: provider.userId });
+    const newer = await createCompletedApplication({ ...app.runtime.deps, userId: provider.userId });
+    await app.runtime.deps.database.pool.query(
+      `update provider_applications set application_status = 'submitted', created_at = now() + interval '1 minute' where id = $1`,
+      [newer.applicationId],
+    );
+    for (const [applicationId, number] of [
+      [older.applicationId, 'OLD-1'],
+      [newer.applicationId, 'NEW-1'],
+    ] as const) {
+      await app.runtime.deps.db
+        .insert(professionalLicenses)
+        .values({ applicationId, licenseNumber: number, expirationDate: '2032-01-10' });
+    }
+    await runExpiryMonitor(deps, at('2032-01-10', -10));
+    const texts = app.mail
+      .filter((m) => m.to === provider.email)
+      .map((m) => m.text)
+      .join('\n');
+    expect(texts).toContain('NEW-1');
+    expect(texts).not.toContain('OLD-1');
+  });
+});

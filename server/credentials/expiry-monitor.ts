@@ -1,0 +1,214 @@
+/**
+ * The daily `credential-expiry` job (issue 14, docs/decisions/023-expiring-credentials.md): it finds
+ * the credentials of current providers that expire within 90, 60, 30 or 7 days or have expired,
+ * records one notice per credential per threshold (a unique key: a re-run or a second instance
+ * records nothing new), emails each provider what is new for them, and sends administrators one
+ * digest of the day's changes. Run once per UTC day across all instances by the scheduler
+ * (server/cluster/scheduled-jobs.ts); safe to repeat after an interruption: it sends what is unsent.
+ *
+ * A provider's current application is their latest submitted, under review or approved one, else
+ * their latest draft (rejected applications are not watched).
+ */
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import {
+  credentialKindSection,
+  daysLeftText,
+  type ExpiryUrgency,
+  expiringSoon,
+} from '../../domain/credentials/expiring-credentials.ts';
+import { sectionCatalog } from '../../domain/sections/section-catalog.ts';
+import type { Database } from '../db/client.ts';
+import { user } from '../db/schema/auth.ts';
+import { userRoles } from '../db/schema/core.ts';
+import { credentialExpiryNotices } from '../db/schema/credentials.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { applicationCredentials } from './expiring-credentials.ts';
+
+/** The threshold a credential of `urgency` has crossed. */
+const thresholdOf: Record<ExpiryUrgency, string> = {
+  expired: 'expired',
+  within_7: '7',
+  within_30: '30',
+  within_60: '60',
+  within_90: '90',
+};
+
+const thresholdText: Record<string, string> = {
+  expired: 'expired',
+  '7': 'within 7 days',
+  '30': 'within 30 days',
+  '60': 'within 60 days',
+  '90': 'within 90 days',
+};
+
+export interface ExpiryMonitorDeps {
+  db: Database;
+  mailer: Mailer;
+  /** The portal's address, for the links in the emails. */
+  appUrl: string;
+  logger: Logger;
+}
+
+export interface ExpiryMonitorResult {
+  /** Notices recorded by this run (a threshold crossed for the first time). */
+  recorded: number;
+  /** Providers emailed by this run. */
+  providersEmailed: number;
+  /** Administrators who got the digest from this run. */
+  adminsDigested: number;
+}
+
+const formatDay = (isoDate: string) =>
+  new Date(`${isoDate}T00:00:00Z`).toLocaleDateString('en-US', {
+    timeZone: 'UTC',
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+  });
+
+/**
+ * One run at `now`: record the thresholds crossed, email providers and administrators what is
+ * unsent. @throws when a provider's email could not be sent (after sending the others), so the
+ * scheduler tries again; nothing sent is sent twice.
+ */
+export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Promise<ExpiryMonitorResult> {
+  const { db, mailer, appUrl, logger } = deps;
+  const windowEnd = new Date(now.getTime() + 90 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+
+  // Current applications holding at least one date within the window (or past).
+  const { rows: candidates } = await db.execute<{ id: string; user_id: string }>(sql`
+    with current_apps as (
+      select distinct on (user_id) id, user_id from provider_applications
+      where application_status <> 'rejected'
+      order by user_id, (application_status = 'draft'), created_at desc
+    )
+    select c.id, c.user_id from current_apps c
+    where exists (select 1 from professional_licenses t where t.application_id = c.id and t.expiration_date <= ${windowEnd})
+       or exists (select 1 from malpractice_insurance t where t.application_id = c.id and t.expiration_date <= ${windowEnd})
+       or exists (select 1 from certifications t where t.application_id = c.id and t.expiration_date <= ${windowEnd})
+       or exists (select 1 from vaccinations t where t.application_id = c.id and t.expiration_date <= ${windowEnd})
+       or exists (select 1 from personal_information t where t.application_id = c.id and t.driver_license_expiration <= ${windowEnd})
+       or exists (select 1 from payors t where t.application_id = c.id and t.contract_end_date <= ${windowEnd})`);
+
+  let recorded = 0;
+  for (const application of candidates) {
+    const expiring = expiringSoon(await applicationCredentials(db, application.id), now);
+    if (expiring.length === 0) continue;
+    const inserted = await db
+      .insert(credentialExpiryNotices)
+      .values(
+        expiring.map((credential) => ({
+          applicationId: application.id,
+          userId: application.user_id,
+          kind: credential.kind,
+          rowId: credential.rowId,
+          expiresOn: credential.expiresOn,
+          threshold: thresholdOf[credential.urgency],
+          name: credential.name,
+        })),
+      )
+      .onConflictDoNothing()
+      .returning({ id: credentialExpiryNotices.id });
+    recorded += inserted.length;
+  }
+
+  // Providers: one email each listing what is new for them (and anything an interrupted run left).
+  const unsent = await db
+    .select({ notice: credentialExpiryNotices, email: user.email })
+    .from(credentialExpiryNotices)
+    .innerJoin(user, eq(user.id, credentialExpiryNotices.userId))
+    .where(isNull(credentialExpiryNotices.emailedAt))
+    .orderBy(credentialExpiryNotices.expiresOn);
+  const byUser = new Map<string, { email: string; notices: (typeof unsent)[number]['notice'][] }>();
+  for (const { notice, email } of unsent) {
+    const entry = byUser.get(notice.userId) ?? { email, notices: [] };
+    entry.notices.push(notice);
+    byUser.set(notice.userId, entry);
+  }
+  let providersEmailed = 0;
+  let failures = 0;
+  for (const { email, notices } of byUser.values()) {
+    const lines = notices.map((n) => {
+      const section = sectionCatalog[credentialKindSection[n.kind as keyof typeof credentialKindSection]];
+      const daysLeft = Math.round(
+        (Date.parse(`${n.expiresOn}T00:00:00Z`) -
+          Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())) /
+          (24 * 60 * 60 * 1000),
+      );
+      return `- ${section.title}: ${n.name}, ${daysLeft < 0 ? 'expired' : 'expires'} ${formatDay(n.expiresOn)} (${daysLeftText(daysLeft)})`;
+    });
+    try {
+      await mailer.send({
+        to: email,
+        subject: 'Your credentials are expiring',
+        text: `These credentials in your credentialing application expire soon or have expired:\n\n${lines.join('\n')}\n\nRenew them, then update them in your application: ${appUrl}/dashboard\n`,
+      });
+      await db
+        .update(credentialExpiryNotices)
+        .set({ emailedAt: sql`now()` })
+        .where(
+          inArray(
+            credentialExpiryNotices.id,
+            notices.map((n) => n.id),
+          ),
+        );
+      providersEmailed += 1;
+    } catch (error) {
+      failures += 1;
+      // No address or credential in the log (PHI-adjacent): the count says enough to act on.
+      logger.error({ reason: (error as Error).message }, 'expiring credentials: a provider email failed');
+    }
+  }
+
+  // Administrators: one digest of what crossed a threshold since the last digest, counts only.
+  const undigested = await db
+    .select({
+      id: credentialExpiryNotices.id,
+      threshold: credentialExpiryNotices.threshold,
+      userId: credentialExpiryNotices.userId,
+    })
+    .from(credentialExpiryNotices)
+    .where(isNull(credentialExpiryNotices.digestedAt));
+  let adminsDigested = 0;
+  if (undigested.length > 0) {
+    const admins = await db
+      .select({ email: user.email })
+      .from(userRoles)
+      .innerJoin(user, eq(user.id, userRoles.userId))
+      .where(eq(userRoles.role, 'admin'));
+    const counts = new Map<string, number>();
+    for (const n of undigested) counts.set(n.threshold, (counts.get(n.threshold) ?? 0) + 1);
+    const providers = new Set(undigested.map((n) => n.userId)).size;
+    const summary = ['expired', '7', '30', '60', '90']
+      .filter((t) => counts.has(t))
+      .map((t) => `- ${thresholdText[t]}: ${counts.get(t)}`)
+      .join('\n');
+    const text = `${undigested.length} credential${undigested.length === 1 ? '' : 's'} of ${providers} provider${providers === 1 ? '' : 's'} crossed an expiry threshold since the last digest:\n\n${summary}\n\nSee them in the admin dashboard: ${appUrl}/admin\n`;
+    for (const admin of admins) {
+      try {
+        await mailer.send({ to: admin.email, subject: 'Expiring credentials: daily digest', text });
+        adminsDigested += 1;
+      } catch (error) {
+        logger.error({ reason: (error as Error).message }, 'expiring credentials: a digest email failed');
+      }
+    }
+    await db
+      .update(credentialExpiryNotices)
+      .set({ digestedAt: sql`now()` })
+      .where(
+        and(
+          isNull(credentialExpiryNotices.digestedAt),
+          inArray(
+            credentialExpiryNotices.id,
+            undigested.map((n) => n.id),
+          ),
+        ),
+      );
+  }
+
+  logger.info({ recorded, providersEmailed, adminsDigested }, 'expiring credentials checked');
+  if (failures > 0)
+    throw new Error(`${failures} provider email(s) about expiring credentials failed; retrying`);
+  return { recorded, providersEmailed, adminsDigested };
+}
