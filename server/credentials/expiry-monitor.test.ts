@@ -24,18 +24,20 @@ afterAll(async () => {
 });
 
 const day = 24 * 60 * 60 * 1000;
+/** The job's dependencies: the test app's database and its capturing mailer (`app.mail`). */
+const monitorDeps = () => ({
+  db: app.runtime.deps.db,
+  mailer: app.runtime.deps.mailer,
+  appUrl: 'https://portal.example',
+  logger: silent,
+});
 /** Noon UTC, `offset` days from the license's expiry date. */
 const at = (expiresOn: string, offset: number) =>
   new Date(Date.parse(`${expiresOn}T12:00:00Z`) + offset * day);
 
 describe('credential-expiry job', () => {
   it('emails each threshold once, digests for admins, and a second run or instance sends nothing', async () => {
-    const deps = {
-      db: app.runtime.deps.db,
-      mailer: app.runtime.deps.mailer,
-      appUrl: 'https://portal.example',
-      logger: silent,
-    };
+    const deps = monitorDeps();
     const admin = await signUpAndSignIn(app, { firstName: 'Ada' });
     await grantAdmin(app, admin);
     const provider = await signUpAndSignIn(app, { firstName: 'Iris' });
@@ -111,12 +113,7 @@ describe('credential-expiry job', () => {
   });
 
   it('watches only the current application: a newer submitted one, not an older draft', async () => {
-    const deps = {
-      db: app.runtime.deps.db,
-      mailer: app.runtime.deps.mailer,
-      appUrl: 'https://portal.example',
-      logger: silent,
-    };
+    const deps = monitorDeps();
     const provider = await signUpAndSignIn(app, { firstName: 'Omar' });
     const older = await createCompletedApplication({ ...app.runtime.deps, userId: provider.userId });
     const newer = await createCompletedApplication({ ...app.runtime.deps, userId: provider.userId });

@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import {
   credentialKindSection,
   daysLeftText,
+  daysUntil,
   type ExpiryUrgency,
   expiringSoon,
 } from '../../domain/credentials/expiring-credentials.ts';
@@ -131,11 +132,7 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
   for (const { email, notices } of byUser.values()) {
     const lines = notices.map((n) => {
       const section = sectionCatalog[credentialKindSection[n.kind as keyof typeof credentialKindSection]];
-      const daysLeft = Math.round(
-        (Date.parse(`${n.expiresOn}T00:00:00Z`) -
-          Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())) /
-          (24 * 60 * 60 * 1000),
-      );
+      const daysLeft = daysUntil(n.expiresOn, now);
       return `- ${section.title}: ${n.name}, ${daysLeft < 0 ? 'expired' : 'expires'} ${formatDay(n.expiresOn)} (${daysLeftText(daysLeft)})`;
     });
     try {
