@@ -51,6 +51,7 @@ export const attestationMessages = {
   explanationRequired: 'Explain your "Yes" answer.',
   signatureRequired: 'Type your full name to sign.',
   signatureMismatch: (expected: string) => `Type your full name as your profile has it: ${expected}.`,
+  noProfileName: 'Add your first and last name to your profile, then sign with them.',
 } as const;
 
 const answerSchema = z

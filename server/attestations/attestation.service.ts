@@ -17,6 +17,7 @@ import {
   profileFullName,
   signatureMatchesProfile,
 } from '../../domain/attestation.ts';
+import { reviewStatuses } from '../../domain/review/review-workflow.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -53,7 +54,7 @@ export async function checkSignature(tx: Queryable, userId: string, signature: s
   if (profile && signatureMatchesProfile(signature, profile)) return;
   const message = profile
     ? attestationMessages.signatureMismatch(profileFullName(profile))
-    : 'Add your first and last name to your profile, then sign with them.';
+    : attestationMessages.noProfileName;
   throw new AppError('validation_failed', message, { issues: [{ path: ['signature'], message }] });
 }
 
@@ -121,27 +122,36 @@ export async function listAttestations(
   return rows.map((row) => presentAttestation(row, cipher));
 }
 
-/** Statuses in which the credentialing team holds the application: an attestation ages there. */
-const withTheTeam: readonly ApplicationStatus[] = ['submitted', 'under_review'];
-
 /**
- * Whether the application needs a fresh attestation at `now` (issue 14): it is with the credentialing
- * team and its latest attestation is older than `validDays` (ATTESTATION_VALID_DAYS), or it has none.
+ * Whether an application in `status` whose latest attestation was signed at `latestSignedAt` (none:
+ * undefined) needs a fresh one at `now` (issue 14): it is with the credentialing team
+ * (`reviewStatuses`) and that attestation is older than `validDays` (ATTESTATION_VALID_DAYS), or
+ * there is none.
  */
+export function reattestationDueAt(
+  status: ApplicationStatus,
+  latestSignedAt: Date | undefined,
+  validDays: number,
+  now: Date,
+): boolean {
+  if (!reviewStatuses.includes(status)) return false;
+  return !latestSignedAt || attestationExpired(latestSignedAt, validDays, now);
+}
+
+/** `reattestationDueAt` for a stored application: reads its latest attestation's time. */
 export async function reattestationDue(
   db: Queryable,
   application: { id: string; applicationStatus: ApplicationStatus },
   validDays: number,
   now: Date,
 ): Promise<boolean> {
-  if (!withTheTeam.includes(application.applicationStatus)) return false;
   const [latest] = await db
     .select({ signedAt: applicationAttestations.signedAt })
     .from(applicationAttestations)
     .where(eq(applicationAttestations.applicationId, application.id))
     .orderBy(desc(applicationAttestations.signedAt))
     .limit(1);
-  return !latest || attestationExpired(latest.signedAt, validDays, now);
+  return reattestationDueAt(application.applicationStatus, latest?.signedAt, validDays, now);
 }
 
 /**
@@ -162,7 +172,7 @@ export async function reattest(
   return db.transaction(async (tx) => {
     const application = await loadApplicationFor(tx, actor, applicationId, 'read');
     await tx.execute(sql`select 1 from provider_applications where id = ${application.id} for update`);
-    if (!withTheTeam.includes(application.applicationStatus)) {
+    if (!reviewStatuses.includes(application.applicationStatus)) {
       throw new AppError(
         'conflict',
         'Only an application the credentialing team is reviewing can be attested again: a draft is attested when it is completed.',

@@ -39,7 +39,11 @@ import { deaWarnings, npiWarning } from '../../domain/sections/identifier-checks
 import { isUuid } from '../../domain/uuid.ts';
 import { countRows } from '../admin/admin-list-query.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
-import { listAttestations, reattestationDue } from '../attestations/attestation.service.ts';
+import {
+  listAttestations,
+  reattestationDue,
+  reattestationDueAt,
+} from '../attestations/attestation.service.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
@@ -614,7 +618,14 @@ export async function getAdminReview(
   ]);
   const openRequest = requests.some((r) => r.respondedAt === null);
   const attestations = await listAttestations(db, attestation.cipher, applicationId);
-  const reattestationRequired = await reattestationDue(db, row, attestation.validDays, attestation.now);
+  // From the list just read (oldest first), not a second query.
+  const latestSignedAt = attestations.at(-1)?.signedAt;
+  const reattestationRequired = reattestationDueAt(
+    row.applicationStatus,
+    latestSignedAt ? new Date(latestSignedAt) : undefined,
+    attestation.validDays,
+    attestation.now,
+  );
   const evidenceRows = await db
     .select()
     .from(verificationEvidence)

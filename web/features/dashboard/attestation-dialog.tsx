@@ -64,7 +64,7 @@ export default function AttestationDialog({
     validate: (values) => {
       const errors = schemaErrors(values);
       if (!errors.signature && values.signature.trim()) {
-        if (!signer) errors.signature = 'Add your first and last name to your profile, then sign with them.';
+        if (!signer) errors.signature = attestationMessages.noProfileName;
         else if (!signatureMatchesProfile(values.signature, signer)) {
           errors.signature = attestationMessages.signatureMismatch(profileFullName(signer));
         }

@@ -11,6 +11,7 @@ import type { AttestationInput } from '../../../domain/attestation.ts';
 import { api } from '../../api.ts';
 import { providerReviewKey } from '../../app/provider-review.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
+import { badgeColor } from '../../theme.ts';
 import { LazyAttestationDialog } from './lazy-attestation-dialog.tsx';
 
 export function ReattestationCard({
@@ -45,7 +46,7 @@ export function ReattestationCard({
       padding="lg"
       component="section"
       aria-labelledby="reattestation-title"
-      style={{ borderLeft: '4px solid #a63c06' }}
+      style={{ borderLeft: `4px solid ${badgeColor.orange}` }}
     >
       <Stack gap="sm" align="flex-start">
         <Title order={2} size="h3" id="reattestation-title">
