@@ -38,9 +38,36 @@ export const applicationSchema = z.object({
   progress: z.number().int().min(0).max(100),
   /** The completion notification (issue 5; spec §4 button), null until the provider completes. */
   completion: completionStateSchema.nullable(),
+  /** When the credentialing team approved or rejected it (ISO 8601, UTC; issue 13), else null. */
+  decidedAt: z.iso.datetime().nullable(),
+  /**
+   * An approved application's recredentialing due date (`YYYY-MM-DD`, 36 months after approval;
+   * issue 14, NCQA CR 4, domain/credentials/recredentialing.ts), else null.
+   */
+  recredentialingDueOn: z.iso.date().nullable(),
+  /** The earlier application this one was pre-filled from (issue 14 copy-forward), else null. */
+  copiedFromId: z.uuid().nullable(),
 });
 export type ApplicationDto = z.infer<typeof applicationSchema>;
 
 /** GET /api/applications: the caller's applications, newest first (spec §4). */
 export const applicationListSchema = z.object({ applications: z.array(applicationSchema) });
 export type ApplicationList = z.infer<typeof applicationListSchema>;
+
+/**
+ * What 'Start New Application' / 'Start Recredentialing' copied from the provider's most recent
+ * application (issue 14 copy-forward): its id and creation time, the sections that had content (now
+ * complete in the new draft), and how many documents were copied.
+ */
+export const copiedFromSchema = z.object({
+  applicationId: z.uuid(),
+  /** ISO 8601, UTC. */
+  createdAt: z.iso.datetime(),
+  sections: z.array(z.string()),
+  documents: z.number().int().min(0),
+});
+export type CopiedFrom = z.infer<typeof copiedFromSchema>;
+
+/** POST /api/applications (201): the new draft, and what was copied into it (null when it starts empty). */
+export const createdApplicationSchema = applicationSchema.extend({ copied: copiedFromSchema.nullable() });
+export type CreatedApplication = z.infer<typeof createdApplicationSchema>;

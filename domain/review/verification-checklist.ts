@@ -4,7 +4,10 @@
  * Pure: the server stores the items (server/review/verification-checklist.ts) and the reviewer
  * records each one's outcome.
  */
+import { addMonths, isoDay } from '../calendar.ts';
 import type { ApplicationSnapshot, SnapshotRow } from './application-snapshot.ts';
+
+export { isoDay };
 
 export const verificationKinds = [
   'license',
@@ -76,21 +79,6 @@ const degreeRank: Record<string, number> = {
 };
 
 const text = (v: unknown): string => (v === null || v === undefined ? '' : String(v).trim());
-
-/** `YYYY-MM-DD` of `date` in UTC. */
-export function isoDay(date: Date): string {
-  return date.toISOString().slice(0, 10);
-}
-
-/** `day` (YYYY-MM-DD) plus `months` calendar months (day clamped to the month's end). */
-function addMonths(day: string, months: number): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  const total = y * 12 + (m - 1) + months;
-  const year = Math.floor(total / 12);
-  const month = (total % 12) + 1;
-  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(Math.min(d, last)).padStart(2, '0')}`;
-}
 
 /**
  * Gaps of more than WORK_GAP_MONTHS months between positions in the GAP_LOOKBACK_YEARS years up to

@@ -8,17 +8,19 @@ import {
   applicationListSchema,
   applicationParamsSchema,
   applicationSchema,
+  createdApplicationSchema,
 } from '../../domain/api/applications.ts';
 import { errorResponseSchema } from '../../domain/app-error.ts';
+import { recredentialingDueOn } from '../../domain/credentials/recredentialing.ts';
 import type { AppInstance } from '../app-types.ts';
 import { requireActor, requirePermission } from '../auth/actor.ts';
 import {
   type ApplicationSummary,
-  createApplication,
   findApplication,
   listApplicationsOfUser,
   loadApplicationFor,
 } from './applications.service.ts';
+import { startApplication } from './copy-forward.ts';
 
 /** The contract's schemas (domain/api/applications.ts), re-exported for the admin routes. */
 export { type ApplicationDto, applicationSchema };
@@ -32,6 +34,10 @@ export function presentApplication(a: ApplicationSummary): ApplicationDto {
     completeSections: a.completeSections,
     progress: a.progress,
     completion: a.completion,
+    decidedAt: a.decidedAt?.toISOString() ?? null,
+    recredentialingDueOn:
+      a.applicationStatus === 'approved' && a.decidedAt ? recredentialingDueOn(a.decidedAt) : null,
+    copiedFromId: a.copiedFromId,
   };
 }
 
@@ -58,10 +64,11 @@ export async function applicationRoutes(app: AppInstance) {
     {
       config: { access: 'provider' },
       schema: {
-        summary: 'Start a new draft application (spec §4)',
+        summary:
+          'Start a new draft application (spec §4), pre-filled from the most recent application when there is one (issue 14)',
         tags: ['applications'],
         response: {
-          201: applicationSchema,
+          201: createdApplicationSchema,
           401: errorResponseSchema,
           403: errorResponseSchema,
           409: errorResponseSchema,
@@ -70,9 +77,15 @@ export async function applicationRoutes(app: AppInstance) {
     },
     async (request, reply) => {
       const actor = await requirePermission(request, 'create:application:own');
-      const created = await createApplication(app.deps.db, actor.userId);
-      request.log.info({ applicationId: created.id }, 'application created');
-      return reply.status(201).send(presentApplication(created));
+      const { application, copied } = await startApplication(
+        { db: app.deps.db, storage: app.deps.storage, logger: request.log },
+        actor,
+      );
+      request.log.info(
+        { applicationId: application.id, copiedSections: copied?.sections.length ?? 0 },
+        'application created',
+      );
+      return reply.status(201).send({ ...presentApplication(application), copied });
     },
   );
 

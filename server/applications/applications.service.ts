@@ -11,7 +11,7 @@ import { reviewStatuses } from '../../domain/review/review-workflow.ts';
 import { computeProgress, type SectionKey, sections } from '../../domain/sections/registry.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { type Actor, assertPermission } from '../auth/actor.ts';
-import type { Database, Queryable } from '../db/client.ts';
+import type { Queryable } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-reads.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { completionNotifications } from '../db/schema/notifications.ts';
@@ -29,6 +29,10 @@ export interface ApplicationSummary {
   progress: number;
   /** The completion notification's state (issue 5), or null before the provider completes it. */
   completion: CompletionState | null;
+  /** When it was approved or rejected (issue 13), else null. */
+  decidedAt: Date | null;
+  /** The application it was pre-filled from (issue 14 copy-forward), else null. */
+  copiedFromId: string | null;
 }
 
 function applicationIdColumn(table: PgTable): PgColumn {
@@ -53,6 +57,8 @@ function summarize(row: Record<string, unknown>): ApplicationSummary {
     userId: row.userId as string,
     applicationStatus: row.applicationStatus as ApplicationStatus,
     createdAt: row.createdAt as Date,
+    decidedAt: (row.decidedAt as Date | null) ?? null,
+    copiedFromId: (row.copiedFromId as string | null) ?? null,
     completeSections,
     progress: computeProgress(completeSections.length),
     completion: row.completionStatus
@@ -73,6 +79,8 @@ function summaryColumns() {
     userId: providerApplications.userId,
     applicationStatus: providerApplications.applicationStatus,
     createdAt: providerApplications.createdAt,
+    decidedAt: providerApplications.decidedAt,
+    copiedFromId: providerApplications.copiedFromId,
     ...completenessColumns(),
     completionStatus: completionNotifications.status,
     completionRequestedAt: completionNotifications.createdAt,
@@ -116,49 +124,61 @@ export async function findApplication(
 }
 
 /**
- * Start a new draft application (spec §4). A provider whose current application is still a draft
- * finishes that one first; one whose application is in review (submitted, under review; issue 13)
- * waits for the decision; after a decision they can start again (recredentialing).
- * @throws AppError conflict (409) when a draft exists
+ * Refuse a new application while the provider has one open (spec §4, issue 13): a draft is finished
+ * first; one in review (submitted, under review) waits for the decision. After a decision they can
+ * start again (recredentialing, issue 14).
+ * @throws AppError conflict (409) with what to do
  */
-export async function createApplication(db: Database, userId: string): Promise<ApplicationSummary> {
-  return db.transaction(async (tx) => {
-    // Serialise concurrent "start" clicks of one user so two drafts cannot be created.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`application:${userId}`}))`);
-    const [open] = await tx
-      .select({ id: providerApplications.id, status: providerApplications.applicationStatus })
-      .from(providerApplications)
-      .where(
-        and(
-          eq(providerApplications.userId, userId),
-          inArray(providerApplications.applicationStatus, ['draft', ...reviewStatuses]),
-        ),
-      )
-      .limit(1);
-    if (open?.status === 'draft') {
-      throw new AppError(
-        'conflict',
-        'You already have a draft application. Complete it before starting a new one.',
-      );
-    }
-    // Issue 13: a completed application stays with the credentialing team until their decision.
-    if (open) {
-      throw new AppError(
-        'conflict',
-        'Your application is with the credentialing team. You can start a new one once they have made their decision.',
-      );
-    }
-    const [created] = await tx.insert(providerApplications).values({ userId }).returning();
-    return {
-      id: created!.id,
-      userId: created!.userId,
-      applicationStatus: created!.applicationStatus,
-      createdAt: created!.createdAt,
-      completeSections: [],
-      progress: 0,
-      completion: null,
-    };
-  });
+export async function assertNoOpenApplication(db: Queryable, userId: string): Promise<void> {
+  const [open] = await db
+    .select({ id: providerApplications.id, status: providerApplications.applicationStatus })
+    .from(providerApplications)
+    .where(
+      and(
+        eq(providerApplications.userId, userId),
+        inArray(providerApplications.applicationStatus, ['draft', ...reviewStatuses]),
+      ),
+    )
+    .limit(1);
+  if (open?.status === 'draft') {
+    throw new AppError(
+      'conflict',
+      'You already have a draft application. Complete it before starting a new one.',
+    );
+  }
+  // Issue 13: a completed application stays with the credentialing team until their decision.
+  if (open) {
+    throw new AppError(
+      'conflict',
+      'Your application is with the credentialing team. You can start a new one once they have made their decision.',
+    );
+  }
+}
+
+/**
+ * Insert a new draft for `userId` inside `tx`, serialised per user (two concurrent "start" clicks
+ * cannot both create one) and refused while one is open (assertNoOpenApplication).
+ * @throws AppError conflict (409)
+ */
+export async function insertDraftApplication(
+  tx: Queryable,
+  userId: string,
+  copiedFromId: string | null,
+): Promise<ApplicationSummary> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`application:${userId}`}))`);
+  await assertNoOpenApplication(tx, userId);
+  const [created] = await tx.insert(providerApplications).values({ userId, copiedFromId }).returning();
+  return {
+    id: created!.id,
+    userId: created!.userId,
+    applicationStatus: created!.applicationStatus,
+    createdAt: created!.createdAt,
+    decidedAt: null,
+    copiedFromId: created!.copiedFromId,
+    completeSections: [],
+    progress: 0,
+    completion: null,
+  };
 }
 
 export type ApplicationAccess = 'read' | 'write';

@@ -2,7 +2,7 @@
  * Core credentialing tables: profiles, user_roles, provider_applications (spec §3, §4, §6).
  */
 import { sql } from 'drizzle-orm';
-import { index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { applicationStatuses } from '../../../domain/application-status.ts';
 import { roles } from '../../../domain/roles.ts';
 import { user } from './auth.ts';
@@ -68,6 +68,13 @@ export const providerApplications = pgTable(
      */
     exclusionMatch: text('exclusion_match'),
     exclusionCheckedAt: timestamp('exclusion_checked_at', { withTimezone: true }),
+    /**
+     * The application this one was pre-filled from ('Start Recredentialing' / 'Start New Application',
+     * issue 14 copy-forward); null for one started empty. Set null if that one is ever deleted.
+     */
+    copiedFromId: uuid('copied_from_id').references((): AnyPgColumn => providerApplications.id, {
+      onDelete: 'set null',
+    }),
   },
   (t) => [
     index('provider_applications_user_created_idx').on(t.userId, t.createdAt.desc()),

@@ -15,6 +15,7 @@ import {
   Select,
   SimpleGrid,
   Stack,
+  Table,
   Text,
   Title,
 } from '@mantine/core';
@@ -137,6 +138,60 @@ function SectionBlock({ section }: { section: ProviderDetails['sections'][number
   );
 }
 
+type DetailsApplication = ProviderDetails['applications'][number];
+
+/**
+ * The provider's credentialing cycles (issue 14): each application, oldest first, with when it was
+ * started, completed and decided, the decision, and an approved one's recredentialing due date.
+ */
+function CyclesTable({ applications }: { applications: DetailsApplication[] }) {
+  const titleId = useId();
+  const oldestFirst = [...applications].reverse();
+  return (
+    <Box component="section" aria-labelledby={titleId}>
+      <Title order={3} size="h5" id={titleId} mb={4}>
+        Credentialing Cycles
+      </Title>
+      <Table.ScrollContainer minWidth={560}>
+        <Table striped withTableBorder fz="sm">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">Application</Table.Th>
+              <Table.Th scope="col">Started</Table.Th>
+              <Table.Th scope="col">Completed</Table.Th>
+              <Table.Th scope="col">Decision</Table.Th>
+              <Table.Th scope="col">Decided</Table.Th>
+              <Table.Th scope="col">Recredentialing due</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {oldestFirst.map((a) => (
+              <Table.Tr key={a.id}>
+                <Table.Td ff="monospace">
+                  {a.id.slice(0, 8)}
+                  {a.copiedFromId && (
+                    <Text span size="xs" c="dimmed" ff="inherit">
+                      {' '}
+                      (copy of {a.copiedFromId.slice(0, 8)})
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>{formatDate(a.createdAt)}</Table.Td>
+                <Table.Td>{a.completion ? formatDate(a.completion.requestedAt) : '—'}</Table.Td>
+                <Table.Td>
+                  <StatusBadge status={a.applicationStatus} />
+                </Table.Td>
+                <Table.Td>{a.decidedAt ? formatDate(a.decidedAt) : '—'}</Table.Td>
+                <Table.Td>{a.recredentialingDueOn ? formatDate(a.recredentialingDueOn) : '—'}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Box>
+  );
+}
+
 function DetailsBody({
   details,
   onSelectApplication,
@@ -168,6 +223,7 @@ function DetailsBody({
           ))}
         </SimpleGrid>
       </Box>
+      {applications.length > 0 && <CyclesTable applications={applications} />}
       {!selected ? (
         <Text>No Application</Text>
       ) : (

@@ -1,7 +1,11 @@
 /** Queries and mutations of the provider's applications (spec §7 provider_applications). */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { applicationListSchema, applicationSchema } from '../../../domain/api/applications.ts';
+import type {
+  applicationListSchema,
+  applicationSchema,
+  CreatedApplication,
+} from '../../../domain/api/applications.ts';
 import { api } from '../../api.ts';
 
 /** An application as the API returns it (domain/api/applications.ts). */
@@ -25,10 +29,14 @@ export function useApplication(applicationId: string | undefined) {
   });
 }
 
+/**
+ * 'Start New Application' / 'Start Recredentialing': the new draft and what was copied into it from
+ * the most recent application (issue 14; null when it starts empty).
+ */
 export function useCreateApplication() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api<Application>('POST', '/api/applications', {}),
+    mutationFn: () => api<CreatedApplication>('POST', '/api/applications', {}),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: applicationsQueryKey }),
   });
 }

@@ -33,8 +33,15 @@ import { CompletionSlot } from './completion-slot.tsx';
 import { ExpiringCredentialsCard } from './expiring-credentials-card.tsx';
 import { useProfile } from './profile-api.ts';
 import { ReattestationCard } from './reattestation-card.tsx';
+import {
+  CopiedFromCard,
+  copiedSummary,
+  RecredentialingNote,
+  recredentialingState,
+} from './recredentialing.tsx';
 import { ActionRequiredBanner, DecisionNote } from './review-status.tsx';
 
+/** Starts a draft (spec §4); after an earlier application the server pre-fills it (issue 14). */
 function StartApplicationButton({ label = 'Start New Application' }: { label?: string }) {
   const create = useCreateApplication();
   return (
@@ -42,7 +49,10 @@ function StartApplicationButton({ label = 'Start New Application' }: { label?: s
       disabled={create.isPending}
       onClick={() =>
         create.mutate(undefined, {
-          onSuccess: () => notifySuccess('Application Created', 'New credentialing application started'),
+          onSuccess: ({ copied }) => {
+            notifySuccess('Application Created', 'New credentialing application started');
+            if (copied) notifySuccess('Copied From Your Previous Application', copiedSummary(copied));
+          },
           onError: () => notifyError('Error', 'Failed to create new application'),
         })
       }
@@ -62,6 +72,7 @@ function StatusCard({
   /** The profile's names, for the attestation's signature. */
   signer: { firstName: string; lastName: string } | null;
 }) {
+  const recredentialing = recredentialingState(application, new Date());
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="status-title">
       <Stack>
@@ -98,14 +109,20 @@ function StatusCard({
           </Text>
         )}
         {review && <DecisionNote review={review} />}
-        {finalStatuses.includes(application.applicationStatus) && (
-          <Group>
-            <Text size="sm">
-              Credentialing repeats every few years. You can start a new application at any time.
-            </Text>
-            <StartApplicationButton />
-          </Group>
-        )}
+        {recredentialing && <RecredentialingNote {...recredentialing} />}
+        {finalStatuses.includes(application.applicationStatus) &&
+          (recredentialing?.open ? (
+            <div>
+              <StartApplicationButton label="Start Recredentialing" />
+            </div>
+          ) : (
+            <Group>
+              <Text size="sm">
+                Credentialing repeats every few years. You can start a new application at any time.
+              </Text>
+              <StartApplicationButton />
+            </Group>
+          ))}
       </Stack>
     </Card>
   );
@@ -236,6 +253,9 @@ export default function DashboardPage({ me }: { me: Me }) {
             <ExpiringCredentialsCard applicationId={current.id} />
             {review.data?.reattestationRequired && (
               <ReattestationCard applicationId={current.id} signer={profile ?? null} />
+            )}
+            {current.copiedFromId && current.applicationStatus === 'draft' && (
+              <CopiedFromCard source={applications?.find((a) => a.id === current.copiedFromId)} />
             )}
             <StatusCard application={current} review={review.data} signer={profile ?? null} />
             <SectionsCard application={current} />
