@@ -87,6 +87,28 @@ export async function adminCli(command: 'grant' | 'revoke', email: string): Prom
   });
 }
 
+/**
+ * Run one SQL statement on the e2e server's database (external or embedded), for the one thing a
+ * browser cannot do: move a recorded time into the past (e.g. an approval 34 months ago).
+ */
+export async function e2eSql(statement: string, params: unknown[] = []): Promise<void> {
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const pg = await import('pg');
+  const { runningEmbeddedUrl } = await import('../../server/db/embedded-postgres.ts');
+  const dataDir = path.resolve(`.data-test/e2e-${process.env.E2E_PORT ?? 3100}`);
+  const urlFile = path.join(dataDir, 'e2e-database-url');
+  const url = fs.existsSync(urlFile) ? fs.readFileSync(urlFile, 'utf8').trim() : runningEmbeddedUrl(dataDir);
+  if (!url) throw new Error(`No database of the e2e server found in ${dataDir}`);
+  const client = new pg.default.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement, params);
+  } finally {
+    await client.end();
+  }
+}
+
 /** The 6-digit TOTP code (RFC 6238, 30-second steps) of the base32 `secret` at `timestamp` (ms). */
 export function totpCode(secret: string, timestamp = Date.now()): string {
   return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate({

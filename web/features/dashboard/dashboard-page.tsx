@@ -41,22 +41,23 @@ import {
 } from './recredentialing.tsx';
 import { ActionRequiredBanner, DecisionNote } from './review-status.tsx';
 
-/** Starts a draft (spec §4); after an earlier application the server pre-fills it (issue 14). */
+/**
+ * Starts a draft (spec §4); after an earlier application the server pre-fills it (issue 14). The
+ * toasts follow the awaited result: the button itself is gone once the new draft renders.
+ */
 function StartApplicationButton({ label = 'Start New Application' }: { label?: string }) {
   const create = useCreateApplication();
+  const start = async () => {
+    try {
+      const { copied } = await create.mutateAsync();
+      notifySuccess('Application Created', 'New credentialing application started');
+      if (copied) notifySuccess('Copied From Your Previous Application', copiedSummary(copied));
+    } catch {
+      notifyError('Error', 'Failed to create new application');
+    }
+  };
   return (
-    <Button
-      disabled={create.isPending}
-      onClick={() =>
-        create.mutate(undefined, {
-          onSuccess: ({ copied }) => {
-            notifySuccess('Application Created', 'New credentialing application started');
-            if (copied) notifySuccess('Copied From Your Previous Application', copiedSummary(copied));
-          },
-          onError: () => notifyError('Error', 'Failed to create new application'),
-        })
-      }
-    >
+    <Button disabled={create.isPending} onClick={start}>
       {create.isPending ? 'Creating...' : label}
     </Button>
   );

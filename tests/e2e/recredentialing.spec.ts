@@ -1,0 +1,131 @@
+/**
+ * Recredentialing in Chromium (issue 14 acceptance): a provider's application is completed and
+ * approved by an administrator; once that approval is 34 months old (its recorded time is moved
+ * back: the clock) the dashboard says recredentialing is due and offers 'Start Recredentialing',
+ * which gives a draft whose sections are complete where the approved one's were, with the copied
+ * document downloadable. The administrator sees both cycles in the provider's details.
+ * With E2E_SCREENSHOTS=<folder>, the dashboard is saved there.
+ */
+import { expect, test } from '@playwright/test';
+import {
+  completionReceiverForSpec,
+  e2eSql,
+  expectNoAxeViolations,
+  PDF_BYTES,
+  signAttestation,
+  signIn,
+  signInAsNewAdmin,
+  signUpAndConfirm,
+  startAndFillApplication,
+  uniqueEmail,
+} from './helpers.ts';
+
+completionReceiverForSpec();
+
+test("'Start Recredentialing' on an approved application gives a complete draft with downloadable copied documents", async ({
+  browser,
+}) => {
+  // The provider completes an application: every section and a PDF.
+  const providerContext = await browser.newContext();
+  const provider = await providerContext.newPage();
+  const email = uniqueEmail('ines');
+  await signUpAndConfirm(provider, { firstName: 'Ines', lastName: 'Okafor', email });
+  await signIn(provider, email);
+  await expect(provider).toHaveURL(/\/dashboard$/);
+  const approvedId = await startAndFillApplication(provider);
+  await provider.reload();
+  await provider.getByRole('button', { name: 'Application Completed' }).click();
+  await signAttestation(provider, 'Ines Okafor');
+  await expect(provider.getByRole('button', { name: 'Completed ✓' })).toBeDisabled();
+
+  // An administrator reviews it through the API the review page uses: every item verified, approved.
+  const admin = await (await browser.newContext()).newPage();
+  await signInAsNewAdmin(admin, { firstName: 'Ada', lastName: 'Reviewer', emailPrefix: 'ada-recred' });
+  const headers = { origin: new URL(admin.url()).origin };
+  const reviewBase = `/api/admin/applications/${approvedId}`;
+  expect((await admin.request.post(`${reviewBase}/start-review`, { headers, data: {} })).status()).toBe(200);
+  const review = (await (await admin.request.get(`${reviewBase}/review`)).json()) as {
+    checklist: { id: string }[];
+  };
+  expect(review.checklist.length).toBeGreaterThan(0);
+  const today = new Date().toISOString().slice(0, 10);
+  for (const item of review.checklist) {
+    const saved = await admin.request.patch(`${reviewBase}/verification-items/${item.id}`, {
+      headers,
+      data: { status: 'verified', source: 'State board', verifiedAt: today },
+    });
+    expect(saved.status(), await saved.text()).toBe(200);
+  }
+  const approved = await admin.request.post(`${reviewBase}/approve`, { headers, data: {} });
+  expect(approved.status(), await approved.text()).toBe(200);
+
+  // Today the dashboard shows the due date 36 months ahead, and no 'Start Recredentialing' yet.
+  await provider.reload();
+  await expect(provider.getByText(/^Recredentialing due /)).toBeVisible();
+  await expect(provider.getByRole('button', { name: 'Start Recredentialing' })).toHaveCount(0);
+
+  // 34 months later: the approval's recorded time moves back, so the due date is within 180 days.
+  await e2eSql(
+    `update provider_applications set decided_at = decided_at - interval '34 months' where id = $1`,
+    [approvedId],
+  );
+  await provider.reload();
+  await expect(provider.getByText(/^Recredentialing due .*Start it now/)).toBeVisible();
+  await expectNoAxeViolations(provider);
+  if (process.env.E2E_SCREENSHOTS) {
+    await provider.screenshot({
+      path: `${process.env.E2E_SCREENSHOTS}/recredentialing-due.png`,
+      fullPage: true,
+    });
+  }
+  await provider.getByRole('button', { name: 'Start Recredentialing' }).click();
+  await expect(provider.getByText('New credentialing application started')).toBeVisible();
+  await expect(
+    provider.getByText(/^Copied 10 sections and 1 document from your application of /),
+  ).toBeVisible();
+
+  // The new draft: every section complete, 100%, and the card that says where it came from.
+  const copiedCard = provider.getByRole('region', { name: 'Pre-filled From Your Previous Application' });
+  await expect(copiedCard).toBeVisible();
+  await expect(provider.getByText('Draft', { exact: true })).toBeVisible();
+  await expect(provider.getByText('100%')).toBeVisible();
+  await expect(provider.locator('[data-testid^="complete-"]')).toHaveCount(11);
+  await expectNoAxeViolations(provider);
+  if (process.env.E2E_SCREENSHOTS) {
+    await provider.screenshot({
+      path: `${process.env.E2E_SCREENSHOTS}/recredentialing-copied.png`,
+      fullPage: true,
+    });
+  }
+
+  // The copied document downloads from the new application's Documents screen, byte for byte.
+  const { applications } = (await (await provider.request.get('/api/applications')).json()) as {
+    applications: { id: string; copiedFromId: string | null }[];
+  };
+  const draft = applications[0]!;
+  expect(draft.copiedFromId).toBe(approvedId);
+  await provider.getByRole('link', { name: /^Documents:/ }).click();
+  await expect(provider).toHaveURL(new RegExp(`/documents/${draft.id}$`));
+  const download = provider.waitForEvent('download');
+  await provider.getByRole('link', { name: 'Download cv.pdf' }).click();
+  const file = await (await download).createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of file) chunks.push(chunk as Buffer);
+  expect(Buffer.concat(chunks).equals(PDF_BYTES)).toBe(true);
+
+  // The administrator sees both cycles: the approved one with its due date, and the new draft.
+  await admin.goto('/admin');
+  await admin.getByPlaceholder('Search users by name or email...').fill(email);
+  await admin
+    .getByRole('list', { name: 'Users' })
+    .getByRole('listitem')
+    .filter({ hasText: email })
+    .getByRole('button', { name: 'View Details' })
+    .click();
+  const cycles = admin.getByRole('region', { name: 'Credentialing Cycles' });
+  await expect(cycles.getByRole('row')).toHaveCount(3);
+  await expect(cycles.getByRole('row').nth(1)).toContainText('Approved');
+  await expect(cycles.getByRole('row').nth(1)).toContainText(approvedId.slice(0, 8));
+  await expect(cycles.getByRole('row').nth(2)).toContainText(`copy of ${approvedId.slice(0, 8)}`);
+  await expect(cycles.getByRole('row').nth(2)).toContainText('Draft');
+});
