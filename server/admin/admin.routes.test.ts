@@ -390,7 +390,9 @@ describe('GET /api/admin/providers/:userId', () => {
     await db().insert(payors).values({ applicationId: p.applicationId, payorName: 'Old Payor' });
     // The new draft starts as a copy (issue 14); the provider then changes its payor.
     const draft = await p.json<{ id: string }>('POST', '/api/applications', {});
-    await pool().query(`update payors set payor_name = 'New Payor' where application_id = $1`, [draft.body.id]);
+    await pool().query(`update payors set payor_name = 'New Payor' where application_id = $1`, [
+      draft.body.id,
+    ]);
 
     const current = await admin.json<Details>('GET', `/api/admin/providers/${p.userId}`);
     expect(current.body.selectedApplicationId).toBe(draft.body.id);

@@ -24,7 +24,7 @@ import type { Database, Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { documents } from '../db/schema/documents.ts';
 import { sectionTables } from '../db/schema/sections.ts';
-import { nextKeyTimestamp } from '../documents/documents.service.ts';
+import { nextKeyTimestamp } from '../storage/object-keys.ts';
 import { ObjectNotFoundError, type ObjectStorage } from '../storage/object-storage.ts';
 import {
   type ApplicationSummary,

@@ -8,6 +8,7 @@
  *   row points to: invisible to everyone, and removed by `sweepOrphanObjects`.
  * - `sweepOrphanObjects` also removes the object of an upload whose process died before the insert.
  */
+
 import type { Readable } from 'node:stream';
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { BaseLogger } from 'pino';
@@ -30,6 +31,7 @@ import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { documents } from '../db/schema/documents.ts';
 import { verificationEvidence } from '../db/schema/review.ts';
+import { nextKeyTimestamp } from '../storage/object-keys.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
 import { DocumentIntake, fileTooLargeError } from './document-intake.ts';
 
@@ -106,17 +108,6 @@ export async function assertDocumentRoom(
 /** Serialise document inserts of one application for the rest of the transaction. */
 async function lockApplicationDocuments(tx: Queryable, applicationId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`documents:${applicationId}`}))`);
-}
-
-let lastTimestamp = 0;
-/**
- * Milliseconds since the epoch for an object key, strictly increasing within this process, so two
- * uploads in the same millisecond never share (and overwrite) a key. Documents and evidence files
- * (issue 13) draw from this one counter.
- */
-export function nextKeyTimestamp(): number {
-  lastTimestamp = Math.max(Date.now(), lastTimestamp + 1);
-  return lastTimestamp;
 }
 
 /** The multipart file as @fastify/multipart hands it over: busboy's stream with its `truncated` flag. */

@@ -28,8 +28,9 @@ import { providerApplications } from '../db/schema/core.ts';
 import { verificationEvidence, verificationItems } from '../db/schema/review.ts';
 import { attachmentDisposition } from '../documents/content-disposition.ts';
 import { UNSUPPORTED_EXTENSION_MESSAGE } from '../documents/document-intake.ts';
-import { nextKeyTimestamp, openAuditedDownload, streamUpload } from '../documents/documents.service.ts';
+import { openAuditedDownload, streamUpload } from '../documents/documents.service.ts';
 import { assertDeclaredUploadSize, assertUploadAllowed } from '../documents/upload-preflight.ts';
+import { nextKeyTimestamp } from '../storage/object-keys.ts';
 import { presentEvidence } from './review.service.ts';
 
 const itemParams = z.object({ applicationId: z.string(), itemId: z.string() });
