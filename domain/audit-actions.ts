@@ -42,6 +42,8 @@ export const auditActions = [
   'review.verification_updated',
   'review.note_added',
   'review.reattested',
+  /** An approved provider's credential lapsed: the daily job reopened its verification item (issue 14). */
+  'review.credential_lapsed',
   'review.evidence_uploaded',
   'review.evidence_downloaded',
   'review.evidence_deleted',
@@ -82,6 +84,7 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'review.information_requested': 'Information requested',
   'review.response_submitted': 'Provider responded',
   'review.approved': 'Application approved',
+  'review.credential_lapsed': 'Credential lapsed: verification reopened',
   'review.rejected': 'Application rejected',
   'review.verification_updated': 'Verification updated',
   'review.note_added': 'Note added by the workflow integration',

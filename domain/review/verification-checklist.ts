@@ -106,6 +106,35 @@ export function workHistoryGaps(rows: readonly SnapshotRow[], today: string): { 
   return gaps;
 }
 
+/** The key of the item verifying a professional license row (snapshot shape, snake_case). */
+export function licenseItemKey(l: SnapshotRow): string {
+  return `license:${text(l.license_type)}:${text(l.issuing_state)}:${text(l.license_number)}`;
+}
+
+/** The key of the item verifying a board certification row (snapshot shape, snake_case). */
+export function certificationItemKey(c: SnapshotRow): string {
+  return `board_certification:${text(c.certification_name)}:${text(c.certifying_body)}:${text(c.certification_number)}`;
+}
+
+/**
+ * The checklist item a lapsed credential reopens (issue 14: an approved provider's lapse is a
+ * discrepancy): a license row's own item (a DEA license's is the DEA item; an NPI row has none), a
+ * certification's item, the malpractice coverage item. Null for credentials the checklist does not
+ * verify (vaccinations, driver's license, payor contracts).
+ * @param kind domain/credentials/expiring-credentials.ts `CredentialKind`
+ * @param row the section row (snapshot shape, snake_case)
+ */
+export function lapsedCredentialItemKey(kind: string, row: SnapshotRow): string | null {
+  if (kind === 'professional_license') {
+    const type = text(row.license_type);
+    if (type === 'npi') return null;
+    return type === 'dea_license' ? 'dea' : licenseItemKey(row);
+  }
+  if (kind === 'certification') return certificationItemKey(row);
+  if (kind === 'malpractice_insurance') return 'malpractice';
+  return null;
+}
+
 /**
  * The checklist of `snapshot` as of `now` (issue 13): one item per professional license (state board),
  * the DEA registration when a DEA number or DEA license is given, the NPI (NPPES), each board
@@ -122,7 +151,7 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
     const label =
       `${type.replaceAll('_', ' ') || 'license'} ${text(l.issuing_state)} ${text(l.license_number)}`.trim();
     items.push({
-      itemKey: `license:${type}:${text(l.issuing_state)}:${text(l.license_number)}`,
+      itemKey: licenseItemKey(l),
       kind: 'license',
       target: `Professional license: ${label}`,
       primarySource: `State licensing board${text(l.issuing_state) ? ` (${text(l.issuing_state)})` : ''}`,
@@ -148,7 +177,7 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
   });
   for (const c of snapshot.lists.certifications ?? []) {
     items.push({
-      itemKey: `board_certification:${text(c.certification_name)}:${text(c.certifying_body)}:${text(c.certification_number)}`,
+      itemKey: certificationItemKey(c),
       kind: 'board_certification',
       target: `Board certification: ${text(c.certification_name)} (${text(c.certifying_body)})`,
       primarySource: text(c.certifying_body) || 'Certifying board',

@@ -10,6 +10,7 @@ import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../
 import { runDueJobs } from '../cluster/scheduled-jobs.ts';
 import { professionalLicenses } from '../db/schema/sections.ts';
 import { createCompletedApplication } from '../notifications/testing/completed-application.ts';
+import { completedApplication } from '../review/testing/completed-review-application.ts';
 import { runExpiryMonitor } from './expiry-monitor.ts';
 
 let app: TestApp;
@@ -76,6 +77,7 @@ describe('credential-expiry job', () => {
       recorded: 0,
       providersEmailed: 0,
       adminsDigested: 0,
+      reopened: 0,
     });
     // Days later, still within the same threshold: nothing new.
     expect((await runExpiryMonitor(deps, at(expiresOn, -70))).recorded).toBe(0);
@@ -136,5 +138,69 @@ describe('credential-expiry job', () => {
       .join('\n');
     expect(texts).toContain('NEW-1');
     expect(texts).not.toContain('OLD-1');
+  });
+
+  it("reopens an approved provider's lapsed credentials as discrepancies, each once", async () => {
+    const deps = monitorDeps();
+    const admin = await signUpAndSignIn(app, { firstName: 'Bea' });
+    await grantAdmin(app, admin);
+    const { applicationId } = await completedApplication(app);
+    const adminPath = (rest: string) => `/api/admin/applications/${applicationId}/${rest}`;
+    expect((await admin.json('POST', adminPath('start-review'), {})).status).toBe(200);
+    const review = await admin.json<{ checklist: { id: string; primarySource: string }[] }>(
+      'GET',
+      adminPath('review'),
+    );
+    for (const item of review.body.checklist) {
+      const saved = await admin.json('PATCH', adminPath(`verification-items/${item.id}`), {
+        status: 'verified',
+        source: item.primarySource,
+        verifiedAt: new Date().toISOString().slice(0, 10),
+      });
+      expect(saved.status).toBe(200);
+    }
+    expect((await admin.json('POST', adminPath('approve'), {})).status).toBe(200);
+    const items = async () =>
+      (
+        await app.runtime.deps.database.pool.query<{ item_key: string; status: string; note: string | null }>(
+          'select item_key, status, note from verification_items where application_id = $1',
+          [applicationId],
+        )
+      ).rows;
+    const licenseItem = async () =>
+      (await items()).find((i) => i.item_key === 'license:medical_license:IL:MD-1')!;
+    expect((await licenseItem()).status).toBe('verified');
+
+    // 10 days before the factory's medical license MD-1 expires (2030-06-01), only the factory's
+    // malpractice policy (expired 2025-01-01) has lapsed: its coverage item is reopened, not the license.
+    expect((await runExpiryMonitor(deps, at('2030-06-01', -10))).reopened).toBe(1);
+    expect((await items()).find((i) => i.item_key === 'malpractice')).toMatchObject({
+      status: 'discrepancy',
+      note: expect.stringContaining('expired on 2025-01-01'),
+    });
+    expect((await licenseItem()).status).toBe('verified');
+    // The day after the license's date: its item is a discrepancy with a note saying what lapsed when.
+    expect((await runExpiryMonitor(deps, at('2030-06-01', 1))).reopened).toBe(1);
+    const reopened = await licenseItem();
+    expect(reopened.status).toBe('discrepancy');
+    expect(reopened.note).toContain('Lapsed: Medical License MD-1 (IL) expired on 2030-06-01');
+    expect((await items()).find((i) => i.item_key === 'npi')!.status).toBe('verified');
+    const audit = await app.runtime.deps.database.pool.query(
+      `select 1 from audit_log where action = 'review.credential_lapsed' and details->>'applicationId' = $1
+         and details->>'kind' = 'professional_license'`,
+      [applicationId],
+    );
+    expect(audit.rowCount).toBe(1);
+    // The digest tells the team.
+    const digest = app.mail.filter((m) => m.to === admin.email).at(-1)!;
+    expect(digest.text).toMatch(/verification items? (was|were) of approved providers reopened/);
+
+    // A reviewer records the renewal; a later run does not reopen the same lapse again.
+    await app.runtime.deps.database.pool.query(
+      `update verification_items set status = 'verified' where application_id = $1 and item_key = $2`,
+      [applicationId, 'license:medical_license:IL:MD-1'],
+    );
+    expect((await runExpiryMonitor(deps, at('2030-06-01', 5))).reopened).toBe(0);
+    expect((await licenseItem()).status).toBe('verified');
   });
 });

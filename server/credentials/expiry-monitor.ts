@@ -9,7 +9,7 @@
  * A provider's current application is their latest submitted, under review or approved one, else
  * their latest draft (rejected applications are not watched).
  */
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import {
   credentialKindSection,
@@ -18,11 +18,15 @@ import {
   type ExpiryUrgency,
   expiringSoon,
 } from '../../domain/credentials/expiring-credentials.ts';
+import type { SnapshotRow } from '../../domain/review/application-snapshot.ts';
+import { isoDay, lapsedCredentialItemKey } from '../../domain/review/verification-checklist.ts';
 import { sectionCatalog } from '../../domain/sections/section-catalog.ts';
-import type { Database } from '../db/client.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import type { Database, Queryable } from '../db/client.ts';
 import { user } from '../db/schema/auth.ts';
-import { userRoles } from '../db/schema/core.ts';
+import { providerApplications, userRoles } from '../db/schema/core.ts';
 import { credentialExpiryNotices } from '../db/schema/credentials.ts';
+import { verificationItems } from '../db/schema/review.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { applicationCredentials } from './expiring-credentials.ts';
 
@@ -58,6 +62,8 @@ export interface ExpiryMonitorResult {
   providersEmailed: number;
   /** Administrators who got the digest from this run. */
   adminsDigested: number;
+  /** Verification items of approved applications reopened as discrepancies by a lapse. */
+  reopened: number;
 }
 
 const formatDay = (isoDate: string) =>
@@ -67,6 +73,70 @@ const formatDay = (isoDate: string) =>
     day: 'numeric',
     year: 'numeric',
   });
+
+/** The section table holding each kind of credential that has a verification item. */
+const verifiedCredentialTable: Partial<Record<string, string>> = {
+  professional_license: 'professional_licenses',
+  certification: 'certifications',
+  malpractice_insurance: 'malpractice_insurance',
+};
+
+/**
+ * Issue 14: an approved provider's lapse reopens the credential's verification item as a
+ * discrepancy (domain `lapsedCredentialItemKey`), with a note saying what lapsed when, so the
+ * credentialing team sees it on the review page. Items already in discrepancy are left as they are.
+ * Audited as 'review.credential_lapsed' (no actor: the daily job). @returns the items reopened
+ */
+async function reopenLapsedVerifications(
+  tx: Queryable,
+  applicationId: string,
+  lapsed: (typeof credentialExpiryNotices.$inferSelect)[],
+  now: Date,
+): Promise<number> {
+  const [application] = await tx
+    .select({ status: providerApplications.applicationStatus, userId: providerApplications.userId })
+    .from(providerApplications)
+    .where(eq(providerApplications.id, applicationId));
+  if (application?.status !== 'approved') return 0;
+  let reopened = 0;
+  for (const notice of lapsed) {
+    const table = verifiedCredentialTable[notice.kind];
+    if (!table) continue;
+    const { rows } = await tx.execute<SnapshotRow>(
+      sql`select * from ${sql.identifier(table)} where id = ${notice.rowId}`,
+    );
+    const itemKey = rows[0] ? lapsedCredentialItemKey(notice.kind, rows[0]) : null;
+    if (!itemKey) continue;
+    const updated = await tx
+      .update(verificationItems)
+      .set({
+        status: 'discrepancy',
+        verifiedAt: null,
+        validatorId: null,
+        note: `Lapsed: ${notice.name} expired on ${notice.expiresOn} (found by credential monitoring on ${isoDay(now)}). Verify the renewal with the primary source.`,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(verificationItems.applicationId, applicationId),
+          eq(verificationItems.itemKey, itemKey),
+          ne(verificationItems.status, 'discrepancy'),
+        ),
+      )
+      .returning({ id: verificationItems.id });
+    for (const item of updated) {
+      await recordAudit(tx, {
+        action: 'review.credential_lapsed',
+        subjectUserId: application.userId,
+        resourceType: 'verification_item',
+        resourceId: item.id,
+        details: { applicationId, kind: notice.kind, expiresOn: notice.expiresOn },
+      });
+    }
+    reopened += updated.length;
+  }
+  return reopened;
+}
 
 /**
  * One run at `now`: record the thresholds crossed, email providers and administrators what is
@@ -93,25 +163,32 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
        or exists (select 1 from payors t where t.application_id = c.id and t.contract_end_date <= ${windowEnd})`);
 
   let recorded = 0;
+  let reopened = 0;
   for (const application of candidates) {
     const expiring = expiringSoon(await applicationCredentials(db, application.id), now);
     if (expiring.length === 0) continue;
-    const inserted = await db
-      .insert(credentialExpiryNotices)
-      .values(
-        expiring.map((credential) => ({
-          applicationId: application.id,
-          userId: application.user_id,
-          kind: credential.kind,
-          rowId: credential.rowId,
-          expiresOn: credential.expiresOn,
-          threshold: thresholdOf[credential.urgency],
-          name: credential.name,
-        })),
-      )
-      .onConflictDoNothing()
-      .returning({ id: credentialExpiryNotices.id });
-    recorded += inserted.length;
+    // One transaction: a lapse's notice and the verification item it reopens commit together, so a
+    // crash between them cannot record the notice (which never fires again) without the reopening.
+    await db.transaction(async (tx) => {
+      const inserted = await tx
+        .insert(credentialExpiryNotices)
+        .values(
+          expiring.map((credential) => ({
+            applicationId: application.id,
+            userId: application.user_id,
+            kind: credential.kind,
+            rowId: credential.rowId,
+            expiresOn: credential.expiresOn,
+            threshold: thresholdOf[credential.urgency],
+            name: credential.name,
+          })),
+        )
+        .onConflictDoNothing()
+        .returning();
+      recorded += inserted.length;
+      const lapsed = inserted.filter((n) => n.threshold === 'expired');
+      if (lapsed.length > 0) reopened += await reopenLapsedVerifications(tx, application.id, lapsed, now);
+    });
   }
 
   // Providers: one email each listing what is new for them (and anything an interrupted run left).
@@ -181,7 +258,11 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
       .filter((t) => counts.has(t))
       .map((t) => `- ${thresholdText[t]}: ${counts.get(t)}`)
       .join('\n');
-    const text = `${undigested.length} credential${undigested.length === 1 ? '' : 's'} of ${providers} provider${providers === 1 ? '' : 's'} crossed an expiry threshold since the last digest:\n\n${summary}\n\nSee them in the admin dashboard: ${appUrl}/admin\n`;
+    const reopenedLine =
+      reopened > 0
+        ? `\n\n${reopened} verification item${reopened === 1 ? ' was' : 's were'} of approved providers reopened as discrepancies: see the review pages.`
+        : '';
+    const text = `${undigested.length} credential${undigested.length === 1 ? '' : 's'} of ${providers} provider${providers === 1 ? '' : 's'} crossed an expiry threshold since the last digest:\n\n${summary}${reopenedLine}\n\nSee them in the admin dashboard: ${appUrl}/admin\n`;
     for (const admin of admins) {
       try {
         await mailer.send({ to: admin.email, subject: 'Expiring credentials: daily digest', text });
@@ -204,8 +285,8 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
       );
   }
 
-  logger.info({ recorded, providersEmailed, adminsDigested }, 'expiring credentials checked');
+  logger.info({ recorded, providersEmailed, adminsDigested, reopened }, 'expiring credentials checked');
   if (failures > 0)
     throw new Error(`${failures} provider email(s) about expiring credentials failed; retrying`);
-  return { recorded, providersEmailed, adminsDigested };
+  return { recorded, providersEmailed, adminsDigested, reopened };
 }
