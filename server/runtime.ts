@@ -15,6 +15,7 @@ import { listenForSessionRevocations } from './auth/session-revocations.ts';
 import { type ClusterMembership, joinCluster } from './cluster/instance-registry.ts';
 import { type ScheduledJob, startScheduler, utcDay } from './cluster/scheduled-jobs.ts';
 import { runExpiryMonitor } from './credentials/expiry-monitor.ts';
+import { runProviderReminders } from './credentials/provider-reminders.ts';
 import { type DatabaseHandle, openDatabase, runMigrations, withStartupLock } from './db/client.ts';
 import { quietWhileUnreachable } from './db/database-health.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded-postgres.ts';
@@ -192,6 +193,23 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
         periodOf: utcDay,
         run: async (now) => {
           await runExpiryMonitor({ db: database.db, mailer, appUrl: env.appUrl, logger }, now);
+        },
+      },
+      {
+        // Issue 14: recredentialing (180/90/30 days) and re-attestation reminders (decision 024).
+        name: 'provider-reminders',
+        periodOf: utcDay,
+        run: async (now) => {
+          await runProviderReminders(
+            {
+              db: database.db,
+              mailer,
+              appUrl: env.appUrl,
+              logger,
+              attestationValidDays: env.ATTESTATION_VALID_DAYS,
+            },
+            now,
+          );
         },
       },
     ];
