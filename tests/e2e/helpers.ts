@@ -88,8 +88,9 @@ export async function adminCli(command: 'grant' | 'revoke', email: string): Prom
 }
 
 /**
- * Run one SQL statement on the e2e server's database (external or embedded), for the one thing a
- * browser cannot do: move a recorded time into the past (e.g. an approval 34 months ago).
+ * Run SQL on the e2e server's database (external or embedded), for the one thing a browser cannot
+ * do: move a recorded time into the past (e.g. an approval 34 months ago). Without `params` the
+ * text may hold several statements (one session: a `set` applies to the statements after it).
  */
 export async function e2eSql(statement: string, params: unknown[] = []): Promise<void> {
   const fs = await import('node:fs');
@@ -103,7 +104,7 @@ export async function e2eSql(statement: string, params: unknown[] = []): Promise
   const client = new pg.default.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(statement, params);
+    await (params.length > 0 ? client.query(statement, params) : client.query(statement));
   } finally {
     await client.end();
   }
