@@ -23,6 +23,8 @@ export const auditActions = [
   'auth.backup_code_used',
   'auth.backup_codes_regenerated',
   'admin.view_provider',
+  /** The 'Expiring' tab's CSV export (issue 14): details carry the window and kind, no names. */
+  'admin.export_expiring_credentials',
   'document.upload',
   'document.download',
   'document.delete',
@@ -51,6 +53,7 @@ export type AuditAction = (typeof auditActions)[number];
 /** How the admin audit log names each action (issue 6); a new action needs its label here. */
 export const auditActionLabel: Record<AuditAction, string> = {
   'admin.view_provider': 'Viewed provider details',
+  'admin.export_expiring_credentials': 'Exported expiring credentials (CSV)',
   'document.download': 'Downloaded document',
   'document.upload': 'Uploaded document',
   'document.delete': 'Deleted document',
