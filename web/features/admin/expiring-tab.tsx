@@ -88,7 +88,7 @@ export function ExpiringTab({ enabled }: { enabled: boolean }) {
       <Group align="flex-end" gap="lg" wrap="wrap">
         <Select
           label="Window"
-          description="Each window includes what has already expired"
+          description="Includes what has already expired"
           w={240}
           allowDeselect={false}
           data={windowOptions}
