@@ -10,8 +10,13 @@
  * from sending to the last byte of the body. Prints p50/p95/max per endpoint, in milliseconds.
  * Goal (issue 6): p95 under 50 ms for the list, search and counters; issue 13: the same for the review
  * queue with 100,000 applications in review.
+ *
+ * Issue 14, the 'Expiring' tab: BENCH_REQUESTS requests cycling over every window, kind and pages 1-50
+ * (p50/p95/p99/max; goal p95 < 50 ms), then the CSV export of the default window (about 150,000 rows
+ * on the seed): time to the last byte, rows, bytes and this process's peak RSS during the export (the
+ * server runs in this process; VmHWM reset just before). `BENCH_ONLY=expiring` runs only this part.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,12 +34,14 @@ import {
   linkFromMessages,
   signUpConfirmSignIn,
 } from '../tests/http-client.ts';
-import { percentile } from './lib.ts';
+import { peakRssBytes, percentile, resetPeakRss, rssBytes } from './lib.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const WARM_UP = 20;
 const ADMIN_PASSWORD = 'bench admin passphrase 2026!';
+const ONLY_EXPIRING = process.env.BENCH_ONLY === 'expiring';
+const MB = 1024 * 1024;
 
 /** The benchmark database URL (created on the server when missing), or undefined for embedded. */
 async function benchDatabaseUrl(): Promise<string | undefined> {
@@ -53,8 +60,31 @@ async function benchDatabaseUrl(): Promise<string | undefined> {
   return url.toString();
 }
 
+/**
+ * Mark today's 'credential-expiry' run (issue 14) as done, so the daily job does not read every seeded
+ * dated credential while the benchmark measures (it starts with the runtime). Database servers only
+ * (the embedded cluster is not up before the runtime); nothing to do before the first migration.
+ */
+async function skipTodaysExpiryJob(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`select to_regclass('scheduled_job_runs') is not null as present`);
+    if (!rows[0]?.present) return;
+    await client.query(
+      `insert into scheduled_job_runs (job, period, instance_id, started_at, lease_until, finished_at)
+       values ('credential-expiry', to_char(now() at time zone 'utc', 'YYYY-MM-DD'), $1, now(), now(), now())
+       on conflict (job, period) do update set finished_at = now(), lease_until = now()`,
+      [randomUUID()],
+    );
+  } finally {
+    await client.end();
+  }
+}
+
 async function main() {
   const databaseUrl = await benchDatabaseUrl();
+  if (databaseUrl) await skipTodaysExpiryJob(databaseUrl);
   const dataDir = databaseUrl
     ? fs.mkdtempSync(path.join(os.tmpdir(), 'cred-bench-'))
     : path.resolve('.data-bench');
@@ -163,7 +193,7 @@ async function main() {
     console.log(
       `${'endpoint'.padEnd(40)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'max'.padStart(7)}  result`,
     );
-    for (const [name, urlPath] of cases) {
+    for (const [name, urlPath] of ONLY_EXPIRING ? [] : cases) {
       const timings: number[] = [];
       let status = 0;
       let bytes = 0;
@@ -184,9 +214,95 @@ async function main() {
           .padStart(7)} ${timings.at(-1)!.toFixed(1).padStart(7)}  ${status}, ${bytes} bytes`,
       );
     }
+    await benchExpiring(client, pool);
   } finally {
     await runtime.close();
     if (databaseUrl) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Issue 14: the 'Expiring' tab across filters and pages, then the CSV export's time and peak RSS. */
+async function benchExpiring(client: HttpClient, pool: pg.Pool) {
+  const { rows } = await pool.query<{ section_rows: number; dated: number }>(
+    `select (select count(*) from personal_information) + (select count(*) from professional_licenses)
+          + (select count(*) from education) + (select count(*) from work_history)
+          + (select count(*) from malpractice_insurance) + (select count(*) from vaccinations)
+          + (select count(*) from payors) + (select count(*) from certifications) + (select count(*) from cme)
+          + (select count(*) from peer_references) as section_rows,
+            (select count(*) from professional_licenses where expiration_date is not null)
+          + (select count(*) from malpractice_insurance where expiration_date is not null)
+          + (select count(*) from certifications where expiration_date is not null)
+          + (select count(*) from vaccinations where expiration_date is not null)
+          + (select count(*) from payors where contract_end_date is not null)
+          + (select count(*) from personal_information where driver_license_expiration is not null) as dated`,
+  );
+  const { section_rows: sectionRows, dated } = rows[0]!;
+  console.log(
+    `\nExpiring tab (issue 14): ${Number(dated).toLocaleString('en-US')} of ${Number(sectionRows).toLocaleString('en-US')} section rows carry a date (${((100 * dated) / sectionRows).toFixed(0)}%).`,
+  );
+  if (Number(dated) === 0) {
+    throw new Error('The seed has no dated credentials; reseed with npm run seed:volume -- --replace');
+  }
+  const windows = ['90', 'expired', '7', '30', '60'];
+  const kinds = [
+    undefined,
+    'professional_license',
+    'malpractice_insurance',
+    'certification',
+    'vaccination',
+    'drivers_license',
+    'payor_contract',
+  ];
+  const pages = [1, 2, 5, 10, 25, 50];
+  const paths: string[] = [];
+  for (let i = 0; paths.length < WARM_UP + REQUESTS; i++) {
+    const params = new URLSearchParams({
+      window: windows[i % windows.length]!,
+      page: String(pages[i % pages.length]),
+    });
+    const kind = kinds[i % kinds.length];
+    if (kind) params.set('kind', kind);
+    paths.push(`/api/admin/expiring-credentials?${params}`);
+  }
+  const timings: number[] = [];
+  let total = '';
+  for (const [i, urlPath] of paths.entries()) {
+    const started = performance.now();
+    const response = await client.request('GET', urlPath);
+    const text = await response.text();
+    const elapsed = performance.now() - started;
+    if (response.status !== 200) throw new Error(`${urlPath} answered ${response.status}: ${text}`);
+    if (i === 0) {
+      const first = JSON.parse(text) as { total: number; totalCapped: boolean };
+      total = `${first.total}${first.totalCapped ? '+' : ''}`;
+    }
+    if (i >= WARM_UP) timings.push(elapsed);
+  }
+  timings.sort((x, y) => x - y);
+  const ms = (p: number) => percentile(timings, p).toFixed(1);
+  console.log(
+    `${REQUESTS} requests over ${windows.length} windows x ${kinds.length} kinds x pages ${pages.join(', ')} (default window total ${total}):`,
+  );
+  console.log(`  p50 ${ms(50)} ms, p95 ${ms(95)} ms, p99 ${ms(99)} ms, max ${timings.at(-1)!.toFixed(1)} ms`);
+
+  // The export of the default window, read to the last byte without keeping it.
+  for (const window of ['90', 'expired']) {
+    const rssBefore = rssBytes(process.pid);
+    resetPeakRss();
+    const started = performance.now();
+    const response = await client.request('GET', `/api/admin/expiring-credentials/export?window=${window}`);
+    if (response.status !== 200 || !response.body) throw new Error(`The export answered ${response.status}`);
+    let bytes = 0;
+    let lines = 0;
+    for await (const chunk of response.body) {
+      bytes += chunk.length;
+      for (const byte of chunk) if (byte === 10) lines++;
+    }
+    const elapsed = performance.now() - started;
+    const peak = peakRssBytes(process.pid);
+    console.log(
+      `CSV export window=${window}: ${(lines - 1).toLocaleString('en-US')} rows + header, ${(bytes / MB).toFixed(1)} MB in ${(elapsed / 1000).toFixed(2)} s; RSS ${(rssBefore / MB).toFixed(0)} MB before, peak ${(peak / MB).toFixed(0)} MB during`,
+    );
   }
 }
 

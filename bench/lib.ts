@@ -42,6 +42,20 @@ export function rssBytes(pid: number): number {
 }
 
 /**
+ * Peak resident set size of `pid` in bytes, from VmHWM in /proc/<pid>/status (Linux). Writing '5' to
+ * /proc/<pid>/clear_refs resets it (see resetPeakRss).
+ */
+export function peakRssBytes(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/** Reset this process's peak RSS to its current RSS (Linux 4.0+), so a later peak measures one step. */
+export function resetPeakRss(): void {
+  fs.writeFileSync('/proc/self/clear_refs', '5');
+}
+
+/**
  * A new empty database named `<prefix>_<random hex>` on the server of `adminUrl` (a URL whose role may
  * create databases); `drop()` removes it.
  */

@@ -23,6 +23,8 @@ export const auditActions = [
   'auth.backup_code_used',
   'auth.backup_codes_regenerated',
   'admin.view_provider',
+  /** The 'Expiring' tab's CSV export (issue 14): details carry the window and kind, no names. */
+  'admin.export_expiring_credentials',
   /** A new draft pre-filled from the provider's previous application (issue 14): details carry fromApplicationId and counts. */
   'application.copied_forward',
   'document.upload',
@@ -55,6 +57,7 @@ export type AuditAction = (typeof auditActions)[number];
 /** How the admin audit log names each action (issue 6); a new action needs its label here. */
 export const auditActionLabel: Record<AuditAction, string> = {
   'admin.view_provider': 'Viewed provider details',
+  'admin.export_expiring_credentials': 'Exported expiring credentials (CSV)',
   'application.copied_forward': 'Application started from the previous one',
   'document.download': 'Downloaded document',
   'document.upload': 'Uploaded document',

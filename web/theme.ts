@@ -1,4 +1,5 @@
 import { Badge, type CSSVariablesResolver, createTheme, Notification } from '@mantine/core';
+import type { ExpiryUrgency } from '../domain/credentials/expiring-credentials.ts';
 
 /**
  * Theme: indigo at shade 7/8 and autoContrast keep text on filled colours at WCAG AA
@@ -36,6 +37,19 @@ export const badgeColor = {
   red: 'red.9',
   gray: 'gray.7',
 } as const;
+
+/**
+ * Badge colours of an expiry's urgency (issue 14, decision 023): red expired or within 7 days, orange
+ * within 30, yellow within 60, grey within 90. The admin 'Expiring' tab reads it; the dashboard card
+ * keeps the same table.
+ */
+export const expiryUrgencyColor: Record<ExpiryUrgency, string> = {
+  expired: badgeColor.red,
+  within_7: badgeColor.red,
+  within_30: badgeColor.orange,
+  within_60: badgeColor.yellow,
+  within_90: badgeColor.gray,
+};
 
 /** Dimmed text at gray.7 (stock dimmed gray.6 fails AA contrast on white). */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({

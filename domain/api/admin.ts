@@ -1,7 +1,7 @@
 /**
  * API contract of the admin dashboard (spec §2 /admin, §6, §7 "Admin"; issue 6): the request and
- * response schemas of GET /api/admin/stats, /providers, /providers/:userId, /documents and
- * /audit-log. Validated, serialised and documented (OpenAPI) by server/admin/admin.routes.ts; typed
+ * response schemas of GET /api/admin/stats, /providers, /providers/:userId, /documents,
+ * /audit-log and /expiring-credentials (issue 14). Validated, serialised and documented (OpenAPI) by server/admin/admin.routes.ts; typed
  * on the web by web/features/admin/admin-api.ts. The admin notifications endpoints are in
  * domain/api/notifications.ts.
  *
@@ -11,9 +11,15 @@
 import { z } from 'zod';
 import { applicationStatuses } from '../application-status.ts';
 import { auditActions } from '../audit-actions.ts';
+import {
+  credentialKinds,
+  DEFAULT_EXPIRING_WINDOW,
+  expiringWindows,
+} from '../credentials/expiring-credentials.ts';
 import { roles } from '../roles.ts';
 import { documentTypes } from '../sections/documents.ts';
 import { type SectionKey, sections } from '../sections/registry.ts';
+import { catalogSections } from '../sections/section-catalog.ts';
 import { applicationSchema } from './applications.ts';
 
 // ---- Paging and search ------------------------------------------------------------------------------
@@ -231,3 +237,51 @@ export const auditLogSchema = z.object({
   ...pageInfoSchema.shape,
 });
 export type AuditLog = z.output<typeof auditLogSchema>;
+
+// ---- GET /api/admin/expiring-credentials (issue 14) -------------------------------------------------------
+
+/**
+ * Filter of the 'Expiring' tab and its CSV export (issue 14): the window ('expired', or '7', '30',
+ * '60', '90' = expired or expiring within that many days; default '90') and one credential kind
+ * (absent = all six).
+ */
+const expiringFilterShape = {
+  window: z
+    .enum(expiringWindows, { error: `window must be one of ${expiringWindows.join(', ')}` })
+    .default(DEFAULT_EXPIRING_WINDOW),
+  kind: z.enum(credentialKinds, { error: `kind must be one of ${credentialKinds.join(', ')}` }).optional(),
+};
+
+/** Query of GET /api/admin/expiring-credentials/export.csv: the tab's filter, no paging. */
+export const expiringExportQuerySchema = z.object(expiringFilterShape);
+export type ExpiringExportQuery = z.output<typeof expiringExportQuerySchema>;
+
+/** Query of GET /api/admin/expiring-credentials: the filter plus paging. */
+export const expiringListQuerySchema = z.object({ ...pageQueryShape, ...expiringFilterShape });
+export type ExpiringListQuery = z.output<typeof expiringListQuerySchema>;
+
+/** One dated credential of a provider's current application, as the 'Expiring' tab lists it. */
+export const expiringListItemSchema = z.object({
+  kind: z.enum(credentialKinds),
+  /** The section that holds it (section-catalog key). */
+  sectionKey: z.enum(catalogSections.map((s) => s.key) as [string, ...string[]]),
+  /** The section row's id (the personal information row for a driver's license). */
+  rowId: z.uuid(),
+  applicationId: z.uuid(),
+  /** What the provider calls it: 'Medical License IL-20 (IL)', 'MedPro P-1'. */
+  name: z.string(),
+  /** `YYYY-MM-DD`. */
+  expiresOn: z.iso.date(),
+  /** Calendar days from today (UTC); negative once expired. */
+  daysLeft: z.number().int(),
+  urgency: z.enum(['expired', 'within_7', 'within_30', 'within_60', 'within_90']),
+  provider: z.object({ userId: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() }),
+});
+export type ExpiringListItem = z.output<typeof expiringListItemSchema>;
+
+/** One page of the 'Expiring' tab, soonest (most overdue) first; totals counted up to 10,000. */
+export const expiringListSchema = z.object({
+  credentials: z.array(expiringListItemSchema),
+  ...pageInfoSchema.shape,
+});
+export type ExpiringList = z.output<typeof expiringListSchema>;

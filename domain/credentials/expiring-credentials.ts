@@ -46,6 +46,23 @@ export const EXPIRY_THRESHOLDS_DAYS = [90, 60, 30, 7] as const;
 /** The card and the admin tab show what expires within this many days, or has expired. */
 export const EXPIRING_WINDOW_DAYS = EXPIRY_THRESHOLDS_DAYS[0];
 
+/**
+ * The windows of the admin 'Expiring' tab (issue 14): `expired` is what has passed its date; a number
+ * N is what has expired or expires within N days (the thresholds, so the tab and the notices agree).
+ */
+export const expiringWindows = ['expired', '7', '30', '60', '90'] as const satisfies readonly (
+  | 'expired'
+  | `${(typeof EXPIRY_THRESHOLDS_DAYS)[number]}`
+)[];
+export type ExpiringWindow = (typeof expiringWindows)[number];
+/** The tab's default window: everything the provider's card would show. */
+export const DEFAULT_EXPIRING_WINDOW = `${EXPIRING_WINDOW_DAYS}` as const satisfies ExpiringWindow;
+
+/** 'Expired', 'Within 7 days', … as the window filter names them. */
+export function expiringWindowLabel(window: ExpiringWindow): string {
+  return window === 'expired' ? 'Expired' : `Within ${window} days`;
+}
+
 /** How urgent an expiry is: past its date, or within the smallest threshold it falls under. */
 export type ExpiryUrgency = 'expired' | 'within_7' | 'within_30' | 'within_60' | 'within_90';
 

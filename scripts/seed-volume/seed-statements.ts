@@ -11,6 +11,18 @@ import { SEED_EMAIL_DOMAIN, SEED_USER_PREFIX } from './seed-ids.ts';
 /** Seeded providers 1..REVIEWERS are administrators and review the applications under review. */
 export const REVIEWERS = 20;
 
+/**
+ * Expiry dates of the six dated credentials (issue 14, the admin 'Expiring' tab): nine rows in ten
+ * carry one, spread evenly from a year ago to three years ahead of the day the seed runs, so about
+ * 25% have expired and about 6% expire within 90 days whatever the date. `salt` varies the spread
+ * per table; `i` is the row's series variable.
+ */
+export const EXPIRY_SPREAD_DAYS = { from: -365, days: 1460 } as const;
+function expiryDate(i: string, salt: number): string {
+  return `case when ${i} % 10 = ${salt % 10} then null
+              else current_date + (${EXPIRY_SPREAD_DAYS.from} + (${i}::bigint * 7919 + ${salt}) % ${EXPIRY_SPREAD_DAYS.days})::int end`;
+}
+
 /** How many rows the seed writes; every count follows from `providers`. */
 export interface SeedSize {
   providers: number;
@@ -139,7 +151,8 @@ export function seedStatements({
     {
       name: 'personal_information',
       sql: `insert into personal_information (application_id, provider_type, gender, ssn_last4, date_of_birth,
-         mobile_phone, npi_number, dea_number, caqh_id, address_line1, address_line2, city, state, zip_code)
+         mobile_phone, npi_number, dea_number, caqh_id, address_line1, address_line2, city, state, zip_code,
+         driver_license_number, driver_license_state, driver_license_expiration)
        select pg_temp.seed_app_id(n),
               (array['MD','DO','RN','PA','APN','DDS','LPN'])[1 + n % 7],
               (array['M','F'])[1 + n % 2],
@@ -153,7 +166,10 @@ export function seedStatements({
               case when n % 3 = 0 then 'Suite ' || (n % 400 + 1) end,
               ($3::text[])[1 + n % cardinality($3::text[])],
               ($4::text[])[1 + n % cardinality($4::text[])],
-              lpad((n % 99999)::text, 5, '0')
+              lpad((n % 99999)::text, 5, '0'),
+              'D' || lpad((n * 37 % 10000000)::text, 7, '0'),
+              ($4::text[])[1 + n % cardinality($4::text[])],
+              ${expiryDate('n', 1)}
        from generate_series(1, $1::int) n where n % 11 <> 0 limit $2::int`,
       params: [applications, perListTable, CITIES, US_STATES],
     },
@@ -164,7 +180,7 @@ export function seedStatements({
        select ${spread(3)}, 0,
               (array['medical_license','nursing_license','dea_license','npi','other'])[1 + g % 5]::license_type,
               'LIC-' || g, ($2::text[])[1 + g % cardinality($2::text[])],
-              date '2010-01-01' + (g % 4000), date '2026-01-01' + (g % 1500),
+              date '2010-01-01' + (g % 4000), ${expiryDate('g', 2)},
               (array['active','active','active','pending','expired','inactive'])[1 + g % 6]::license_status
        from generate_series(1, $1::int) g`,
       params: [perListTable, US_STATES],
@@ -200,7 +216,7 @@ export function seedStatements({
        select ${spread(17)}, 0,
               (array['MedPro Group','The Doctors Company','ProAssurance','Coverys'])[1 + g % 4],
               'POL-' || g, '$1,000,000 / $3,000,000', date '2024-01-01' + (g % 700),
-              date '2026-01-01' + (g % 700)
+              ${expiryDate('g', 3)}
        from generate_series(1, $1::int) g`,
       params: [perListTable],
     },
@@ -211,7 +227,7 @@ export function seedStatements({
        select ${spread(19)}, 0,
               (array['covid-19','influenza','hepatitis-b','mmr','tdap','varicella','meningococcal','other'])
                 [1 + g % 8]::vaccine_name,
-              date '2020-01-01' + (g % 2000), date '2027-01-01' + (g % 700), 'LOT' || g,
+              date '2020-01-01' + (g % 2000), ${expiryDate('g', 4)}, 'LOT' || g,
               'County Health Clinic'
        from generate_series(1, $1::int) g`,
       params: [perListTable],
@@ -222,7 +238,7 @@ export function seedStatements({
          contract_end_date, credentialing_status, notes)
        select ${spread(23)}, (array['Aetna','Cigna','UnitedHealthcare','Humana','Medicare','Medicaid'])[1 + g % 6],
               (array['Fee for service','Capitation','Value based'])[1 + g % 3],
-              date '2022-01-01' + (g % 900), date '2027-01-01' + (g % 900),
+              date '2022-01-01' + (g % 900), ${expiryDate('g', 5)},
               (array['pending','approved','denied','expired'])[1 + g % 4]::credentialing_status, null
        from generate_series(1, $1::int) g`,
       params: [perListTable],
@@ -233,7 +249,7 @@ export function seedStatements({
          certification_number, issue_date, expiration_date)
        select ${spread(29)}, (array['BLS','ACLS','PALS','Board Certified Internal Medicine'])[1 + g % 4],
               (array['American Heart Association','ABIM','ANCC'])[1 + g % 3], 'CERT-' || g,
-              date '2018-01-01' + (g % 2000), date '2027-01-01' + (g % 900)
+              date '2018-01-01' + (g % 2000), ${expiryDate('g', 6)}
        from generate_series(1, $1::int) g`,
       params: [perListTable],
     },

@@ -51,21 +51,25 @@ export function profileMatches(term: string): SQL {
   return sql`lower(${profiles.firstName} || ' ' || ${profiles.lastName} || ' ' || ${profiles.email}) like ${containsPattern(term)}`;
 }
 
-/** count(*) of `from` (a FROM ... WHERE fragment): exact, or when `capped` counted up to LIST_COUNT_CAP only. */
+/**
+ * count(*) of `from` (a FROM ... WHERE fragment): exact, or when `capped` counted up to a cap only
+ * (`true`: LIST_COUNT_CAP; a number: that cap).
+ */
 export async function countRows(
   db: Queryable,
   from: SQL,
-  capped: boolean,
+  capped: boolean | number,
 ): Promise<{ total: number; totalCapped: boolean }> {
-  if (!capped) {
+  if (capped === false) {
     const result = await db.execute<{ n: number }>(sql`select count(*)::int as n ${from}`);
     return { total: result.rows[0]!.n, totalCapped: false };
   }
+  const cap = capped === true ? LIST_COUNT_CAP : capped;
   const result = await db.execute<{ n: number }>(
-    sql`select count(*)::int as n from (select 1 ${from} limit ${LIST_COUNT_CAP + 1}) matched`,
+    sql`select count(*)::int as n from (select 1 ${from} limit ${cap + 1}) matched`,
   );
   const n = result.rows[0]!.n;
-  return { total: Math.min(n, LIST_COUNT_CAP), totalCapped: n > LIST_COUNT_CAP };
+  return { total: Math.min(n, cap), totalCapped: n > cap };
 }
 
 /** Rows skipped before `page`. */

@@ -5,9 +5,14 @@
  * `read:*:any` permission. Handlers: authenticate -> validate -> load -> authorize -> service -> present.
  * Request and response schemas: domain/api/admin.ts (shared with the web).
  *
+ * The 'Expiring' tab (issue 14, decision 023): GET /api/admin/expiring-credentials (one page) and
+ * GET /api/admin/expiring-credentials/export (the same filter as a streamed CSV download, audited).
+ *
  * Document downloads are not here: admins use the documents route
  * `GET /api/documents/:documentId/download` (owner or admin; it writes 'document.download').
  */
+import { Readable } from 'node:stream';
+import { z } from 'zod';
 import {
   adminStatsSchema,
   auditLogQuerySchema,
@@ -15,6 +20,10 @@ import {
   type CardDocument,
   documentListQuerySchema,
   documentListSchema,
+  type ExpiringListItem,
+  expiringExportQuerySchema,
+  expiringListQuerySchema,
+  expiringListSchema,
   type PageInfo,
   providerDetailsQuerySchema,
   providerDetailsSchema,
@@ -24,12 +33,22 @@ import {
 } from '../../domain/api/admin.ts';
 import { errorResponseSchema } from '../../domain/app-error.ts';
 import { auditActions } from '../../domain/audit-actions.ts';
+import { credentialKindLabel, daysLeftText } from '../../domain/credentials/expiring-credentials.ts';
+import { sectionCatalog } from '../../domain/sections/section-catalog.ts';
 import type { AppInstance } from '../app-types.ts';
 import { presentApplication } from '../applications/applications.routes.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { requirePermission } from '../auth/actor.ts';
+import { attachmentDisposition } from '../documents/content-disposition.ts';
+import { CSV_BOM, csvRecord } from '../http/csv.ts';
 import { listAuditEvents } from './admin-audit.service.ts';
 import { listAllDocuments } from './admin-documents.service.ts';
+import {
+  type ExpiringFilter,
+  expiringCredentialBatches,
+  isoDayFrom,
+  listExpiringCredentials,
+} from './admin-expiring.service.ts';
 import { getProviderDetails } from './admin-provider-details.service.ts';
 import { listProviderCards } from './admin-providers.service.ts';
 import { getAdminStats } from './admin-stats.service.ts';
@@ -51,6 +70,37 @@ const presentCardDocument = (d: CardDocument) => ({
   fileSize: d.fileSize,
   mimeType: d.mimeType,
 });
+
+/** The export's columns (issue 14): one header row, then one record per credential. */
+const expiringCsvHeader = [
+  'Provider',
+  'Email',
+  'Credential type',
+  'Credential',
+  'Section',
+  'Expires on',
+  'Days left',
+  'Status',
+];
+
+function expiringCsvCells(c: ExpiringListItem) {
+  return [
+    `${c.provider.firstName} ${c.provider.lastName}`.trim(),
+    c.provider.email,
+    credentialKindLabel[c.kind],
+    c.name,
+    sectionCatalog[c.sectionKey as keyof typeof sectionCatalog].title,
+    c.expiresOn,
+    c.daysLeft,
+    daysLeftText(c.daysLeft),
+  ];
+}
+
+/** The BOM and header, then the records of every batch: text chunks of one batch each. */
+async function* expiringCsv(batches: AsyncIterable<ExpiringListItem[]>): AsyncGenerator<string> {
+  yield CSV_BOM + csvRecord(expiringCsvHeader);
+  for await (const batch of batches) yield batch.map((c) => csvRecord(expiringCsvCells(c))).join('');
+}
 
 // ---- Routes -----------------------------------------------------------------------------------------
 
@@ -189,6 +239,64 @@ export async function adminRoutes(app: AppInstance) {
         actions: [...auditActions],
         ...pageFieldsOf(page),
       };
+    },
+  );
+
+  app.get(
+    '/api/admin/expiring-credentials',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary:
+          "'Expiring' tab: credentials of current applications expired or expiring within a window, soonest first (issue 14)",
+        description:
+          "`window`: 'expired', or '7', '30', '60', '90' (default) = expired or expiring within that many days (UTC calendar days); `kind`: one credential kind, default all. Sorted by expiry date, then row id. Totals stop at 10,000.",
+        tags: ['admin'],
+        querystring: expiringListQuerySchema,
+        response: { 200: expiringListSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await requirePermission(request, 'read:provider:any');
+      await requirePermission(request, 'read:section:any');
+      const page = await listExpiringCredentials(app.deps.db, request.query, new Date());
+      return { credentials: page.items, ...pageFieldsOf(page) };
+    },
+  );
+
+  app.get(
+    '/api/admin/expiring-credentials/export',
+    {
+      config: { access: 'admin' },
+      // A HEAD would run the export and write it to the audit log.
+      exposeHeadRoute: false,
+      schema: {
+        summary: "The 'Expiring' tab's filter as a CSV download, every row, streamed (issue 14)",
+        description:
+          "Same `window` and `kind` as GET /api/admin/expiring-credentials, no paging. text/csv (UTF-8 with a BOM, CRLF, RFC 4180 quoting; text cells starting with = + - @ tab or CR prefixed with ' against formula injection), one header row. Audited as 'admin.export_expiring_credentials'.",
+        tags: ['admin'],
+        querystring: expiringExportQuerySchema,
+        response: { 200: z.unknown().describe('The CSV file'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const actor = await requirePermission(request, 'read:provider:any');
+      await requirePermission(request, 'read:section:any');
+      const filter: ExpiringFilter = request.query;
+      const now = new Date();
+      // Written before any row leaves: an export that cannot be audited fails (HIPAA 164.312(b)).
+      await recordAudit(app.deps.db, {
+        action: 'admin.export_expiring_credentials',
+        actorUserId: actor.userId,
+        ipAddress: actor.ipAddress,
+        details: { window: filter.window, kind: filter.kind ?? 'all' },
+      });
+      const fileName = `expiring-credentials-${filter.window === 'expired' ? 'expired' : `${filter.window}-days`}-${filter.kind ?? 'all'}-${isoDayFrom(now, 0)}.csv`;
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', attachmentDisposition(fileName))
+        .header('x-content-type-options', 'nosniff')
+        .send(Readable.from(expiringCsv(expiringCredentialBatches(app.deps.db, filter, now))));
     },
   );
 }

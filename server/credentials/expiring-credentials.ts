@@ -1,12 +1,16 @@
 /**
- * The dated credentials of one application (issue 14): professional licenses, malpractice policies,
- * certifications, vaccinations, the driver's license and payor contracts, each with the name the
- * provider knows it by. What expires when is decided by domain/credentials/expiring-credentials.ts.
+ * The dated credentials (issue 14): professional licenses, malpractice policies, certifications,
+ * vaccinations, the driver's license and payor contracts, each with the name the provider knows it
+ * by. `credentialSources` is the one list of where each kind's date lives and how its row is named:
+ * `applicationCredentials` reads one application's, the admin 'Expiring' tab reads all of them in SQL
+ * (server/admin/admin-expiring.service.ts). What expires when is decided by
+ * domain/credentials/expiring-credentials.ts.
  */
-import { and, eq, isNotNull } from 'drizzle-orm';
-import type { DatedCredential } from '../../domain/credentials/expiring-credentials.ts';
-import { licenseTypeLabel } from '../../domain/sections/professional-licenses.ts';
-import { vaccineNameLabel } from '../../domain/sections/vaccinations.ts';
+import { and, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { CredentialKind, DatedCredential } from '../../domain/credentials/expiring-credentials.ts';
+import { type LicenseType, licenseTypeLabel } from '../../domain/sections/professional-licenses.ts';
+import { type VaccineName, vaccineNameLabel } from '../../domain/sections/vaccinations.ts';
 import { type Queryable, readAll } from '../db/client.ts';
 import {
   certifications,
@@ -18,6 +22,99 @@ import {
 } from '../db/schema/sections.ts';
 
 const joined = (...parts: (string | null | undefined)[]) => parts.filter(Boolean).join(' ');
+
+/** Up to three text columns of a row, in a source's `nameColumns` order (null when absent). */
+export type NameParts = readonly (string | null)[];
+
+/** Where one kind's dates live and how its rows are named. */
+export interface CredentialSource {
+  table: PgTable;
+  rowId: AnyPgColumn;
+  applicationId: AnyPgColumn;
+  /** The date column (`YYYY-MM-DD`), indexed with the row id for the admin tab (migration 0016). */
+  expiresOn: AnyPgColumn;
+  /** At most three columns the name is made of, read as text. */
+  nameColumns: readonly AnyPgColumn[];
+  /** The name the provider knows the row by, from `nameColumns`' values. */
+  name(parts: NameParts): string;
+}
+
+/** The six sources of dated credentials (issue 14), one per kind. */
+export const credentialSources: Record<CredentialKind, CredentialSource> = {
+  professional_license: {
+    table: professionalLicenses,
+    rowId: professionalLicenses.id,
+    applicationId: professionalLicenses.applicationId,
+    expiresOn: professionalLicenses.expirationDate,
+    nameColumns: [
+      professionalLicenses.licenseType,
+      professionalLicenses.licenseNumber,
+      professionalLicenses.issuingState,
+    ],
+    name: ([type, number, state]) =>
+      joined(type ? licenseTypeLabel[type as LicenseType] : 'License', number, state && `(${state})`),
+  },
+  malpractice_insurance: {
+    table: malpracticeInsurance,
+    rowId: malpracticeInsurance.id,
+    applicationId: malpracticeInsurance.applicationId,
+    expiresOn: malpracticeInsurance.expirationDate,
+    nameColumns: [malpracticeInsurance.insuranceCompany, malpracticeInsurance.policyNumber],
+    name: ([company, policy]) => joined(company ?? 'Malpractice policy', policy),
+  },
+  certification: {
+    table: certifications,
+    rowId: certifications.id,
+    applicationId: certifications.applicationId,
+    expiresOn: certifications.expirationDate,
+    nameColumns: [certifications.certificationName],
+    name: ([certification]) => certification ?? 'Certification',
+  },
+  vaccination: {
+    table: vaccinations,
+    rowId: vaccinations.id,
+    applicationId: vaccinations.applicationId,
+    expiresOn: vaccinations.expirationDate,
+    nameColumns: [vaccinations.vaccineName],
+    name: ([vaccine]) => (vaccine ? vaccineNameLabel[vaccine as VaccineName] : 'Vaccination'),
+  },
+  drivers_license: {
+    table: personalInformation,
+    rowId: personalInformation.id,
+    applicationId: personalInformation.applicationId,
+    expiresOn: personalInformation.driverLicenseExpiration,
+    nameColumns: [personalInformation.driverLicenseState],
+    name: ([state]) => joined("Driver's license", state),
+  },
+  payor_contract: {
+    table: payors,
+    rowId: payors.id,
+    applicationId: payors.applicationId,
+    expiresOn: payors.contractEndDate,
+    nameColumns: [payors.payorName, payors.contractType],
+    name: ([payor, contract]) => joined(payor, contract && `(${contract})`),
+  },
+};
+
+/**
+ * One SELECT per kind, for a UNION ALL: `kind`, `row_id`, `application_id`, `expires_on` (a date,
+ * null when the row has none) and `n1..n3` (the name columns as text), of every row of the kind.
+ * Bound `expires_on` (and `row_id`) outside the union: PostgreSQL pushes such a condition into each
+ * branch as an index condition and can then merge the branches in (date, id) order; a WHERE written
+ * inside each branch kept PostgreSQL 15 from merging them (it sorted every matching row instead).
+ */
+export function credentialSourceSelect(kind: CredentialKind): SQL {
+  const source = credentialSources[kind];
+  const names = [0, 1, 2].map((i) => {
+    const column = source.nameColumns[i];
+    return column ? sql`${column}::text` : sql`null::text`;
+  });
+  // The kind is one of six fixed words (never input), written as a literal the planner can see.
+  return sql`select ${sql.raw(`'${kind}'`)}::text as kind, ${source.rowId} as row_id,
+      ${source.applicationId} as application_id, ${source.expiresOn} as expires_on,
+      ${names[0]} as n1, ${names[1]} as n2, ${names[2]} as n3
+    from ${source.table}`;
+}
 
 /** Every dated credential of `applicationId` (rows without a date are left out). */
 export async function applicationCredentials(
@@ -73,45 +170,42 @@ export async function applicationCredentials(
         .from(payors)
         .where(and(eq(payors.applicationId, applicationId), isNotNull(payors.contractEndDate))),
   ]);
+  const n = credentialSources;
   return [
     ...licenses.map((r) => ({
       kind: 'professional_license' as const,
       rowId: r.id,
-      name: joined(
-        r.licenseType ? licenseTypeLabel[r.licenseType] : 'License',
-        r.licenseNumber,
-        r.issuingState && `(${r.issuingState})`,
-      ),
+      name: n.professional_license.name([r.licenseType, r.licenseNumber, r.issuingState]),
       expiresOn: r.expirationDate!,
     })),
     ...policies.map((r) => ({
       kind: 'malpractice_insurance' as const,
       rowId: r.id,
-      name: joined(r.insuranceCompany ?? 'Malpractice policy', r.policyNumber),
+      name: n.malpractice_insurance.name([r.insuranceCompany, r.policyNumber]),
       expiresOn: r.expirationDate!,
     })),
     ...certs.map((r) => ({
       kind: 'certification' as const,
       rowId: r.id,
-      name: r.certificationName,
+      name: n.certification.name([r.certificationName]),
       expiresOn: r.expirationDate!,
     })),
     ...vaccines.map((r) => ({
       kind: 'vaccination' as const,
       rowId: r.id,
-      name: r.vaccineName ? vaccineNameLabel[r.vaccineName] : 'Vaccination',
+      name: n.vaccination.name([r.vaccineName]),
       expiresOn: r.expirationDate!,
     })),
     ...personal.map((r) => ({
       kind: 'drivers_license' as const,
       rowId: r.id,
-      name: joined("Driver's license", r.driverLicenseState),
+      name: n.drivers_license.name([r.driverLicenseState]),
       expiresOn: r.driverLicenseExpiration!,
     })),
     ...contracts.map((r) => ({
       kind: 'payor_contract' as const,
       rowId: r.id,
-      name: joined(r.payorName, r.contractType && `(${r.contractType})`),
+      name: n.payor_contract.name([r.payorName, r.contractType]),
       expiresOn: r.contractEndDate!,
     })),
   ];

@@ -210,6 +210,15 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
   },
   'GET /api/admin/documents': { expected: adminOnly(), request: () => ({ path: '/api/admin/documents' }) },
   'GET /api/admin/audit-log': { expected: adminOnly(), request: () => ({ path: '/api/admin/audit-log' }) },
+  // The 'Expiring' tab and its CSV export (issue 14).
+  'GET /api/admin/expiring-credentials': {
+    expected: adminOnly(),
+    request: () => ({ path: '/api/admin/expiring-credentials' }),
+  },
+  'GET /api/admin/expiring-credentials/export': {
+    expected: adminOnly(),
+    request: () => ({ path: '/api/admin/expiring-credentials/export?window=expired' }),
+  },
   'GET /api/admin/notifications': {
     expected: adminOnly(),
     request: () => ({ path: '/api/admin/notifications' }),

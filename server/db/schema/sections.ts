@@ -94,6 +94,13 @@ export const personalInformation = pgTable(
   },
   (t) => [
     uniqueIndex('personal_information_application_id_key').on(t.applicationId),
+    // The admin 'Expiring' tab (issue 14, decision 023): dated rows in date order, id as the tiebreak,
+    // and the application, so counting the tab's rows reads the index alone.
+    index('personal_information_driver_license_expiration_idx').on(
+      t.driverLicenseExpiration,
+      t.id,
+      t.applicationId,
+    ),
     check('personal_information_gender_check', sql`${t.gender} in ('M', 'F')`),
     check('personal_information_ssn_last4_check', sql`${t.ssnLast4} ~ '^[0-9]{4}$'`),
   ],
@@ -113,7 +120,12 @@ export const professionalLicenses = pgTable(
     expirationDate: isoDate('expiration_date'),
     status: licenseStatusEnum('status').notNull().default('active'),
   },
-  (t) => [index('professional_licenses_application_position_idx').on(t.applicationId, t.position)],
+  (t) => [
+    index('professional_licenses_application_position_idx').on(t.applicationId, t.position),
+    // The admin 'Expiring' tab (issue 14, decision 023): dated rows in date order, id as the tiebreak,
+    // and the application, so counting the tab's rows reads the index alone.
+    index('professional_licenses_expiration_idx').on(t.expirationDate, t.id, t.applicationId),
+  ],
 );
 
 export const education = pgTable(
@@ -166,7 +178,12 @@ export const malpracticeInsurance = pgTable(
     effectiveDate: isoDate('effective_date'),
     expirationDate: isoDate('expiration_date'),
   },
-  (t) => [index('malpractice_insurance_application_position_idx').on(t.applicationId, t.position)],
+  (t) => [
+    index('malpractice_insurance_application_position_idx').on(t.applicationId, t.position),
+    // The admin 'Expiring' tab (issue 14, decision 023): dated rows in date order, id as the tiebreak,
+    // and the application, so counting the tab's rows reads the index alone.
+    index('malpractice_insurance_expiration_idx').on(t.expirationDate, t.id, t.applicationId),
+  ],
 );
 
 export const vaccinations = pgTable(
@@ -180,7 +197,12 @@ export const vaccinations = pgTable(
     lotNumber: text('lot_number'),
     administeringProvider: text('administering_provider'),
   },
-  (t) => [index('vaccinations_application_position_idx').on(t.applicationId, t.position)],
+  (t) => [
+    index('vaccinations_application_position_idx').on(t.applicationId, t.position),
+    // The admin 'Expiring' tab (issue 14, decision 023): dated rows in date order, id as the tiebreak,
+    // and the application, so counting the tab's rows reads the index alone.
+    index('vaccinations_expiration_idx').on(t.expirationDate, t.id, t.applicationId),
+  ],
 );
 
 // ---- Sections 7-10: add form plus table, newest first (CME by completion date) -------------------
@@ -196,7 +218,12 @@ export const payors = pgTable(
     credentialingStatus: credentialingStatusEnum('credentialing_status').notNull().default('pending'),
     notes: text('notes'),
   },
-  (t) => [index('payors_application_created_idx').on(t.applicationId, t.createdAt.desc())],
+  (t) => [
+    index('payors_application_created_idx').on(t.applicationId, t.createdAt.desc()),
+    // The admin 'Expiring' tab (issue 14, decision 023): dated rows in date order, id as the tiebreak,
+    // and the application, so counting the tab's rows reads the index alone.
+    index('payors_contract_end_idx').on(t.contractEndDate, t.id, t.applicationId),
+  ],
 );
 
 export const certifications = pgTable(
@@ -209,7 +236,12 @@ export const certifications = pgTable(
     issueDate: isoDate('issue_date'),
     expirationDate: isoDate('expiration_date'),
   },
-  (t) => [index('certifications_application_created_idx').on(t.applicationId, t.createdAt.desc())],
+  (t) => [
+    index('certifications_application_created_idx').on(t.applicationId, t.createdAt.desc()),
+    // The admin 'Expiring' tab (issue 14, decision 023): dated rows in date order, id as the tiebreak,
+    // and the application, so counting the tab's rows reads the index alone.
+    index('certifications_expiration_idx').on(t.expirationDate, t.id, t.applicationId),
+  ],
 );
 
 export const cme = pgTable(

@@ -9,6 +9,9 @@ import type {
   AuditLog,
   DocumentList,
   DocumentListQuery,
+  ExpiringExportQuery,
+  ExpiringList,
+  ExpiringListQuery,
   ProviderDetails,
   ProviderDetailsQuery,
   ProviderList,
@@ -32,6 +35,7 @@ export type {
   AuditPerson,
   CardDocument,
   DocumentListItem,
+  ExpiringListItem,
   PageInfo,
   ProviderCard,
   ProviderDetails,
@@ -232,4 +236,32 @@ export function useImportLeie() {
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin'] }),
   });
+}
+
+/** The 'Expiring' tab's filter (issue 14): the window and one kind (undefined: all kinds). */
+export type ExpiringFilter = ExpiringExportQuery;
+
+/**
+ * GET /api/admin/expiring-credentials: one page of credentials of current applications in the
+ * filter's window, soonest first (issue 14).
+ */
+export function useExpiringCredentials(filter: ExpiringFilter, page: number, enabled: boolean) {
+  return useQuery({
+    queryKey: ['admin', 'expiring-credentials', filter.window, filter.kind, page],
+    enabled,
+    queryFn: () =>
+      api<ExpiringList>(
+        'GET',
+        `/api/admin/expiring-credentials${query({ ...filter, page, pageSize: ADMIN_PAGE_SIZE } satisfies ExpiringListQuery)}`,
+      ),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * Where the browser downloads the filter as CSV (GET /api/admin/expiring-credentials/export; the
+ * session cookie goes with a same-origin link). The query holds the filter only, no PHI.
+ */
+export function expiringExportUrl(filter: ExpiringFilter): string {
+  return `/api/admin/expiring-credentials/export${query({ ...filter })}`;
 }

@@ -2,7 +2,8 @@
  * `/admin` (spec §2 /admin, §8 admin toasts; issue 6): heading with the Admin badge (Sign Out in the app shell);
  * 'Loading admin dashboard...'; counters (total users, applications, documents); the search box
  * 'Search users by name or email...' (debounced, searched on the server); tabs 'Users & Applications',
- * 'Review Queue' (issue 13), 'All Documents', 'Audit Log', 'Notifications' and 'Exclusions' (issue 15); the details dialog. Lists are paged on the server, so the browser
+ * 'Review Queue' (issue 13), 'All Documents', 'Audit Log', 'Notifications', 'Exclusions' (issue 15) and
+ * 'Expiring' (issue 14); the details dialog. Lists are paged on the server, so the browser
  * never holds more than one page, whatever the number of providers.
  */
 import {
@@ -27,6 +28,7 @@ import { useAdminStats, useAllDocuments, useAuditLog, useProviderCards } from '.
 import { AuditLogTab } from './audit-log-tab.tsx';
 import { DocumentsTab } from './documents-tab.tsx';
 import { ExclusionsTab } from './exclusions-tab.tsx';
+import { ExpiringTab } from './expiring-tab.tsx';
 import { NotificationsTab } from './notifications-tab.tsx';
 import { ProviderDetailsModal } from './provider-details-modal.tsx';
 import { ProviderList } from './provider-list.tsx';
@@ -149,6 +151,7 @@ export default function AdminPage() {
                 <Tabs.Tab value="audit">Audit Log</Tabs.Tab>
                 <Tabs.Tab value="notifications">Notifications</Tabs.Tab>
                 <Tabs.Tab value="exclusions">Exclusions</Tabs.Tab>
+                <Tabs.Tab value="expiring">Expiring</Tabs.Tab>
               </Tabs.List>
               <Tabs.Panel value="users" pt="md">
                 <ProviderList
@@ -182,6 +185,9 @@ export default function AdminPage() {
               </Tabs.Panel>
               <Tabs.Panel value="exclusions" pt="md">
                 <ExclusionsTab enabled={tab === 'exclusions'} />
+              </Tabs.Panel>
+              <Tabs.Panel value="expiring" pt="md">
+                <ExpiringTab enabled={tab === 'expiring'} />
               </Tabs.Panel>
             </Tabs>
           </Stack>

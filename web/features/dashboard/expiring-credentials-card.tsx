@@ -9,7 +9,7 @@ import { Anchor, Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { ExpiringCredentials } from '../../../domain/api/credentials.ts';
-import { daysLeftText, type ExpiryUrgency } from '../../../domain/credentials/expiring-credentials.ts';
+import { daysLeftText } from '../../../domain/credentials/expiring-credentials.ts';
 import {
   type CatalogSectionKey,
   sectionCatalog,
@@ -17,16 +17,7 @@ import {
 } from '../../../domain/sections/section-catalog.ts';
 import { api } from '../../api.ts';
 import { formatDate } from '../../format.ts';
-import { badgeColor } from '../../theme.ts';
-
-/** Badge colours by urgency (AA contrast with the badge text; web/theme.ts). */
-const urgencyColor: Record<ExpiryUrgency, string> = {
-  expired: badgeColor.red,
-  within_7: badgeColor.red,
-  within_30: badgeColor.orange,
-  within_60: badgeColor.yellow,
-  within_90: badgeColor.gray,
-};
+import { expiryUrgencyColor } from '../../theme.ts';
 
 export function ExpiringCredentialsCard({ applicationId }: { applicationId: string }) {
   const query = useQuery({
@@ -72,7 +63,7 @@ export function ExpiringCredentialsCard({ applicationId }: { applicationId: stri
                     {formatDate(credential.expiresOn)}
                   </Text>
                 </div>
-                <Badge color={urgencyColor[credential.urgency]} variant="filled">
+                <Badge color={expiryUrgencyColor[credential.urgency]} variant="filled">
                   {daysLeftText(credential.daysLeft)}
                 </Badge>
               </Group>
