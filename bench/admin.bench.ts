@@ -23,6 +23,11 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import pino from 'pino';
+import {
+  credentialKinds,
+  DEFAULT_EXPIRING_WINDOW,
+  expiringWindows,
+} from '../domain/credentials/expiring-credentials.ts';
 import { isSeeded, seedVolume } from '../scripts/seed-volume/seed-database.ts';
 import { seedUserId } from '../scripts/seed-volume/seed-ids.ts';
 import { loadEnv } from '../server/env.ts';
@@ -243,16 +248,9 @@ async function benchExpiring(client: HttpClient, pool: pg.Pool) {
   if (Number(dated) === 0) {
     throw new Error('The seed has no dated credentials; reseed with npm run seed:volume -- --replace');
   }
-  const windows = ['90', 'expired', '7', '30', '60'];
-  const kinds = [
-    undefined,
-    'professional_license',
-    'malpractice_insurance',
-    'certification',
-    'vaccination',
-    'drivers_license',
-    'payor_contract',
-  ];
+  // The default window first, then the others; every kind alone, and all kinds.
+  const windows = [DEFAULT_EXPIRING_WINDOW, ...expiringWindows.filter((w) => w !== DEFAULT_EXPIRING_WINDOW)];
+  const kinds = [undefined, ...credentialKinds];
   const pages = [1, 2, 5, 10, 25, 50];
   const paths: string[] = [];
   for (let i = 0; paths.length < WARM_UP + REQUESTS; i++) {

@@ -17,3 +17,13 @@ export function addMonths(day: string, months: number): string {
   const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
   return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(Math.min(d, last)).padStart(2, '0')}`;
 }
+
+/** `YYYY-MM-DD` as emails write it, whatever the server's zone: '2027-03-10' -> 'Mar 10, 2027'. */
+export function formatIsoDay(isoDate: string): string {
+  return new Date(`${isoDate}T00:00:00Z`).toLocaleDateString('en-US', {
+    timeZone: 'UTC',
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+  });
+}

@@ -11,6 +11,7 @@
  */
 import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import { formatIsoDay } from '../../domain/calendar.ts';
 import {
   credentialKindSection,
   daysLeftText,
@@ -65,14 +66,6 @@ export interface ExpiryMonitorResult {
   /** Verification items of approved applications reopened as discrepancies by a lapse. */
   reopened: number;
 }
-
-const formatDay = (isoDate: string) =>
-  new Date(`${isoDate}T00:00:00Z`).toLocaleDateString('en-US', {
-    timeZone: 'UTC',
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-  });
 
 /** The section table holding each kind of credential that has a verification item. */
 const verifiedCredentialTable: Partial<Record<string, string>> = {
@@ -210,7 +203,7 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
     const lines = notices.map((n) => {
       const section = sectionCatalog[credentialKindSection[n.kind as keyof typeof credentialKindSection]];
       const daysLeft = daysUntil(n.expiresOn, now);
-      return `- ${section.title}: ${n.name}, ${daysLeft < 0 ? 'expired' : 'expires'} ${formatDay(n.expiresOn)} (${daysLeftText(daysLeft)})`;
+      return `- ${section.title}: ${n.name}, ${daysLeft < 0 ? 'expired' : 'expires'} ${formatIsoDay(n.expiresOn)} (${daysLeftText(daysLeft)})`;
     });
     try {
       await mailer.send({

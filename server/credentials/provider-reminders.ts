@@ -14,7 +14,7 @@
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { isoDay } from '../../domain/calendar.ts';
+import { formatIsoDay, isoDay } from '../../domain/calendar.ts';
 import { daysLeftText, daysUntil } from '../../domain/credentials/expiring-credentials.ts';
 import {
   RECREDENTIALING_CYCLE_MONTHS,
@@ -46,14 +46,6 @@ export interface ProviderReminderResult {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const formatDay = (isoDate: string) =>
-  new Date(`${isoDate}T00:00:00Z`).toLocaleDateString('en-US', {
-    timeZone: 'UTC',
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-  });
-
 /** The email of one reminder. No PHI: dates and what to do. */
 function reminderMail(
   reminder: { kind: string; dueOn: string },
@@ -63,9 +55,9 @@ function reminderMail(
   if (reminder.kind === 'recredentialing') {
     const daysLeft = daysUntil(reminder.dueOn, now);
     return {
-      subject: `Recredentialing due ${formatDay(reminder.dueOn)}`,
+      subject: `Recredentialing due ${formatIsoDay(reminder.dueOn)}`,
       text:
-        `Your credentialing approval is due for renewal on ${formatDay(reminder.dueOn)} (${daysLeftText(daysLeft)}): ` +
+        `Your credentialing approval is due for renewal on ${formatIsoDay(reminder.dueOn)} (${daysLeftText(daysLeft)}): ` +
         `providers are recredentialed every ${RECREDENTIALING_CYCLE_MONTHS} months.\n\n` +
         `Open your dashboard and press 'Start Recredentialing'. Your new application starts as a copy of the ` +
         `approved one, documents included, so you only update what has changed: ${deps.appUrl}/dashboard\n`,
