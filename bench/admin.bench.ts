@@ -30,6 +30,8 @@ import {
 } from '../domain/credentials/expiring-credentials.ts';
 import { isSeeded, seedVolume } from '../scripts/seed-volume/seed-database.ts';
 import { seedUserId } from '../scripts/seed-volume/seed-ids.ts';
+import { runExpiryMonitor } from '../server/credentials/expiry-monitor.ts';
+import { openDatabase } from '../server/db/client.ts';
 import { loadEnv } from '../server/env.ts';
 import type { MailMessage } from '../server/mail/mailer.ts';
 import { createRuntime } from '../server/runtime.ts';
@@ -223,6 +225,53 @@ async function main() {
   } finally {
     await runtime.close();
     if (databaseUrl) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (databaseUrl) await benchExpiryJob(databaseUrl);
+}
+
+/**
+ * Issue 14: the daily 'credential-expiry' job at volume, on a copy of the benchmark database (it
+ * records notices and reopens verification items: the seed stays as it was). A first run records
+ * every threshold crossed and emails each provider once (to a counting mailer); a second run the
+ * same day records and sends nothing. Database servers only.
+ */
+async function benchExpiryJob(databaseUrl: string) {
+  const copyName = `cred_bench_job_${process.pid}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  const source = new URL(databaseUrl).pathname.slice(1);
+  const copyUrl = new URL(databaseUrl);
+  copyUrl.pathname = `/${copyName}`;
+  let started = performance.now();
+  await admin.query(`create database ${copyName} template ${source}`);
+  console.log(
+    `\ncredential-expiry job (issue 14) on a copy of the seed (copied in ${((performance.now() - started) / 1000).toFixed(1)} s):`,
+  );
+  const handle = openDatabase(copyUrl.toString(), { max: 4 });
+  try {
+    let sent = 0;
+    const deps = {
+      db: handle.db,
+      mailer: { send: async () => void sent++ },
+      appUrl: ORIGIN,
+      logger: pino({ level: 'warn' }),
+    };
+    const now = new Date();
+    for (const label of ['first run', 'second run']) {
+      sent = 0;
+      const rssBefore = rssBytes(process.pid);
+      resetPeakRss();
+      started = performance.now();
+      const result = await runExpiryMonitor(deps, now);
+      const elapsed = performance.now() - started;
+      console.log(
+        `  ${label}: ${result.recorded.toLocaleString('en-US')} notices recorded, ${result.providersEmailed.toLocaleString('en-US')} providers emailed, ${result.reopened.toLocaleString('en-US')} verification items reopened, ${sent.toLocaleString('en-US')} emails in ${(elapsed / 1000).toFixed(1)} s; RSS ${(rssBefore / MB).toFixed(0)} MB before, peak ${(peakRssBytes(process.pid) / MB).toFixed(0)} MB`,
+      );
+    }
+  } finally {
+    await handle.close();
+    await admin.query(`drop database if exists ${copyName} with (force)`);
+    await admin.end();
   }
 }
 

@@ -9,6 +9,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExpiringList } from '../../domain/api/admin.ts';
 import { Client, createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { expiringCredentialBatches } from '../credentials/current-credentials.ts';
 import { auditLog } from '../db/schema/audit.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import {
@@ -315,7 +316,6 @@ describe('GET /api/admin/expiring-credentials/export', () => {
   });
 
   it('reads every row in keyset batches, in the tab order', async () => {
-    const { expiringCredentialBatches } = await import('./admin-expiring.service.ts');
     const batches: string[][] = [];
     for await (const batch of expiringCredentialBatches(db(), { window: '90' }, new Date(), 2)) {
       batches.push(batch.map((c) => c.name));

@@ -1,37 +1,22 @@
 /**
- * The 'Expiring' tab of the admin dashboard and its CSV export (issue 14, decision 023): the dated
+ * The 'Expiring' tab of the admin dashboard (issue 14, decision 023): one page of the dated
  * credentials of every provider's current application that have expired or expire within a window,
- * soonest (most overdue) first, optionally of one kind.
- *
- * One query per page: a UNION ALL over the six sources (server/credentials/expiring-credentials.ts)
- * bounded by date outside the union, so each branch is an index scan on (date, id, application_id)
- * (migration 0016) and the branches are merged in date order; joined to the application, kept when
- * it is the provider's current one; LIMIT/OFFSET; the profile joined to the page's rows only.
- * "Current" is the daily job's definition (server/credentials/expiry-monitor.ts): the latest
- * application that is not rejected, preferring one that is not a draft. Totals are capped (see
- * EXPIRING_COUNT_CAP): every window holds what has expired, a large share of the rows at volume.
+ * soonest (most overdue) first, optionally of one kind. The query, and the batches of the CSV
+ * export, are server/credentials/current-credentials.ts's; this adds the page and the capped total
+ * (see EXPIRING_COUNT_CAP: every window holds what has expired, a large share of the rows at volume).
  */
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { ExpiringListItem } from '../../domain/api/admin.ts';
 import {
-  type CredentialKind,
-  credentialKindSection,
-  credentialKinds,
-  daysUntil,
-  type ExpiringWindow,
-  expiryUrgency,
-} from '../../domain/credentials/expiring-credentials.ts';
-import { credentialSourceSelect, credentialSources } from '../credentials/expiring-credentials.ts';
+  type ExpiringFilter,
+  type ExpiringRow,
+  expiringFrom,
+  presentCredential,
+  readRows,
+  serial,
+} from '../credentials/current-credentials.ts';
 import type { Queryable } from '../db/client.ts';
-import { profiles, providerApplications } from '../db/schema/core.ts';
 import { countRows, offsetOf, type Page, type PageRequest } from './admin-list-query.ts';
-
-/** What the tab and the export filter on: the window and, optionally, one kind. */
-export interface ExpiringFilter {
-  window: ExpiringWindow;
-  /** Absent: all six kinds. */
-  kind?: CredentialKind | undefined;
-}
 
 /**
  * The tab's totals stop at this many credentials ("1,000+"), and its pages reach this far; the CSV
@@ -40,125 +25,6 @@ export interface ExpiringFilter {
  * count in 10-25 ms, 10,000 took 160 ms.
  */
 export const EXPIRING_COUNT_CAP = 1_000;
-
-/** Rows read per query while exporting (keyset batches: memory stays flat whatever the total). */
-export const EXPORT_BATCH_ROWS = 2_000;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** The UTC calendar day `offsetDays` after `now`'s, as `YYYY-MM-DD`. */
-export function isoDayFrom(now: Date, offsetDays: number): string {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return new Date(today + offsetDays * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** Where a keyset read resumes: after this row in (expires_on, row_id) order. */
-interface Cursor {
-  expiresOn: string;
-  rowId: string;
-}
-
-/**
- * FROM ... WHERE of the credentials `filter` selects at `now`, after `cursor` when given. The bounds
- * on `c.expires_on` and `c.row_id` reach each branch of the union as index conditions, so the branches
- * are merged in (date, id) order and a LIMIT stops early (see credentialSourceSelect).
- */
-function expiringFrom(filter: ExpiringFilter, now: Date, cursor?: Cursor): SQL {
-  const window =
-    filter.window === 'expired'
-      ? sql`c.expires_on < ${isoDayFrom(now, 0)}::date`
-      : sql`c.expires_on <= ${isoDayFrom(now, Number(filter.window))}::date`;
-  const after = cursor
-    ? sql` and (c.expires_on, c.row_id) > (${cursor.expiresOn}::date, ${cursor.rowId}::uuid)`
-    : sql``;
-  const kinds = filter.kind ? [filter.kind] : credentialKinds;
-  const union = sql.join(
-    kinds.map((kind) => credentialSourceSelect(kind)),
-    sql` union all `,
-  );
-  const a = providerApplications;
-  // The application is the provider's current one: not rejected, and no other application of theirs
-  // that is not rejected comes first in the job's order (non-drafts before drafts, newest first).
-  // Written as NOT EXISTS: PostgreSQL estimates an anti-join well, where `a.id = (subquery)` made it
-  // expect a handful of applications and read them all first.
-  return sql`from (${union}) c
-    join ${a} on ${a.id} = c.application_id
-    where ${window}${after}
-      and ${a.applicationStatus} <> 'rejected'
-      and not exists (
-        select 1 from ${a} other
-        where other.user_id = ${a.userId} and other.application_status <> 'rejected'
-          and ((other.application_status = 'draft') < (${a.applicationStatus} = 'draft')
-            or ((other.application_status = 'draft') = (${a.applicationStatus} = 'draft')
-              and other.created_at > ${a.createdAt})))`;
-}
-
-type ExpiringRow = {
-  kind: CredentialKind;
-  row_id: string;
-  application_id: string;
-  expires_on: string;
-  n1: string | null;
-  n2: string | null;
-  n3: string | null;
-  user_id: string;
-  first_name: string | null;
-  last_name: string | null;
-  email: string | null;
-};
-
-/**
- * `limit` rows of `from` in (date, id) order after skipping `offset`; the profile is joined to those
- * rows only, not to the skipped ones.
- */
-async function readRows(db: Queryable, from: SQL, limit: number, offset: number): Promise<ExpiringRow[]> {
-  const result = await db.execute<ExpiringRow>(sql`
-    select page.*, ${profiles.firstName} as first_name, ${profiles.lastName} as last_name,
-           ${profiles.email} as email
-    from (
-      select c.kind, c.row_id, c.application_id, c.expires_on, c.n1, c.n2, c.n3,
-             ${providerApplications.userId} as user_id
-      ${from}
-      order by c.expires_on, c.row_id
-      limit ${limit} offset ${offset}
-    ) page
-    left join ${profiles} on ${profiles.userId} = page.user_id
-    order by page.expires_on, page.row_id
-  `);
-  return result.rows;
-}
-
-/**
- * Run `read` without parallel workers: the tab's queries read at most ~1,000 rows through indexes,
- * and starting workers for a single-kind count cost more than the count (50+ ms on a busy host).
- */
-function serial<T>(db: Queryable, read: (tx: Queryable) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
-    return read(tx);
-  });
-}
-
-function present(row: ExpiringRow, now: Date): ExpiringListItem {
-  const daysLeft = daysUntil(row.expires_on, now);
-  return {
-    kind: row.kind,
-    sectionKey: credentialKindSection[row.kind],
-    rowId: row.row_id,
-    applicationId: row.application_id,
-    name: credentialSources[row.kind].name([row.n1, row.n2, row.n3]),
-    expiresOn: row.expires_on,
-    daysLeft,
-    // Every window ends within EXPIRING_WINDOW_DAYS of today, so every row has an urgency.
-    urgency: expiryUrgency(daysLeft) ?? 'within_90',
-    provider: {
-      userId: row.user_id,
-      firstName: row.first_name ?? '',
-      lastName: row.last_name ?? '',
-      email: row.email ?? '',
-    },
-  };
-}
 
 /**
  * One page of the 'Expiring' tab (issue 14): credentials of current applications in `filter`'s
@@ -181,27 +47,5 @@ export async function listExpiringCredentials(
     // Counted in the page's order so PostgreSQL walks the same index path and stops at the cap.
     serial(db, (tx) => countRows(tx, sql`${from} order by c.expires_on, c.row_id`, EXPIRING_COUNT_CAP)),
   ]);
-  return { items: rows.map((row) => present(row, now)), ...count, ...paging };
-}
-
-/**
- * Every credential of `filter` at `now`, in the tab's order, as batches of at most `batchRows`
- * (keyset reads: one short query per batch, never the whole result in memory). For the CSV export.
- * Rows changed between two batches may be missed or seen in their new place (no snapshot is held
- * open while the client downloads).
- */
-export async function* expiringCredentialBatches(
-  db: Queryable,
-  filter: ExpiringFilter,
-  now: Date,
-  batchRows = EXPORT_BATCH_ROWS,
-): AsyncGenerator<ExpiringListItem[]> {
-  let cursor: Cursor | undefined;
-  for (;;) {
-    const rows = await serial(db, (tx) => readRows(tx, expiringFrom(filter, now, cursor), batchRows, 0));
-    if (rows.length > 0) yield rows.map((row) => present(row, now));
-    if (rows.length < batchRows) return;
-    const last = rows.at(-1)!;
-    cursor = { expiresOn: last.expires_on, rowId: last.row_id };
-  }
+  return { items: rows.map((row) => presentCredential(row, now)), ...count, ...paging };
 }

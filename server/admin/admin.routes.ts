@@ -39,16 +39,16 @@ import type { AppInstance } from '../app-types.ts';
 import { presentApplication } from '../applications/applications.routes.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { requirePermission } from '../auth/actor.ts';
-import { attachmentDisposition } from '../documents/content-disposition.ts';
-import { CSV_BOM, csvRecord } from '../http/csv.ts';
-import { listAuditEvents } from './admin-audit.service.ts';
-import { listAllDocuments } from './admin-documents.service.ts';
 import {
   type ExpiringFilter,
   expiringCredentialBatches,
   isoDayFrom,
-  listExpiringCredentials,
-} from './admin-expiring.service.ts';
+} from '../credentials/current-credentials.ts';
+import { attachmentDisposition } from '../documents/content-disposition.ts';
+import { CSV_BOM, csvRecord } from '../http/csv.ts';
+import { listAuditEvents } from './admin-audit.service.ts';
+import { listAllDocuments } from './admin-documents.service.ts';
+import { listExpiringCredentials } from './admin-expiring.service.ts';
 import { getProviderDetails } from './admin-provider-details.service.ts';
 import { listProviderCards } from './admin-providers.service.ts';
 import { getAdminStats } from './admin-stats.service.ts';

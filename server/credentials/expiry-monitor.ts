@@ -7,17 +7,18 @@
  * (server/cluster/scheduled-jobs.ts); safe to repeat after an interruption: it sends what is unsent.
  *
  * A provider's current application is their latest submitted, under review or approved one, else
- * their latest draft (rejected applications are not watched).
+ * their latest draft (rejected applications are not watched). The credentials are read set-based,
+ * in keyset batches of the admin tab's query (./current-credentials.ts).
  */
 import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { formatIsoDay } from '../../domain/calendar.ts';
 import {
   credentialKindSection,
+  DEFAULT_EXPIRING_WINDOW,
   daysLeftText,
   daysUntil,
   type ExpiryUrgency,
-  expiringSoon,
 } from '../../domain/credentials/expiring-credentials.ts';
 import type { SnapshotRow } from '../../domain/review/application-snapshot.ts';
 import { isoDay, lapsedCredentialItemKey } from '../../domain/review/verification-checklist.ts';
@@ -29,7 +30,7 @@ import { providerApplications, userRoles } from '../db/schema/core.ts';
 import { credentialExpiryNotices } from '../db/schema/credentials.ts';
 import { verificationItems } from '../db/schema/review.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { applicationCredentials } from './expiring-credentials.ts';
+import { expiringCredentialBatches } from './current-credentials.ts';
 
 /** The threshold a credential of `urgency` has crossed. */
 const thresholdOf: Record<ExpiryUrgency, string> = {
@@ -138,37 +139,20 @@ async function reopenLapsedVerifications(
  */
 export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Promise<ExpiryMonitorResult> {
   const { db, mailer, appUrl, logger } = deps;
-  const windowEnd = new Date(now.getTime() + 90 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
-
-  // Current applications holding at least one date within the window (or past).
-  const { rows: candidates } = await db.execute<{ id: string; user_id: string }>(sql`
-    with current_apps as (
-      select distinct on (user_id) id, user_id from provider_applications
-      where application_status <> 'rejected'
-      order by user_id, (application_status = 'draft'), created_at desc
-    )
-    select c.id, c.user_id from current_apps c
-    where exists (select 1 from professional_licenses t where t.application_id = c.id and t.expiration_date <= ${windowEnd})
-       or exists (select 1 from malpractice_insurance t where t.application_id = c.id and t.expiration_date <= ${windowEnd})
-       or exists (select 1 from certifications t where t.application_id = c.id and t.expiration_date <= ${windowEnd})
-       or exists (select 1 from vaccinations t where t.application_id = c.id and t.expiration_date <= ${windowEnd})
-       or exists (select 1 from personal_information t where t.application_id = c.id and t.driver_license_expiration <= ${windowEnd})
-       or exists (select 1 from payors t where t.application_id = c.id and t.contract_end_date <= ${windowEnd})`);
-
+  // Every credential of a current application that expires within the widest threshold or has
+  // expired, read set-based in keyset batches (the admin tab's query). Each batch's notices, and the
+  // verification items its lapses reopen, commit in one transaction: a crash between them cannot
+  // record a notice (which never fires again) without its reopening.
   let recorded = 0;
   let reopened = 0;
-  for (const application of candidates) {
-    const expiring = expiringSoon(await applicationCredentials(db, application.id), now);
-    if (expiring.length === 0) continue;
-    // One transaction: a lapse's notice and the verification item it reopens commit together, so a
-    // crash between them cannot record the notice (which never fires again) without the reopening.
+  for await (const batch of expiringCredentialBatches(db, { window: DEFAULT_EXPIRING_WINDOW }, now)) {
     await db.transaction(async (tx) => {
       const inserted = await tx
         .insert(credentialExpiryNotices)
         .values(
-          expiring.map((credential) => ({
-            applicationId: application.id,
-            userId: application.user_id,
+          batch.map((credential) => ({
+            applicationId: credential.applicationId,
+            userId: credential.provider.userId,
             kind: credential.kind,
             rowId: credential.rowId,
             expiresOn: credential.expiresOn,
@@ -179,8 +163,16 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
         .onConflictDoNothing()
         .returning();
       recorded += inserted.length;
-      const lapsed = inserted.filter((n) => n.threshold === 'expired');
-      if (lapsed.length > 0) reopened += await reopenLapsedVerifications(tx, application.id, lapsed, now);
+      const lapsedByApplication = new Map<string, typeof inserted>();
+      for (const notice of inserted) {
+        if (notice.threshold !== 'expired') continue;
+        const list = lapsedByApplication.get(notice.applicationId) ?? [];
+        list.push(notice);
+        lapsedByApplication.set(notice.applicationId, list);
+      }
+      for (const [applicationId, lapsed] of lapsedByApplication) {
+        reopened += await reopenLapsedVerifications(tx, applicationId, lapsed, now);
+      }
     });
   }
 
