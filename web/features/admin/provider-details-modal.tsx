@@ -15,7 +15,6 @@ import {
   Select,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   Title,
 } from '@mantine/core';
@@ -38,6 +37,7 @@ import {
 import { isTwoFactorRequired } from '../../api.ts';
 import { reviewPath } from '../../app/paths.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
+import { ResponsiveTable, type TableColumn } from '../../components/responsive-table.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatDate } from '../../format.ts';
 import { notifyError } from '../../notify.ts';
@@ -140,6 +140,39 @@ function SectionBlock({ section }: { section: ProviderDetails['sections'][number
 
 type DetailsApplication = ProviderDetails['applications'][number];
 
+/** The columns of 'Credentialing Cycles': a table on wide screens, cards on phones. */
+const cycleColumns: TableColumn<DetailsApplication>[] = [
+  {
+    header: 'Application',
+    render: (a) => (
+      <>
+        <Text span ff="monospace" size="sm">
+          {a.id.slice(0, 8)}
+        </Text>
+        {a.copiedFromId && (
+          <Text span size="xs" c="dimmed">
+            {' '}
+            (copy of {a.copiedFromId.slice(0, 8)})
+          </Text>
+        )}
+      </>
+    ),
+  },
+  { header: 'Started', render: (a) => formatDate(a.createdAt), noWrap: true },
+  {
+    header: 'Completed',
+    render: (a) => (a.completion ? formatDate(a.completion.requestedAt) : '—'),
+    noWrap: true,
+  },
+  { header: 'Decision', render: (a) => <StatusBadge status={a.applicationStatus} /> },
+  { header: 'Decided', render: (a) => (a.decidedAt ? formatDate(a.decidedAt) : '—'), noWrap: true },
+  {
+    header: 'Recredentialing due',
+    render: (a) => (a.recredentialingDueOn ? formatDate(a.recredentialingDueOn) : '—'),
+    noWrap: true,
+  },
+];
+
 /**
  * The provider's credentialing cycles (issue 14): each application, oldest first, with when it was
  * started, completed and decided, the decision, and an approved one's recredentialing due date.
@@ -152,42 +185,13 @@ function CyclesTable({ applications }: { applications: DetailsApplication[] }) {
       <Title order={3} size="h5" id={titleId} mb={4}>
         Credentialing Cycles
       </Title>
-      <Table.ScrollContainer minWidth={560}>
-        <Table striped withTableBorder fz="sm">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">Application</Table.Th>
-              <Table.Th scope="col">Started</Table.Th>
-              <Table.Th scope="col">Completed</Table.Th>
-              <Table.Th scope="col">Decision</Table.Th>
-              <Table.Th scope="col">Decided</Table.Th>
-              <Table.Th scope="col">Recredentialing due</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {oldestFirst.map((a) => (
-              <Table.Tr key={a.id}>
-                <Table.Td ff="monospace">
-                  {a.id.slice(0, 8)}
-                  {a.copiedFromId && (
-                    <Text span size="xs" c="dimmed" ff="inherit">
-                      {' '}
-                      (copy of {a.copiedFromId.slice(0, 8)})
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td>{formatDate(a.createdAt)}</Table.Td>
-                <Table.Td>{a.completion ? formatDate(a.completion.requestedAt) : '—'}</Table.Td>
-                <Table.Td>
-                  <StatusBadge status={a.applicationStatus} />
-                </Table.Td>
-                <Table.Td>{a.decidedAt ? formatDate(a.decidedAt) : '—'}</Table.Td>
-                <Table.Td>{a.recredentialingDueOn ? formatDate(a.recredentialingDueOn) : '—'}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <ResponsiveTable
+        rows={oldestFirst}
+        columns={cycleColumns}
+        rowKey={(a) => a.id}
+        label="Credentialing cycles, oldest first"
+        striped
+      />
     </Box>
   );
 }
