@@ -203,4 +203,33 @@ describe('credential-expiry job', () => {
     expect((await runExpiryMonitor(deps, at('2030-06-01', 5))).reopened).toBe(0);
     expect((await licenseItem()).status).toBe('verified');
   });
+
+  it('records more notices than one statement holds (600 licenses) and counts them in the digest', async () => {
+    const deps = monitorDeps();
+    const admin = await signUpAndSignIn(app, { firstName: 'Cleo' });
+    await grantAdmin(app, admin);
+    const provider = await signUpAndSignIn(app, { firstName: 'Dara' });
+    const { applicationId } = await createCompletedApplication({
+      ...app.runtime.deps,
+      userId: provider.userId,
+    });
+    await app.runtime.deps.db.insert(professionalLicenses).values(
+      Array.from({ length: 600 }, (_, i) => ({
+        applicationId,
+        licenseType: 'medical_license' as const,
+        licenseNumber: `BULK-${i}`,
+        issuingState: 'TX',
+        expirationDate: '2033-09-01',
+      })),
+    );
+    await runExpiryMonitor(deps, at('2033-09-01', -400)); // Earlier thresholds of other tests' data.
+    const result = await runExpiryMonitor(deps, at('2033-09-01', -20));
+    expect(result.recorded).toBe(600);
+    const mail = app.mail.filter((m) => m.to === provider.email).at(-1)!;
+    expect(mail.text.match(/BULK-\d+/g)).toHaveLength(600);
+    const digest = app.mail.filter((m) => m.to === admin.email).at(-1)!;
+    expect(digest.text).toContain('600 credentials of 1 provider crossed an expiry threshold');
+    expect(digest.text).toContain('- within 30 days: 600');
+    expect((await runExpiryMonitor(deps, at('2033-09-01', -20))).recorded).toBe(0);
+  });
 });

@@ -10,7 +10,7 @@
  * their latest draft (rejected applications are not watched). The credentials are read set-based,
  * in keyset batches of the admin tab's query (./current-credentials.ts).
  */
-import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { formatIsoDay } from '../../domain/calendar.ts';
 import {
@@ -31,6 +31,9 @@ import { credentialExpiryNotices } from '../db/schema/credentials.ts';
 import { verificationItems } from '../db/schema/review.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { expiringCredentialBatches } from './current-credentials.ts';
+
+/** Rows per notice INSERT statement (a 2,000-row statement overflowed Drizzle's query builder's stack). */
+const NOTICE_INSERT_ROWS = 250;
 
 /** The threshold a credential of `urgency` has crossed. */
 const thresholdOf: Record<ExpiryUrgency, string> = {
@@ -147,21 +150,26 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
   let reopened = 0;
   for await (const batch of expiringCredentialBatches(db, { window: DEFAULT_EXPIRING_WINDOW }, now)) {
     await db.transaction(async (tx) => {
-      const inserted = await tx
-        .insert(credentialExpiryNotices)
-        .values(
-          batch.map((credential) => ({
-            applicationId: credential.applicationId,
-            userId: credential.provider.userId,
-            kind: credential.kind,
-            rowId: credential.rowId,
-            expiresOn: credential.expiresOn,
-            threshold: thresholdOf[credential.urgency],
-            name: credential.name,
-          })),
-        )
-        .onConflictDoNothing()
-        .returning();
+      const inserted: (typeof credentialExpiryNotices.$inferSelect)[] = [];
+      // Statements of NOTICE_INSERT_ROWS rows: Drizzle builds one large multi-row insert recursively.
+      for (let i = 0; i < batch.length; i += NOTICE_INSERT_ROWS) {
+        const rows = await tx
+          .insert(credentialExpiryNotices)
+          .values(
+            batch.slice(i, i + NOTICE_INSERT_ROWS).map((credential) => ({
+              applicationId: credential.applicationId,
+              userId: credential.provider.userId,
+              kind: credential.kind,
+              rowId: credential.rowId,
+              expiresOn: credential.expiresOn,
+              threshold: thresholdOf[credential.urgency],
+              name: credential.name,
+            })),
+          )
+          .onConflictDoNothing()
+          .returning();
+        inserted.push(...rows);
+      }
       recorded += inserted.length;
       const lapsedByApplication = new Map<string, typeof inserted>();
       for (const notice of inserted) {
@@ -221,24 +229,34 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
   }
 
   // Administrators: one digest of what crossed a threshold since the last digest, counts only.
-  const undigested = await db
+  // Counted in SQL, and marked by the same predicate up to the newest notice counted: at volume a
+  // first run records 100,000+ notices, too many to read back or to list as parameters.
+  const [undigested] = await db
     .select({
-      id: credentialExpiryNotices.id,
-      threshold: credentialExpiryNotices.threshold,
-      userId: credentialExpiryNotices.userId,
+      total: sql<number>`count(*)::int`,
+      providers: sql<number>`count(distinct ${credentialExpiryNotices.userId})::int`,
+      newest: sql<string | null>`max(${credentialExpiryNotices.createdAt})::text`,
     })
     .from(credentialExpiryNotices)
     .where(isNull(credentialExpiryNotices.digestedAt));
   let adminsDigested = 0;
-  if (undigested.length > 0) {
+  if (undigested && undigested.total > 0 && undigested.newest) {
+    const covered = and(
+      isNull(credentialExpiryNotices.digestedAt),
+      lte(credentialExpiryNotices.createdAt, sql`${undigested.newest}::timestamptz`),
+    );
+    const perThreshold = await db
+      .select({ threshold: credentialExpiryNotices.threshold, count: sql<number>`count(*)::int` })
+      .from(credentialExpiryNotices)
+      .where(covered)
+      .groupBy(credentialExpiryNotices.threshold);
     const admins = await db
       .select({ email: user.email })
       .from(userRoles)
       .innerJoin(user, eq(user.id, userRoles.userId))
       .where(eq(userRoles.role, 'admin'));
-    const counts = new Map<string, number>();
-    for (const n of undigested) counts.set(n.threshold, (counts.get(n.threshold) ?? 0) + 1);
-    const providers = new Set(undigested.map((n) => n.userId)).size;
+    const counts = new Map(perThreshold.map((r) => [r.threshold, r.count]));
+    const { total, providers } = undigested;
     const summary = ['expired', '7', '30', '60', '90']
       .filter((t) => counts.has(t))
       .map((t) => `- ${thresholdText[t]}: ${counts.get(t)}`)
@@ -247,7 +265,7 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
       reopened > 0
         ? `\n\n${reopened} verification item${reopened === 1 ? ' was' : 's were'} of approved providers reopened as discrepancies: see the review pages.`
         : '';
-    const text = `${undigested.length} credential${undigested.length === 1 ? '' : 's'} of ${providers} provider${providers === 1 ? '' : 's'} crossed an expiry threshold since the last digest:\n\n${summary}${reopenedLine}\n\nSee them in the admin dashboard: ${appUrl}/admin\n`;
+    const text = `${total} credential${total === 1 ? '' : 's'} of ${providers} provider${providers === 1 ? '' : 's'} crossed an expiry threshold since the last digest:\n\n${summary}${reopenedLine}\n\nSee them in the admin dashboard: ${appUrl}/admin\n`;
     for (const admin of admins) {
       try {
         await mailer.send({ to: admin.email, subject: 'Expiring credentials: daily digest', text });
@@ -256,18 +274,7 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
         logger.error({ reason: (error as Error).message }, 'expiring credentials: a digest email failed');
       }
     }
-    await db
-      .update(credentialExpiryNotices)
-      .set({ digestedAt: sql`now()` })
-      .where(
-        and(
-          isNull(credentialExpiryNotices.digestedAt),
-          inArray(
-            credentialExpiryNotices.id,
-            undigested.map((n) => n.id),
-          ),
-        ),
-      );
+    await db.update(credentialExpiryNotices).set({ digestedAt: sql`now()` }).where(covered);
   }
 
   logger.info({ recorded, providersEmailed, adminsDigested, reopened }, 'expiring credentials checked');

@@ -128,14 +128,16 @@ export async function runProviderReminders(
     });
   }
 
-  const inserted =
-    values.length > 0
-      ? await db
-          .insert(providerReminders)
-          .values(values)
-          .onConflictDoNothing()
-          .returning({ id: providerReminders.id })
-      : [];
+  // Statements of 250 rows: Drizzle builds one large multi-row insert recursively.
+  let recorded = 0;
+  for (let i = 0; i < values.length; i += 250) {
+    const rows = await db
+      .insert(providerReminders)
+      .values(values.slice(i, i + 250))
+      .onConflictDoNothing()
+      .returning({ id: providerReminders.id });
+    recorded += rows.length;
+  }
 
   // Everything unsent: this run's, and whatever an interrupted run left.
   const unsent = await db
@@ -164,7 +166,7 @@ export async function runProviderReminders(
     }
   }
 
-  logger.info({ recorded: inserted.length, emailed }, 'provider reminders checked');
+  logger.info({ recorded, emailed }, 'provider reminders checked');
   if (failures > 0) throw new Error(`${failures} provider reminder email(s) failed; retrying`);
-  return { recorded: inserted.length, emailed };
+  return { recorded, emailed };
 }
