@@ -148,7 +148,10 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
   // record a notice (which never fires again) without its reopening.
   let recorded = 0;
   let reopened = 0;
-  for await (const batch of expiringCredentialBatches(db, { window: DEFAULT_EXPIRING_WINDOW }, now)) {
+  const batches = expiringCredentialBatches(db, { window: DEFAULT_EXPIRING_WINDOW }, now, undefined, {
+    serial: false,
+  });
+  for await (const batch of batches) {
     await db.transaction(async (tx) => {
       const inserted: (typeof credentialExpiryNotices.$inferSelect)[] = [];
       // Statements of NOTICE_INSERT_ROWS rows: Drizzle builds one large multi-row insert recursively.
