@@ -14,6 +14,7 @@ import { and, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { formatIsoDay } from '../../domain/calendar.ts';
 import {
+  type CredentialKind,
   credentialKindSection,
   DEFAULT_EXPIRING_WINDOW,
   daysLeftText,
@@ -31,6 +32,7 @@ import { credentialExpiryNotices } from '../db/schema/credentials.ts';
 import { verificationItems } from '../db/schema/review.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { expiringCredentialBatches } from './current-credentials.ts';
+import { credentialSources } from './expiring-credentials.ts';
 
 /** Rows per notice INSERT statement (a 2,000-row statement overflowed Drizzle's query builder's stack). */
 const NOTICE_INSERT_ROWS = 250;
@@ -71,13 +73,6 @@ export interface ExpiryMonitorResult {
   reopened: number;
 }
 
-/** The section table holding each kind of credential that has a verification item. */
-const verifiedCredentialTable: Partial<Record<string, string>> = {
-  professional_license: 'professional_licenses',
-  certification: 'certifications',
-  malpractice_insurance: 'malpractice_insurance',
-};
-
 /**
  * Issue 14: an approved provider's lapse reopens the credential's verification item as a
  * discrepancy (domain `lapsedCredentialItemKey`), with a note saying what lapsed when, so the
@@ -97,10 +92,10 @@ async function reopenLapsedVerifications(
   if (application?.status !== 'approved') return 0;
   let reopened = 0;
   for (const notice of lapsed) {
-    const table = verifiedCredentialTable[notice.kind];
-    if (!table) continue;
+    // Only licenses, certifications and malpractice policies have an item (lapsedCredentialItemKey).
+    if (!['professional_license', 'certification', 'malpractice_insurance'].includes(notice.kind)) continue;
     const { rows } = await tx.execute<SnapshotRow>(
-      sql`select * from ${sql.identifier(table)} where id = ${notice.rowId}`,
+      sql`select * from ${credentialSources[notice.kind as CredentialKind].table} where id = ${notice.rowId}`,
     );
     const itemKey = rows[0] ? lapsedCredentialItemKey(notice.kind, rows[0]) : null;
     if (!itemKey) continue;
