@@ -133,11 +133,18 @@ describe('outbound application.status_changed events', () => {
       (await admin.json('POST', `/api/admin/applications/${applicationId}/start-review`, {})).status,
     ).toBe(200);
     await waitUntil(() => eventsOf(applicationId).length === 1, 10_000, 'the event after two 503s');
-    const stored = await app.runtime.deps.database.pool.query<{
-      id: string;
-      status: string;
-      attempts: number;
-    }>('select id, status, attempts from status_events where application_id = $1', [applicationId]);
+    const storedEvents = () =>
+      app.runtime.deps.database.pool.query<{ id: string; status: string; attempts: number }>(
+        'select id, status, attempts from status_events where application_id = $1',
+        [applicationId],
+      );
+    // The receiver records its 200 a moment before the server has read it and marked the row.
+    await waitUntil(
+      async () => (await storedEvents()).rows[0]?.status === 'delivered',
+      10_000,
+      'the event marked delivered',
+    );
+    const stored = await storedEvents();
     expect(stored.rows).toEqual([
       { id: expect.any(String), status: 'delivered', attempts: expect.any(Number) },
     ]);
