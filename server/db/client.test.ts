@@ -1,8 +1,10 @@
 /**
  * The pool survives the server ending one of its idle connections (restart, failover, a forced
  * `drop database`): without a listener that `error` event is an uncaught exception that takes the
- * process down (it failed a CI run whose 238 tests had all passed).
+ * process down (it failed a CI run whose 238 tests had all passed). And `db.transaction` gives its
+ * connection back whatever happens to BEGIN or ROLLBACK (Drizzle 0.45.4 as patched in `patches/`).
  */
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../tests/harness.ts';
@@ -71,6 +73,54 @@ describe('openDatabase', () => {
     client.release(new Error('connection lost'));
     const after = await handle.pool.query<{ ok: number }>('select 1 as ok');
     expect(after.rows[0]!.ok).toBe(1);
+  });
+
+  it('gives the connection back to the pool when BEGIN fails', async () => {
+    // One connection and a 1 s wait for it: a leaked connection makes the next query time out.
+    const small = openDatabase(database.url, { max: 1, connectionTimeoutMs: 1000 });
+    try {
+      let ran = false;
+      for (let i = 0; i < 3; i++) {
+        // An isolation level PostgreSQL does not know: BEGIN itself fails (42601), the work never runs.
+        const failed = small.db.transaction(
+          async () => {
+            ran = true;
+          },
+          { isolationLevel: 'no such level' as never },
+        );
+        await expect(failed).rejects.toMatchObject({ cause: { code: '42601' } });
+      }
+      expect(ran).toBe(false);
+      expect(small.pool.totalCount - small.pool.idleCount).toBe(0);
+      const after = await small.db.execute<{ ok: number }>(sql`select 1 as ok`);
+      expect(after.rows[0]!.ok).toBe(1);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it("destroys a connection whose ROLLBACK failed and throws the transaction's own error", async () => {
+    const small = openDatabase(database.url, { max: 1, connectionTimeoutMs: 1000 });
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      let pid = 0;
+      const failed = small.db.transaction(async (tx) => {
+        pid = (await tx.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`)).rows[0]!.pid;
+        await admin.query('select pg_terminate_backend($1)', [pid]);
+        await tx.execute(sql`select 'after the server ended this connection'`);
+      });
+      // The error of the statement that failed, not that of the ROLLBACK attempted after it.
+      await expect(failed).rejects.toMatchObject({
+        query: "select 'after the server ended this connection'",
+      });
+      expect(small.pool.totalCount).toBe(0);
+      const after = await small.db.execute<{ pid: number }>(sql`select pg_backend_pid() as pid`);
+      expect(after.rows[0]!.pid).not.toBe(pid);
+    } finally {
+      await admin.end();
+      await small.close();
+    }
   });
 
   it('close() resolves only once every connection has ended, so the database can be dropped at once', async () => {
