@@ -68,7 +68,8 @@ export function expiringFrom(filter: ExpiringFilter, now: Date, cursor?: Cursor)
   );
   const a = providerApplications;
   // The application is the provider's current one: not rejected, and no other application of theirs
-  // that is not rejected comes first in the job's order (non-drafts before drafts, newest first).
+  // that is not rejected comes first in the job's order (non-drafts before drafts, newest first, the
+  // larger id first between two created at the same instant, so exactly one is current).
   // Written as NOT EXISTS: PostgreSQL estimates an anti-join well, where `a.id = (subquery)` made it
   // expect a handful of applications and read them all first.
   return sql`from (${union}) c
@@ -80,7 +81,7 @@ export function expiringFrom(filter: ExpiringFilter, now: Date, cursor?: Cursor)
         where other.user_id = ${a.userId} and other.application_status <> 'rejected'
           and ((other.application_status = 'draft') < (${a.applicationStatus} = 'draft')
             or ((other.application_status = 'draft') = (${a.applicationStatus} = 'draft')
-              and other.created_at > ${a.createdAt})))`;
+              and (other.created_at, other.id) > (${a.createdAt}, ${a.id}))))`;
 }
 
 export type ExpiringRow = {

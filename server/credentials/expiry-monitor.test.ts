@@ -140,6 +140,30 @@ describe('credential-expiry job', () => {
     expect(texts).not.toContain('OLD-1');
   });
 
+  it('counts one of two applications created at the same instant as current, not both', async () => {
+    const deps = monitorDeps();
+    const provider = await signUpAndSignIn(app, { firstName: 'Tia' });
+    const first = await createCompletedApplication({ ...app.runtime.deps, userId: provider.userId });
+    const second = await createCompletedApplication({ ...app.runtime.deps, userId: provider.userId });
+    await app.runtime.deps.database.pool.query(
+      `update provider_applications set application_status = 'submitted', created_at = '2033-01-01T00:00:00Z'
+       where id = any($1::uuid[])`,
+      [[first.applicationId, second.applicationId]],
+    );
+    for (const applicationId of [first.applicationId, second.applicationId]) {
+      await app.runtime.deps.db
+        .insert(professionalLicenses)
+        .values({ applicationId, licenseNumber: `TIE-${applicationId}`, expirationDate: '2032-03-10' });
+    }
+    await runExpiryMonitor(deps, at('2032-03-10', -10));
+    const mails = app.mail.filter((m) => m.to === provider.email).map((m) => m.text);
+    const named = [first.applicationId, second.applicationId].filter((id) =>
+      mails.some((text) => text.includes(`TIE-${id}`)),
+    );
+    // The larger id wins the tie, as the admin 'Expiring' tab counts it too.
+    expect(named).toEqual([[first.applicationId, second.applicationId].sort().at(-1)]);
+  });
+
   it("reopens an approved provider's lapsed credentials as discrepancies, each once", async () => {
     const deps = monitorDeps();
     const admin = await signUpAndSignIn(app, { firstName: 'Bea' });

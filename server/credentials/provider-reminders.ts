@@ -92,7 +92,8 @@ export async function runProviderReminders(
     where a.application_status = 'approved'
       and a.decided_at < ${windowStart.toISOString()}::timestamptz - make_interval(months => ${RECREDENTIALING_CYCLE_MONTHS})
       and not exists (
-        select 1 from provider_applications n where n.user_id = a.user_id and n.created_at > a.created_at
+        select 1 from provider_applications n
+        where n.user_id = a.user_id and (n.created_at, n.id) > (a.created_at, a.id)
       )`);
   for (const application of approved) {
     const dueOn = recredentialingDueOn(new Date(application.decided_at));
