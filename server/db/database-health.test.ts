@@ -82,4 +82,31 @@ describe('createDatabaseHealth', () => {
       health.stop();
     }
   });
+
+  it('does not log the database back on a probe that began before it went down', async () => {
+    const lines: string[] = [];
+    const answers: (() => void)[] = [];
+    const health = createDatabaseHealth({
+      // Each probe answers when the test says so: a `select 1` still in flight when the server dies.
+      probe: () => new Promise<void>((resolve) => void answers.push(resolve)),
+      logger: { warn: (_fields, message) => void lines.push(message) },
+      port: 5432,
+    });
+    try {
+      const inFlight = health.check();
+      health.reportUnreachable(socketError('ECONNREFUSED', 5432)); // The postmaster exited meanwhile.
+      answers.shift()!();
+      expect(await inFlight).toBe(false);
+      expect(health.reachable).toBe(false);
+      expect(lines).toEqual(['database unreachable']);
+
+      // A probe begun after the outage was reported does bring it back, once.
+      const next = health.check();
+      answers.shift()!();
+      expect(await next).toBe(true);
+      expect(lines).toEqual(['database unreachable', expect.stringMatching(/^database back after/)]);
+    } finally {
+      health.stop();
+    }
+  });
 });

@@ -137,6 +137,10 @@ export function createDatabaseHealth(options: DatabaseHealthOptions): DatabaseHe
   let probeTimer: NodeJS.Timeout | undefined;
   let probing: Promise<boolean> | undefined;
   let stopped = false;
+  // Counts the outages reported. A probe's answer is from when its connection was made: one that
+  // began before the latest outage was reported (a `select 1` answered just before a kill -9) says
+  // nothing about the database now, and must not log it back.
+  let outages = 0;
 
   const info = (fields: Record<string, unknown>, message: string) =>
     (logger?.info ?? logger?.warn)?.call(logger, fields, message);
@@ -177,6 +181,7 @@ export function createDatabaseHealth(options: DatabaseHealthOptions): DatabaseHe
     reportUnreachable(err) {
       if (!reachable || stopped) return;
       reachable = false;
+      outages++;
       downSince = Date.now();
       error({ code: codeOf(err) }, 'database unreachable');
       // Requests stop finding out once it is back: probe until then, even without a periodic probe.
@@ -190,10 +195,12 @@ export function createDatabaseHealth(options: DatabaseHealthOptions): DatabaseHe
       if (!summaryTimer && !stopped) summaryTimer = setTimeout(flushSummary, summaryIntervalMs).unref();
     },
     check() {
+      const outagesBefore = outages;
       probing ??= options
         .probe()
         .then(
           () => {
+            if (outages !== outagesBefore) return false; // Stale: the next probe decides.
             markReachable();
             return true;
           },
