@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { runDueJobs } from '../cluster/scheduled-jobs.ts';
 import { professionalLicenses } from '../db/schema/sections.ts';
+import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import { createCompletedApplication } from '../notifications/testing/completed-application.ts';
 import { completedApplication } from '../review/testing/completed-review-application.ts';
 import { runExpiryMonitor } from './expiry-monitor.ts';
@@ -255,5 +256,87 @@ describe('credential-expiry job', () => {
     expect(digest.text).toContain('600 credentials of 1 provider crossed an expiry threshold');
     expect(digest.text).toContain('- within 30 days: 600');
     expect((await runExpiryMonitor(deps, at('2033-09-01', -20))).recorded).toBe(0);
+  });
+
+  /**
+   * Run A and run B at the same `now`, as a second instance does when it takes over a lease that ended
+   * during a long first run: A stops at its first email matching `pauseAt` and goes on once B has
+   * sent an email matching `resumeAfter` (or, without one, once B has finished).
+   * @returns per provider, the license emails both runs sent; the digests the new administrator got
+   */
+  async function overlappingRuns(
+    expiresOn: string,
+    pauseAt: (message: MailMessage) => boolean,
+    resumeAfter?: (message: MailMessage) => boolean,
+  ) {
+    const admin = await signUpAndSignIn(app, { firstName: 'Dana' });
+    await grantAdmin(app, admin);
+    const providers = [
+      await signUpAndSignIn(app, { firstName: 'Lee' }),
+      await signUpAndSignIn(app, { firstName: 'Max' }),
+    ];
+    for (const provider of providers) {
+      const { applicationId } = await createCompletedApplication({
+        ...app.runtime.deps,
+        userId: provider.userId,
+      });
+      await app.runtime.deps.db
+        .insert(professionalLicenses)
+        .values({ applicationId, licenseNumber: 'OVERLAP-1', expirationDate: expiresOn });
+    }
+    const sent: MailMessage[] = [];
+    const signal = () => {
+      let fire!: () => void;
+      const fired = new Promise<void>((resolve) => (fire = resolve));
+      return { fire, fired };
+    };
+    const paused = signal();
+    const resumed = signal();
+    let pausedOnce = false;
+    const mailerA: Mailer = {
+      send: async (message) => {
+        if (!pausedOnce && pauseAt(message)) {
+          pausedOnce = true;
+          paused.fire();
+          await resumed.fired;
+        }
+        sent.push(message);
+      },
+    };
+    const mailerB: Mailer = {
+      send: async (message) => {
+        sent.push(message);
+        if (resumeAfter?.(message)) resumed.fire();
+      },
+    };
+    const when = at(expiresOn, -20);
+    const runA = runExpiryMonitor({ ...monitorDeps(), mailer: mailerA }, when);
+    await paused.fired;
+    const runB = runExpiryMonitor({ ...monitorDeps(), mailer: mailerB }, when);
+    if (resumeAfter) await resumed.fired;
+    else await runB;
+    resumed.fire();
+    await Promise.all([runA, runB]);
+    return {
+      licenseMails: providers.map(
+        (provider) => sent.filter((m) => m.to === provider.email && m.text.includes('OVERLAP-1')).length,
+      ),
+      digests: sent.filter((m) => m.to === admin.email && m.subject === 'Expiring credentials: daily digest')
+        .length,
+    };
+  }
+
+  it('overlapping runs email each provider once, while one of them is still sending', async () => {
+    const license = (m: MailMessage) => m.text.includes('OVERLAP-1');
+    const outcome = await overlappingRuns('2035-05-01', license, license);
+    expect(outcome).toEqual({ licenseMails: [1, 1], digests: 1 });
+  });
+
+  it('overlapping runs digest each administrator once, while one of them is still sending', async () => {
+    const outcome = await overlappingRuns(
+      '2036-05-01',
+      (m) => m.subject === 'Expiring credentials: daily digest',
+    );
+    expect(outcome).toEqual({ licenseMails: [1, 1], digests: 1 });
   });
 });

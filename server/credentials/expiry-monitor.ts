@@ -10,7 +10,7 @@
  * their latest draft (rejected applications are not watched). The credentials are read set-based,
  * in keyset batches of the admin tab's query (./current-credentials.ts).
  */
-import { and, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { formatIsoDay } from '../../domain/calendar.ts';
 import {
@@ -133,7 +133,8 @@ async function reopenLapsedVerifications(
 /**
  * One run at `now`: record the thresholds crossed, email providers and administrators what is
  * unsent. @throws when a provider's email could not be sent (after sending the others), so the
- * scheduler tries again; nothing sent is sent twice.
+ * scheduler tries again; nothing sent is sent twice, also when two runs overlap (each provider's
+ * notices are locked while their email is sent; the digest's notices are marked before it is sent).
  */
 export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Promise<ExpiryMonitorResult> {
   const { db, mailer, appUrl, logger } = deps;
@@ -184,41 +185,55 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
 
   // Providers: one email each listing what is new for them (and anything an interrupted run left).
   const unsent = await db
-    .select({ notice: credentialExpiryNotices, email: user.email })
+    .select({ id: credentialExpiryNotices.id, userId: credentialExpiryNotices.userId, email: user.email })
     .from(credentialExpiryNotices)
     .innerJoin(user, eq(user.id, credentialExpiryNotices.userId))
-    .where(isNull(credentialExpiryNotices.emailedAt))
-    .orderBy(credentialExpiryNotices.expiresOn);
-  const byUser = new Map<string, { email: string; notices: (typeof unsent)[number]['notice'][] }>();
-  for (const { notice, email } of unsent) {
-    const entry = byUser.get(notice.userId) ?? { email, notices: [] };
-    entry.notices.push(notice);
-    byUser.set(notice.userId, entry);
+    .where(isNull(credentialExpiryNotices.emailedAt));
+  const byUser = new Map<string, { email: string; noticeIds: string[] }>();
+  for (const { id, userId, email } of unsent) {
+    const entry = byUser.get(userId) ?? { email, noticeIds: [] };
+    entry.noticeIds.push(id);
+    byUser.set(userId, entry);
   }
   let providersEmailed = 0;
   let failures = 0;
-  for (const { email, notices } of byUser.values()) {
-    const lines = notices.map((n) => {
-      const section = sectionCatalog[credentialKindSection[n.kind as keyof typeof credentialKindSection]];
-      const daysLeft = daysUntil(n.expiresOn, now);
-      return `- ${section.title}: ${n.name}, ${daysLeft < 0 ? 'expired' : 'expires'} ${formatIsoDay(n.expiresOn)} (${daysLeftText(daysLeft)})`;
-    });
+  for (const { email, noticeIds } of byUser.values()) {
     try {
-      await mailer.send({
-        to: email,
-        subject: 'Your credentials are expiring',
-        text: `These credentials in your credentialing application expire soon or have expired:\n\n${lines.join('\n')}\n\nRenew them, then update them in your application: ${appUrl}/dashboard\n`,
+      // The provider's unsent notices stay locked while their email is sent and marked: a run that
+      // overlaps this one (a second instance taking over a lease that ended during a long first run)
+      // skips them, and finds them sent once this commits. A crash before the commit sends them again.
+      const sent = await db.transaction(async (tx) => {
+        const notices = await tx
+          .select()
+          .from(credentialExpiryNotices)
+          .where(
+            and(inArray(credentialExpiryNotices.id, noticeIds), isNull(credentialExpiryNotices.emailedAt)),
+          )
+          .orderBy(credentialExpiryNotices.expiresOn)
+          .for('update', { skipLocked: true });
+        if (notices.length === 0) return false;
+        const lines = notices.map((n) => {
+          const section = sectionCatalog[credentialKindSection[n.kind as keyof typeof credentialKindSection]];
+          const daysLeft = daysUntil(n.expiresOn, now);
+          return `- ${section.title}: ${n.name}, ${daysLeft < 0 ? 'expired' : 'expires'} ${formatIsoDay(n.expiresOn)} (${daysLeftText(daysLeft)})`;
+        });
+        await mailer.send({
+          to: email,
+          subject: 'Your credentials are expiring',
+          text: `These credentials in your credentialing application expire soon or have expired:\n\n${lines.join('\n')}\n\nRenew them, then update them in your application: ${appUrl}/dashboard\n`,
+        });
+        await tx
+          .update(credentialExpiryNotices)
+          .set({ emailedAt: sql`now()` })
+          .where(
+            inArray(
+              credentialExpiryNotices.id,
+              notices.map((n) => n.id),
+            ),
+          );
+        return true;
       });
-      await db
-        .update(credentialExpiryNotices)
-        .set({ emailedAt: sql`now()` })
-        .where(
-          inArray(
-            credentialExpiryNotices.id,
-            notices.map((n) => n.id),
-          ),
-        );
-      providersEmailed += 1;
+      if (sent) providersEmailed += 1;
     } catch (error) {
       failures += 1;
       // No address or credential in the log (PHI-adjacent): the count says enough to act on.
@@ -227,34 +242,31 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
   }
 
   // Administrators: one digest of what crossed a threshold since the last digest, counts only.
-  // Counted in SQL, and marked by the same predicate up to the newest notice counted: at volume a
-  // first run records 100,000+ notices, too many to read back or to list as parameters.
-  const [undigested] = await db
-    .select({
-      total: sql<number>`count(*)::int`,
-      providers: sql<number>`count(distinct ${credentialExpiryNotices.userId})::int`,
-      newest: sql<string | null>`max(${credentialExpiryNotices.createdAt})::text`,
-    })
-    .from(credentialExpiryNotices)
-    .where(isNull(credentialExpiryNotices.digestedAt));
+  // The notices are marked digested and counted in one statement, before the digest is sent: two
+  // overlapping runs cannot both count them (the second's update waits for the first's and then
+  // finds them marked). Counted in SQL: at volume a first run marks 100,000+ notices, too many to
+  // read back.
+  const counted = await db.execute<{ threshold: string | null; total: number; providers: number }>(sql`
+    with marked as (
+      update ${credentialExpiryNotices} set digested_at = now()
+      where digested_at is null
+      returning user_id, threshold
+    )
+    select threshold, count(*)::int as total, count(distinct user_id)::int as providers
+    from marked group by grouping sets ((threshold), ())`);
+  // Threshold is never null in a notice: the row without one is the grand total, `()`.
+  const overall = counted.rows.find((r) => r.threshold === null);
   let adminsDigested = 0;
-  if (undigested && undigested.total > 0 && undigested.newest) {
-    const covered = and(
-      isNull(credentialExpiryNotices.digestedAt),
-      lte(credentialExpiryNotices.createdAt, sql`${undigested.newest}::timestamptz`),
-    );
-    const perThreshold = await db
-      .select({ threshold: credentialExpiryNotices.threshold, count: sql<number>`count(*)::int` })
-      .from(credentialExpiryNotices)
-      .where(covered)
-      .groupBy(credentialExpiryNotices.threshold);
+  if (overall && overall.total > 0) {
     const admins = await db
       .select({ email: user.email })
       .from(userRoles)
       .innerJoin(user, eq(user.id, userRoles.userId))
       .where(eq(userRoles.role, 'admin'));
-    const counts = new Map(perThreshold.map((r) => [r.threshold, r.count]));
-    const { total, providers } = undigested;
+    const counts = new Map(
+      counted.rows.filter((r) => r.threshold !== null).map((r) => [r.threshold, r.total]),
+    );
+    const { total, providers } = overall;
     const summary = ['expired', '7', '30', '60', '90']
       .filter((t) => counts.has(t))
       .map((t) => `- ${thresholdText[t]}: ${counts.get(t)}`)
@@ -272,7 +284,6 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
         logger.error({ reason: (error as Error).message }, 'expiring credentials: a digest email failed');
       }
     }
-    await db.update(credentialExpiryNotices).set({ digestedAt: sql`now()` }).where(covered);
   }
 
   logger.info({ recorded, providersEmailed, adminsDigested, reopened }, 'expiring credentials checked');

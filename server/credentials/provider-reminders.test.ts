@@ -7,7 +7,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import { createCompletedApplication } from '../notifications/testing/completed-application.ts';
 import { completedApplication } from '../review/testing/completed-review-application.ts';
 import { runProviderReminders } from './provider-reminders.ts';
@@ -136,5 +136,44 @@ describe('provider-reminders job', () => {
     expect(mails()).toHaveLength(1);
     await runProviderReminders(deps(flaky), when);
     expect(mails()).toHaveLength(1);
+  });
+
+  it('sends each reminder once when two runs overlap, one still sending', async () => {
+    // Run A stops at its first of these reminders; run B (a second instance taking over a lease that
+    // ended) runs meanwhile, and A goes on once B has sent one of them.
+    const providers = [
+      (await approvedProvider('Uma', '2024-09-05T09:00:00Z')).provider,
+      (await approvedProvider('Vik', '2024-09-05T09:00:00Z')).provider,
+    ];
+    const ours = (message: MailMessage) => providers.some((p) => p.email === message.to);
+    const sent: MailMessage[] = [];
+    let pausedOnce = false;
+    let paused!: () => void;
+    const atPause = new Promise<void>((resolve) => (paused = resolve));
+    let resume!: () => void;
+    const resumed = new Promise<void>((resolve) => (resume = resolve));
+    const mailerA: Mailer = {
+      send: async (message) => {
+        if (!pausedOnce && ours(message)) {
+          pausedOnce = true;
+          paused();
+          await resumed;
+        }
+        sent.push(message);
+      },
+    };
+    const mailerB: Mailer = {
+      send: async (message) => {
+        sent.push(message);
+        if (ours(message)) resume();
+      },
+    };
+    const when = at('2027-09-05', -150);
+    const runA = runProviderReminders(deps(mailerA), when);
+    await atPause;
+    const runB = runProviderReminders(deps(mailerB), when);
+    await resumed;
+    await Promise.all([runA, runB]);
+    expect(providers.map((p) => sent.filter((m) => m.to === p.email).length)).toEqual([1, 1]);
   });
 });

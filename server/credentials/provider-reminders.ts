@@ -142,28 +142,35 @@ export async function runProviderReminders(
 
   // Everything unsent: this run's, and whatever an interrupted run left.
   const unsent = await db
-    .select({ reminder: providerReminders, email: user.email })
+    .select({ id: providerReminders.id, email: user.email })
     .from(providerReminders)
     .innerJoin(user, eq(user.id, providerReminders.userId))
     .where(isNull(providerReminders.emailedAt))
     .orderBy(providerReminders.createdAt);
   let emailed = 0;
   let failures = 0;
-  for (const { reminder, email } of unsent) {
+  for (const { id, email } of unsent) {
+    let kind: string | undefined;
     try {
-      await mailer.send({ to: email, ...reminderMail(reminder, now, deps) });
-      await db
-        .update(providerReminders)
-        .set({ emailedAt: now })
-        .where(and(eq(providerReminders.id, reminder.id), isNull(providerReminders.emailedAt)));
-      emailed += 1;
+      // Locked while its email is sent and marked: an overlapping run (a second instance taking over a
+      // lease that ended) skips it, then finds it sent. A crash before the commit sends it again.
+      const sent = await db.transaction(async (tx) => {
+        const [reminder] = await tx
+          .select()
+          .from(providerReminders)
+          .where(and(eq(providerReminders.id, id), isNull(providerReminders.emailedAt)))
+          .for('update', { skipLocked: true });
+        if (!reminder) return false;
+        kind = reminder.kind;
+        await mailer.send({ to: email, ...reminderMail(reminder, now, deps) });
+        await tx.update(providerReminders).set({ emailedAt: now }).where(eq(providerReminders.id, id));
+        return true;
+      });
+      if (sent) emailed += 1;
     } catch (error) {
       failures += 1;
       // No address in the log: the kind and count say enough to act on.
-      logger.error(
-        { kind: reminder.kind, reason: (error as Error).message },
-        'provider reminder: an email failed',
-      );
+      logger.error({ kind, reason: (error as Error).message }, 'provider reminder: an email failed');
     }
   }
 
