@@ -267,6 +267,8 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
             () => app.server.closeAllConnections(),
           ),
         ]);
+        // After the workers and jobs that send mail have stopped: SMTP connections kept for reuse.
+        await step('close the mail transport', 5_000, async () => mailer.close?.());
         await step('stop listening for session revocations', 5_000, async () => revocations?.close());
         await step('close the database pool', 5_000, () => database.close());
         if (!embedded) return;
