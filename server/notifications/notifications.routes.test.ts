@@ -148,6 +148,15 @@ describe('POST /api/applications/:applicationId/completion', () => {
     expect(request!.headers['content-type']).toBe('application/json');
     const payload = JSON.parse(request!.body!.toString('utf8'));
     expect(validateJsonSchema(payload, payloadSchema)).toEqual([]);
+    // The schema is closed and typed: a key it does not name, or a wrong format, is refused.
+    expect(validateJsonSchema({ ...payload, unexpected: true }, payloadSchema)).toEqual([
+      '$: must NOT have additional properties',
+    ]);
+    expect(
+      validateJsonSchema({ ...payload, applicationId: 'not-a-uuid' }, payloadSchema).some((problem) =>
+        problem.startsWith('$/applicationId: must match format "uuid"'),
+      ),
+    ).toBe(true);
 
     // Spec §7 envelope and applicant info.
     expect(payload).toMatchObject({ applicationId, userId: alice.userId, userEmail: alice.email });
