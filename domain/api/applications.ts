@@ -57,7 +57,8 @@ export type ApplicationList = z.infer<typeof applicationListSchema>;
 /**
  * What 'Start New Application' / 'Start Recredentialing' copied from the provider's most recent
  * application (issue 14 copy-forward): its id and creation time, the sections that had content (now
- * complete in the new draft), and how many documents were copied.
+ * complete in the new draft), how many documents were copied, and the names of those whose file could
+ * not be (missing from storage): the provider uploads them again.
  */
 export const copiedFromSchema = z.object({
   applicationId: z.uuid(),
@@ -65,6 +66,7 @@ export const copiedFromSchema = z.object({
   createdAt: z.iso.datetime(),
   sections: z.array(z.string()),
   documents: z.number().int().min(0),
+  documentsNotCopied: z.array(z.string()),
 });
 export type CopiedFrom = z.infer<typeof copiedFromSchema>;
 

@@ -27,7 +27,13 @@ interface Application {
   copiedFromId: string | null;
 }
 interface Created extends Application {
-  copied: { applicationId: string; createdAt: string; sections: string[]; documents: number } | null;
+  copied: {
+    applicationId: string;
+    createdAt: string;
+    sections: string[];
+    documents: number;
+    documentsNotCopied: string[];
+  } | null;
 }
 const query = <T extends Record<string, unknown>>(sql: string, params: unknown[] = []) =>
   app.runtime.deps.database.pool.query<T>(sql, params).then((r) => r.rows);
@@ -99,7 +105,7 @@ describe('POST /api/applications after a decision (copy-forward)', () => {
       progress: 100,
       copiedFromId: oldId,
       recredentialingDueOn: null,
-      copied: { applicationId: oldId, documents: oldDocuments.length },
+      copied: { applicationId: oldId, documents: oldDocuments.length, documentsNotCopied: [] },
     });
     expect(created.body.copied?.sections).toHaveLength(11);
     expect(created.body.completeSections).toEqual(created.body.copied?.sections);
@@ -135,7 +141,38 @@ describe('POST /api/applications after a decision (copy-forward)', () => {
       fromApplicationId: oldId,
       sections: 11,
       documents: oldDocuments.length,
+      documentsNotCopied: 0,
     });
+  });
+
+  it('names the documents whose file is missing, copies the rest, and still starts the draft', async () => {
+    const { provider, applicationId: oldId } = await completedApplication(app);
+    await approve(oldId, '2024-02-20T10:00:00Z');
+    const oldDocuments = await query<{ id: string; file_path: string; document_name: string }>(
+      'select id, file_path, document_name from documents where application_id = $1 order by id',
+      [oldId],
+    );
+    expect(oldDocuments.length).toBeGreaterThan(0);
+    const lost = oldDocuments[0]!;
+    await app.runtime.deps.storage.delete(lost.file_path);
+
+    const created = await provider.json<Created>('POST', '/api/applications', {});
+    expect(created.status).toBe(201);
+    expect(created.body.copied).toMatchObject({
+      documents: oldDocuments.length - 1,
+      documentsNotCopied: [lost.document_name],
+    });
+    const copiedNames = await query<{ document_name: string }>(
+      'select document_name from documents where application_id = $1',
+      [created.body.id],
+    );
+    expect(copiedNames).toHaveLength(oldDocuments.length - 1);
+    const [audit] = await query<{ details: Record<string, unknown> }>(
+      `select details from audit_log where action = 'application.copied_forward' and resource_id = $1`,
+      [created.body.id],
+    );
+    // A count in the audit, not the names.
+    expect(audit?.details).toMatchObject({ documentsNotCopied: 1 });
   });
 
   it('copies nothing for a refused start (draft open) and starts empty without an earlier application', async () => {

@@ -61,31 +61,39 @@ interface CopiedFile {
   newKey: string;
 }
 
-/** Copy each document's object to a new key of the same owner and type. Missing objects are skipped. */
+/**
+ * Copy each document's object to a new key of the same owner and type.
+ * @returns the copies, and the names of the documents whose object is missing (not copied: the
+ *   provider is told to upload them again)
+ */
 async function copyDocumentFiles(
   deps: { storage: ObjectStorage; logger: ServiceLogger },
   rows: (typeof documents.$inferSelect)[],
-): Promise<CopiedFile[]> {
+): Promise<{ copied: CopiedFile[]; notCopied: string[] }> {
   const copied: CopiedFile[] = [];
+  const notCopied: string[] = [];
   try {
     for (const row of rows) {
       const extension = documentExtension(row.filePath);
-      if (!extension) continue; // Not a key this product wrote; nothing to copy it as.
-      const newKey = documentObjectKey(row.userId, row.documentType, nextKeyTimestamp(), extension);
-      let body: Awaited<ReturnType<ObjectStorage['get']>>;
+      let body: Awaited<ReturnType<ObjectStorage['get']>> | undefined;
       try {
-        body = await deps.storage.get(row.filePath);
+        // A key this product did not write has no extension to copy it as.
+        if (extension) body = await deps.storage.get(row.filePath);
       } catch (error) {
         if (!(error instanceof ObjectNotFoundError)) throw error;
+      }
+      if (!extension || !body) {
         // The old file is gone (it was already undownloadable): the provider uploads it again.
         deps.logger.warn({ documentId: row.id }, 'copy-forward: a document file was missing; not copied');
+        notCopied.push(row.documentName);
         continue;
       }
+      const newKey = documentObjectKey(row.userId, row.documentType, nextKeyTimestamp(), extension);
       const { size } = await deps.storage.put(newKey, body, { contentType: row.mimeType });
       copied.push({ row, newKey });
       if (size !== row.fileSize) throw new Error(`copied ${size} bytes of a ${row.fileSize}-byte document`);
     }
-    return copied;
+    return { copied, notCopied };
   } catch (error) {
     await deleteCopies(deps, copied);
     throw error;
@@ -135,7 +143,7 @@ export async function startApplication(
   }
 
   const sourceDocuments = await db.select().from(documents).where(eq(documents.applicationId, source.id));
-  const files = await copyDocumentFiles(deps, sourceDocuments);
+  const { copied: files, notCopied } = await copyDocumentFiles(deps, sourceDocuments);
   try {
     return await db.transaction(async (tx) => {
       const draft = await insertDraftApplication(tx, actor.userId, source.id);
@@ -172,6 +180,7 @@ export async function startApplication(
         createdAt: source.createdAt.toISOString(),
         sections: completeSections,
         documents: files.length,
+        documentsNotCopied: notCopied,
       };
       await recordAudit(tx, {
         action: 'application.copied_forward',
@@ -180,7 +189,12 @@ export async function startApplication(
         resourceType: 'application',
         resourceId: draft.id,
         ipAddress: actor.ipAddress,
-        details: { fromApplicationId: source.id, sections: completeSections.length, documents: files.length },
+        details: {
+          fromApplicationId: source.id,
+          sections: completeSections.length,
+          documents: files.length,
+          documentsNotCopied: notCopied.length,
+        },
       });
       return {
         application: { ...draft, completeSections, progress: computeProgress(completeSections.length) },

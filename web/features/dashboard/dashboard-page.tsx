@@ -36,6 +36,7 @@ import { ReattestationCard } from './reattestation-card.tsx';
 import {
   CopiedFromCard,
   copiedSummary,
+  notCopiedSummary,
   RecredentialingNote,
   recredentialingState,
 } from './recredentialing.tsx';
@@ -52,6 +53,8 @@ function StartApplicationButton({ label = 'Start New Application' }: { label?: s
       const { copied } = await create.mutateAsync();
       notifySuccess('Application Created', 'New credentialing application started');
       if (copied) notifySuccess('Copied From Your Previous Application', copiedSummary(copied));
+      const notCopied = copied && notCopiedSummary(copied);
+      if (notCopied) notifyError('Documents Not Copied', notCopied);
     } catch {
       notifyError('Error', 'Failed to create new application');
     }

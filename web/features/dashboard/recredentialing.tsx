@@ -18,6 +18,16 @@ export function copiedSummary(copied: CopiedFrom): string {
 }
 
 /**
+ * The warning after a copy whose documents were not all copied (their files were missing), or null:
+ * 'These files could not be copied from your previous application: cv.pdf. Upload them again in Documents.'
+ */
+export function notCopiedSummary(copied: CopiedFrom): string | null {
+  const names = copied.documentsNotCopied;
+  if (names.length === 0) return null;
+  return `${names.length === 1 ? 'This file' : 'These files'} could not be copied from your previous application: ${names.join(', ')}. Upload ${names.length === 1 ? 'it' : 'them'} again in Documents.`;
+}
+
+/**
  * The recredentialing line of an approved application; `open` when 'Start Recredentialing' is
  * offered (from 180 days before the due date). Null for any other application.
  */
