@@ -78,10 +78,24 @@ test("'Start Recredentialing' on an approved application gives a complete draft 
       fullPage: true,
     });
   }
+  // A second document whose file is gone from storage: the copy goes on without it and names it.
+  await e2eSql(
+    `insert into documents (application_id, user_id, document_name, document_type, file_path, file_size, mime_type, sha256)
+     select application_id, user_id, 'board-letter.pdf', document_type, replace(file_path, '.pdf', '-lost.pdf'),
+            file_size, mime_type, sha256
+     from documents where application_id = $1 and document_name = 'cv.pdf'`,
+    [approvedId],
+  );
   await provider.getByRole('button', { name: 'Start Recredentialing' }).click();
   await expect(provider.getByText('New credentialing application started')).toBeVisible();
   await expect(
     provider.getByText(/^Copied 10 sections and 1 document from your application of /),
+  ).toBeVisible();
+  await expect(provider.getByText('Documents Not Copied')).toBeVisible();
+  await expect(
+    provider.getByText(
+      'This file could not be copied from your previous application: board-letter.pdf. Upload it again in Documents.',
+    ),
   ).toBeVisible();
 
   // The new draft: every section complete, 100%, and the card that says where it came from.
