@@ -125,6 +125,7 @@ export function certificationItemKey(c: SnapshotRow): string {
  * @param row the section row (snapshot shape, snake_case)
  */
 export function lapsedCredentialItemKey(kind: string, row: SnapshotRow): string | null {
+  if (!verifiedCredentialKinds.includes(kind)) return null;
   if (kind === 'professional_license') {
     const type = text(row.license_type);
     if (type === 'npi') return null;
@@ -134,6 +135,13 @@ export function lapsedCredentialItemKey(kind: string, row: SnapshotRow): string 
   if (kind === 'malpractice_insurance') return 'malpractice';
   return null;
 }
+
+/** The credential kinds the checklist verifies, whose lapse can reopen an item (lapsedCredentialItemKey). */
+export const verifiedCredentialKinds: readonly string[] = [
+  'professional_license',
+  'certification',
+  'malpractice_insurance',
+];
 
 /**
  * The checklist of `snapshot` as of `now` (issue 13): one item per professional license (state board),

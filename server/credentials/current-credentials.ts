@@ -161,22 +161,18 @@ export function presentCredential(row: ExpiringRow, now: Date): ExpiringListItem
  * (keyset reads: one short query per batch, never the whole result in memory). For the CSV export
  * and the daily job. Rows changed between two batches may be missed or seen in their new place (no
  * snapshot is held open while the client downloads).
- * @param options.serial read each batch without parallel workers (`serial`, in a transaction; the
- *   export). The daily job reads without the transaction: Drizzle does not release a pooled
- *   connection whose BEGIN fails, and a job that starts as the database dies then held one, which
- *   made the shutdown's pool close wait its full 5 s.
+ * Each batch is read without parallel workers (`serial`).
  */
 export async function* expiringCredentialBatches(
   db: Queryable,
   filter: ExpiringFilter,
   now: Date,
   batchRows = EXPORT_BATCH_ROWS,
-  options: { serial: boolean } = { serial: true },
 ): AsyncGenerator<ExpiringListItem[]> {
   let cursor: Cursor | undefined;
   for (;;) {
     const read = (q: Queryable) => readRows(q, expiringFrom(filter, now, cursor), batchRows, 0);
-    const rows = await (options.serial ? serial(db, read) : read(db));
+    const rows = await serial(db, read);
     if (rows.length > 0) yield rows.map((row) => presentCredential(row, now));
     if (rows.length < batchRows) return;
     const last = rows.at(-1)!;

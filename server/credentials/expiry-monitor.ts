@@ -22,7 +22,11 @@ import {
   type ExpiryUrgency,
 } from '../../domain/credentials/expiring-credentials.ts';
 import type { SnapshotRow } from '../../domain/review/application-snapshot.ts';
-import { isoDay, lapsedCredentialItemKey } from '../../domain/review/verification-checklist.ts';
+import {
+  isoDay,
+  lapsedCredentialItemKey,
+  verifiedCredentialKinds,
+} from '../../domain/review/verification-checklist.ts';
 import { sectionCatalog } from '../../domain/sections/section-catalog.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Database, Queryable } from '../db/client.ts';
@@ -92,8 +96,7 @@ async function reopenLapsedVerifications(
   if (application?.status !== 'approved') return 0;
   let reopened = 0;
   for (const notice of lapsed) {
-    // Only licenses, certifications and malpractice policies have an item (lapsedCredentialItemKey).
-    if (!['professional_license', 'certification', 'malpractice_insurance'].includes(notice.kind)) continue;
+    if (!verifiedCredentialKinds.includes(notice.kind)) continue;
     const { rows } = await tx.execute<SnapshotRow>(
       sql`select * from ${credentialSources[notice.kind as CredentialKind].table} where id = ${notice.rowId}`,
     );
@@ -144,9 +147,7 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
   // record a notice (which never fires again) without its reopening.
   let recorded = 0;
   let reopened = 0;
-  const batches = expiringCredentialBatches(db, { window: DEFAULT_EXPIRING_WINDOW }, now, undefined, {
-    serial: false,
-  });
+  const batches = expiringCredentialBatches(db, { window: DEFAULT_EXPIRING_WINDOW }, now);
   for await (const batch of batches) {
     await db.transaction(async (tx) => {
       const inserted: (typeof credentialExpiryNotices.$inferSelect)[] = [];
