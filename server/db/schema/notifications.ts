@@ -20,7 +20,10 @@ export const completionStatusEnum = pgEnum('completion_status', completionStatus
 export const completionNotifications = pgTable(
   'completion_notifications',
   {
-    /** Also the Standard Webhooks `webhook-id` header: stable across retries, so receivers de-duplicate. */
+    /**
+     * The first message's Standard Webhooks `webhook-id` (stable across its retries, so receivers
+     * de-duplicate), and the payload's `resendOf` of every re-send.
+     */
     id: uuid('id').primaryKey().defaultRandom(),
     /** One completion per application (a second click returns this one). */
     applicationId: uuid('application_id')
@@ -38,6 +41,12 @@ export const completionNotifications = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     /** Set while an attempt runs; the attempt only writes its outcome if the lease is still its own. */
     leaseId: uuid('lease_id'),
+    /**
+     * The `webhook-id` of the current message when an administrator re-sent it (issue 28 item 7: a
+     * re-send is a new message, or the receiver drops it as a duplicate); null for the first message,
+     * whose `webhook-id` is `id`. Set anew by each re-send, kept by the retries of one message.
+     */
+    messageId: uuid('message_id'),
     /** Why the last attempt did not deliver (never PHI), or 'no endpoint configured'. */
     lastError: text('last_error'),
     /** When the provider completed the application; the payload's `timestamp`. */

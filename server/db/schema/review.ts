@@ -121,12 +121,20 @@ export const verificationItems = pgTable(
 export const statusEvents = pgTable(
   'status_events',
   {
-    /** Also the Standard Webhooks `webhook-id`: stable across retries, so receivers de-duplicate. */
+    /**
+     * The first message's Standard Webhooks `webhook-id` (stable across its retries, so receivers
+     * de-duplicate), and the `resendOf` of every re-send.
+     */
     id: uuid('id').primaryKey().defaultRandom(),
     applicationId: uuid('application_id')
       .notNull()
       .references(() => providerApplications.id, { onDelete: 'cascade' }),
-    /** domain/api/status-events.ts `statusChangedEventSchema`. */
+    /**
+     * The `webhook-id` of the current message when an administrator re-sent the event (issue 28 item
+     * 8, as completions: a re-send is a new message); null for the first, whose `webhook-id` is `id`.
+     */
+    messageId: uuid('message_id'),
+    /** domain/api/integration.ts `statusChangedEventSchema`. */
     payload: jsonb('payload').notNull(),
     /** pending | delivered | failed (attempts used up or a final refusal). */
     status: text('status').notNull().default('pending'),
