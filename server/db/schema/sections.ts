@@ -94,6 +94,8 @@ export const personalInformation = pgTable(
   },
   (t) => [
     uniqueIndex('personal_information_application_id_key').on(t.applicationId),
+    // The admin search by exact NPI (issue 28, server/admin/admin-list-query.ts providerMatches).
+    index('personal_information_npi_number_idx').on(t.npiNumber),
     // The admin 'Expiring' tab (issue 14, decision 023): dated rows in date order, id as the tiebreak,
     // and the application, so counting the tab's rows reads the index alone.
     index('personal_information_driver_license_expiration_idx').on(
@@ -122,6 +124,8 @@ export const professionalLicenses = pgTable(
   },
   (t) => [
     index('professional_licenses_application_position_idx').on(t.applicationId, t.position),
+    // The admin search by exact license number, case-insensitive (issue 28, providerMatches).
+    index('professional_licenses_license_number_idx').on(sql`lower(${t.licenseNumber})`),
     // The admin 'Expiring' tab (issue 14, decision 023): dated rows in date order, id as the tiebreak,
     // and the application, so counting the tab's rows reads the index alone.
     index('professional_licenses_expiration_idx').on(t.expirationDate, t.id, t.applicationId),

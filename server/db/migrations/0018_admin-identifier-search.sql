@@ -1,0 +1,2 @@
+CREATE INDEX "personal_information_npi_number_idx" ON "personal_information" USING btree ("npi_number");--> statement-breakpoint
+CREATE INDEX "professional_licenses_license_number_idx" ON "professional_licenses" USING btree (lower("license_number"));
