@@ -160,13 +160,17 @@ const envSchema = z.object({
   NOTIFY_DOCUMENTS: z
     .enum(notificationDocumentsModes, { error: 'NOTIFY_DOCUMENTS must be inline or links' })
     .default('inline'),
-  /** Minutes a `links` mode download link works after the attempt that minted it (decision 017). */
+  /**
+   * Minutes a `links` mode download link works after the attempt that minted it (decision 017). A link
+   * works for whoever holds it, like a pre-signed URL, so it lives only as long as the receiver needs
+   * to fetch: 60 by default (issue 28 item 10).
+   */
   NOTIFY_LINK_TTL_MINUTES: z.coerce
     .number()
     .int()
     .min(1)
     .max(7 * 24 * 60)
-    .default(24 * 60),
+    .default(60),
   /**
    * Minutes after the first attempt during which a 404 or 410 is retried (issue 20: a restarting or
    * unpublished n8n workflow answers 404); then final. 0: final at once.

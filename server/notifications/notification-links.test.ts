@@ -55,7 +55,7 @@ beforeAll(async () => {
   links = await createTestApp({
     NOTIFY_WEBHOOK_URL: receiver.url,
     NOTIFY_DOCUMENTS: 'links',
-    NOTIFY_LINK_TTL_MINUTES: '60',
+    // NOTIFY_LINK_TTL_MINUTES is left at its default (60 minutes, issue 28 item 10).
     ...fastRetries,
   });
 });
@@ -110,9 +110,10 @@ async function fetchedAudits(target: TestApp, documentId: string) {
   const result = await target.runtime.deps.database.pool.query<{
     actor_user_id: string | null;
     subject_user_id: string | null;
+    ip_address: string | null;
     details: Record<string, unknown>;
   }>(
-    `select actor_user_id, subject_user_id, details from audit_log
+    `select actor_user_id, subject_user_id, ip_address, details from audit_log
      where action = 'notification.document_fetched' and resource_id = $1`,
     [documentId],
   );
@@ -141,7 +142,8 @@ describe('NOTIFY_DOCUMENTS=links', () => {
     for (const document of sent) {
       expect(document.base64Content).toBeNull();
       const url = new URL(document.downloadUrl!);
-      // The public base URL (APP_URL) and the token's expiry: this attempt + NOTIFY_LINK_TTL_MINUTES.
+      // The public base URL (APP_URL) and the token's expiry: this attempt + NOTIFY_LINK_TTL_MINUTES,
+      // 60 minutes by default.
       expect(url.origin).toBe('http://localhost:3000');
       expect(url.pathname).toMatch(
         new RegExp(`^/api/notification-documents/${document.id}/${timestamp + 3600}\\.`),
@@ -158,10 +160,15 @@ describe('NOTIFY_DOCUMENTS=links', () => {
       const bytes = Buffer.from(await download.arrayBuffer());
       expect(bytes.length).toBe(stored.size);
       expect(createHash('sha256').update(bytes).digest('hex')).toBe(stored.sha256);
-      // Every fetch is audited: no actor (no session), the provider as subject.
+      // Every fetch is audited: no actor (no session), the provider as subject, and the address that
+      // fetched it (whoever holds a link can use it, so the address is what tells fetches apart).
       const audits = await fetchedAudits(links, stored.id);
       expect(audits).toHaveLength(1);
-      expect(audits[0]).toMatchObject({ actor_user_id: null, subject_user_id: alice.userId });
+      expect(audits[0]).toMatchObject({
+        actor_user_id: null,
+        subject_user_id: alice.userId,
+        ip_address: '127.0.0.1',
+      });
     }
     // A second fetch of the same link works too (within the TTL), and is audited again.
     const again = await fetchLink(links, sent[0]!.downloadUrl!);
