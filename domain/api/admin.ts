@@ -50,7 +50,10 @@ const pageQueryShape = {
     .default(DEFAULT_PAGE_SIZE),
 };
 
-/** Free text matched as a substring of a user's name or email, case-insensitive; '' or absent = all. */
+/**
+ * Free text matched as a substring of a user's name or email, case-insensitive, or (issue 28) exactly
+ * an NPI or a license number of one of the user's applications; '' or absent = all.
+ */
 const searchQuery = z
   .string()
   .max(SEARCH_MAX_LENGTH * 2, `Search with at most ${SEARCH_MAX_LENGTH} characters`)

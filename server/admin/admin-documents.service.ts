@@ -15,7 +15,7 @@ import {
   offsetOf,
   type Page,
   type PageRequest,
-  profileMatches,
+  providerMatches,
 } from './admin-list-query.ts';
 
 /** A row of the 'All Documents' tab as loaded; the route presents it as `documentListItemSchema` (domain/api/admin.ts). */
@@ -27,7 +27,8 @@ export interface DocumentListItem extends CardDocument {
 
 /**
  * Every document newest first (spec §7: all documents, uploaded_at descending), paged; with a search,
- * only the documents of users whose name or email contains it (served by the trigram index, then by
+ * only the documents of users the admin search finds (`providerMatches`: name or email substring, exact
+ * NPI or license number; served by the trigram and identifier indexes, then by
  * the applications and documents indexes).
  */
 export async function listAllDocuments(
@@ -38,7 +39,7 @@ export async function listAllDocuments(
   const a = providerApplications;
   const where = term
     ? sql`where ${documents.applicationId} in (
-        select ${a.id} from ${a} where ${a.userId} in (select ${profiles.userId} from ${profiles} where ${profileMatches(term)}))`
+        select ${a.id} from ${a} where ${a.userId} in (select ${profiles.userId} from ${profiles} where ${providerMatches(term)}))`
     : sql``;
   const pageQuery = db.execute<{
     id: string;

@@ -9,13 +9,20 @@
  * - Name/email search is `lower(first_name || ' ' || last_name || ' ' || email) like '%term%'`: exactly
  *   the expression of the trigram GIN index `profiles_search_trgm_idx`, so a substring search is served
  *   by the index (terms of three characters or more).
+ * - A term with a digit and no space may also be an identifier (issue 28): an exact NPI (ten digits,
+ *   btree `personal_information_npi_number_idx`) or an exact license number, case-insensitive (btree
+ *   `professional_licenses_license_number_idx` on `lower(license_number)`). Exact, not substring: an
+ *   NPI prefix lists nobody, and each branch is one index probe. Other terms (names: the common case)
+ *   keep the name/email query as it was: the union costs a hash join over profiles when a name matches
+ *   hundreds of rows (measured on a 20,000-provider seed: see decision 009).
  * - Search counts (and the counts of the documents and audit lists) stop at LIST_COUNT_CAP: a
  *   one-letter search would otherwise count most of the table. The counters stay exact.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { type PageInfo, SEARCH_MAX_LENGTH } from '../../domain/api/admin.ts';
 import type { Queryable } from '../db/client.ts';
-import { profiles } from '../db/schema/core.ts';
+import { profiles, providerApplications } from '../db/schema/core.ts';
+import { personalInformation, professionalLicenses } from '../db/schema/sections.ts';
 
 /** Searches and the documents and audit lists are counted up to this number; beyond it the total reads "10,000+". */
 export const LIST_COUNT_CAP = 10_000;
@@ -49,6 +56,39 @@ function containsPattern(term: string): string {
  */
 export function profileMatches(term: string): SQL {
   return sql`lower(${profiles.firstName} || ' ' || ${profiles.lastName} || ' ' || ${profiles.email}) like ${containsPattern(term)}`;
+}
+
+/** An NPI as the search box holds it: exactly ten digits (CMS NPI standard, 45 CFR 162.406). */
+const NPI_TERM = /^[0-9]{10}$/;
+
+/** A term that may be an NPI or a license number: one word with at least one digit. */
+const IDENTIFIER_TERM = /^\S*[0-9]\S*$/;
+
+/**
+ * A user the admin search finds (issue 28): `term` is a substring of their name or email
+ * (`profileMatches`), or, for a term with a digit and no space, exactly the NPI of one of their
+ * applications (ten digits only) or exactly one of their license numbers, case-insensitive. A
+ * condition on `profiles.user_id`, for a query over `profiles`.
+ *
+ * Written as `user_id in (… union …)`, not as an OR of the three: PostgreSQL cannot combine the
+ * trigram index with the identifier subqueries in one OR and would read every profile.
+ * @param term a normalized (lower-cased) search term, not ''
+ */
+export function providerMatches(term: string): SQL {
+  // NPIs and license numbers hold digits and no spaces; names and most emails do not need the union.
+  if (!IDENTIFIER_TERM.test(term)) return profileMatches(term);
+  const a = providerApplications;
+  const pi = personalInformation;
+  const l = professionalLicenses;
+  const byNpi = NPI_TERM.test(term)
+    ? sql`union select ${a.userId} from ${pi} join ${a} on ${a.id} = ${pi.applicationId} where ${pi.npiNumber} = ${term}`
+    : sql``;
+  return sql`${profiles.userId} in (
+    select ${profiles.userId} from ${profiles} where ${profileMatches(term)}
+    ${byNpi}
+    union select ${a.userId} from ${l} join ${a} on ${a.id} = ${l.applicationId}
+      where lower(${l.licenseNumber}) = ${term}
+  )`;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The 'Users & Applications' tab of the admin dashboard (spec §2 /admin "Per-user card"): users
- * newest first, searched by name or email on the server, one page of cards per query. Paging, counts
+ * newest first, searched by name or email (or an exact NPI or license number, issue 28) on the server, one page of cards per query. Paging, counts
  * and the search expression: ./admin-list-query.ts.
  */
 import { sql } from 'drizzle-orm';
@@ -16,7 +16,7 @@ import {
   offsetOf,
   type Page,
   type PageRequest,
-  profileMatches,
+  providerMatches,
 } from './admin-list-query.ts';
 
 /** Documents listed on one provider card (the card also shows the full count). */
@@ -69,7 +69,8 @@ interface ProviderCardRow extends Record<string, unknown> {
 }
 
 /**
- * Users newest first (by profiles.created_at), optionally filtered by a name or email substring,
+ * Users newest first (by profiles.created_at), optionally filtered by a name or email substring or
+ * an exact NPI or license number (`providerMatches`),
  * with each card's current application, counts and newest documents: one query for the page (the
  * page of profiles, then one lateral lookup per card on indexed columns) and one count.
  * @param search free text; '' lists everybody
@@ -79,7 +80,7 @@ export async function listProviderCards(
   { search, ...paging }: PageRequest & { search?: string },
 ): Promise<Page<ProviderCard>> {
   const term = normalizeSearch(search);
-  const where = term ? sql`where ${profileMatches(term)}` : sql``;
+  const where = term ? sql`where ${providerMatches(term)}` : sql``;
   const d = documents;
   const a = providerApplications;
   const pageQuery = db.execute<ProviderCardRow>(sql`

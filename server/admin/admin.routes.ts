@@ -132,7 +132,8 @@ export async function adminRoutes(app: AppInstance) {
     {
       config: { access: 'admin' },
       schema: {
-        summary: 'Users newest first, searched by name or email substring, one card each (spec §2 /admin)',
+        summary:
+          'Users newest first, searched by name or email substring or exact NPI or license number, one card each (spec §2 /admin)',
         tags: ['admin'],
         querystring: providerListQuerySchema,
         response: { 200: providerListSchema, ...errorResponses },
@@ -204,7 +205,7 @@ export async function adminRoutes(app: AppInstance) {
       config: { access: 'admin' },
       schema: {
         summary:
-          "Every document newest first, optionally of users matching a name or email (spec §2 'All Documents')",
+          "Every document newest first, optionally of users matching a name or email, an NPI or a license number (spec §2 'All Documents')",
         tags: ['admin'],
         querystring: documentListQuerySchema,
         response: { 200: documentListSchema, ...errorResponses },
