@@ -334,6 +334,22 @@ describe.each(drivers)('documents API with the $name storage driver', ({ name, s
     expect(await storedKeys(`${alice.userId}/`)).toEqual([]);
   });
 
+  it('answers 400 with a message to a file name holding a NUL character, and keeps nothing', async () => {
+    const alice = await providerWithApplication();
+    for (const name of ['cv\u0000.pdf', 'cv.pdf\u0000']) {
+      const response = await upload(alice, alice.applicationId, {
+        documentType: 'cv_resume',
+        file: { name, bytes: minimalPdf() },
+      });
+      expect(response.status, JSON.stringify(name)).toBe(400);
+      expect(response.body.message).toBe(
+        'The file name contains a control character (NUL) or an invalid character: rename the file and upload it again.',
+      );
+    }
+    expect(await documentRowCount(alice.applicationId)).toBe(0);
+    expect(await storedKeys(`${alice.userId}/`)).toEqual([]);
+  });
+
   it('answers 401 to an upload without a session', async () => {
     const alice = await providerWithApplication();
     const anonymous = new Client(app);

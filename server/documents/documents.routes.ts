@@ -36,6 +36,7 @@ import {
 import type { AppInstance } from '../app-types.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
 import { type Actor, requireActor, requirePermission } from '../auth/actor.ts';
+import { assertStorableFileName } from '../http/unstorable-text.ts';
 import { authorizeSectionAccess } from '../sections/section-access.ts';
 import { attachmentDisposition } from './content-disposition.ts';
 import { UNSUPPORTED_EXTENSION_MESSAGE } from './document-intake.ts';
@@ -177,6 +178,7 @@ export async function documentRoutes(app: AppInstance) {
             fields ? 'Send the file in the part named "file".' : DOCUMENT_TYPE_REQUIRED_MESSAGE,
           );
         }
+        assertStorableFileName(part);
         const extension = documentExtension(part.filename);
         if (!extension) {
           part.file.resume();

@@ -36,8 +36,44 @@ export function findUnstorableText(
 }
 
 /**
- * Fastify preValidation hook.
+ * Refuse `value` (a string, or a parsed JSON value) when it holds unstorable text. `part` names the
+ * whole value in the message when the text is `value` itself (e.g. 'body', 'params').
  * @throws AppError bad_request (400) naming the field, e.g. "search: remove the NUL character..."
+ */
+export function assertStorableText(value: unknown, part: string): void {
+  const found = findUnstorableText(value);
+  if (!found) return;
+  const field = found.join('.') || part;
+  throw new AppError(
+    'bad_request',
+    `${field}: remove the control character (NUL) or invalid character from this text and try again.`,
+    { issues: [{ path: found, message: 'Contains a NUL or invalid character' }] },
+  );
+}
+
+/** The refusal of an uploaded file whose name holds unstorable text (issue 28 item 3). */
+export const UNSTORABLE_FILE_NAME_MESSAGE =
+  'The file name contains a control character (NUL) or an invalid character: rename the file and upload it again.';
+
+/**
+ * Refuse a multipart file part whose file name holds unstorable text. Multipart parts are read by the
+ * handler, after the preValidation hook has run, so every upload route calls this on its part (issue
+ * 28 item 3). The part's stream is drained before the throw, so the answer is not held up.
+ * @throws AppError bad_request (400) with UNSTORABLE_FILE_NAME_MESSAGE
+ */
+export function assertStorableFileName(part: { filename: string; file: { resume(): unknown } }): void {
+  if (!findUnstorableText(part.filename)) return;
+  part.file.resume();
+  throw new AppError('bad_request', UNSTORABLE_FILE_NAME_MESSAGE, {
+    issues: [{ path: ['file'], message: 'The file name contains a NUL or invalid character' }],
+  });
+}
+
+/**
+ * Fastify preValidation hook: params, query string and parsed JSON body. Bodies a route keeps raw
+ * (the signed inbound webhook) and multipart parts are not parsed yet here: their routes call
+ * `assertStorableText` / `assertStorableFileName` once they have parsed them.
+ * @throws AppError bad_request (400) naming the field
  */
 export async function rejectUnstorableText(request: FastifyRequest): Promise<void> {
   for (const [part, value] of [
@@ -45,14 +81,6 @@ export async function rejectUnstorableText(request: FastifyRequest): Promise<voi
     ['query', request.query],
     ['body', request.body],
   ] as const) {
-    const found = findUnstorableText(value);
-    if (found) {
-      const field = found.join('.') || part;
-      throw new AppError(
-        'bad_request',
-        `${field}: remove the control character (NUL) or invalid character from this text and try again.`,
-        { issues: [{ path: found, message: 'Contains a NUL or invalid character' }] },
-      );
-    }
+    assertStorableText(value, part);
   }
 }

@@ -30,6 +30,7 @@ import { attachmentDisposition } from '../documents/content-disposition.ts';
 import { UNSUPPORTED_EXTENSION_MESSAGE } from '../documents/document-intake.ts';
 import { openAuditedDownload, streamUpload } from '../documents/documents.service.ts';
 import { assertDeclaredUploadSize, assertUploadAllowed } from '../documents/upload-preflight.ts';
+import { assertStorableFileName } from '../http/unstorable-text.ts';
 import { nextKeyTimestamp } from '../storage/object-keys.ts';
 import { presentEvidence } from './review.service.ts';
 
@@ -105,6 +106,7 @@ export async function evidenceRoutes(app: AppInstance) {
         part?.file.resume();
         throw new AppError('bad_request', 'Choose a file to attach (the part named "file").');
       }
+      assertStorableFileName(part);
       const extension = documentExtension(part.filename);
       if (!extension) {
         part.file.resume();

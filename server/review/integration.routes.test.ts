@@ -243,6 +243,39 @@ describe('POST /api/integrations/webhooks', () => {
     );
     expect(view.body.timeline.map((t) => t.action)).toContain('review.note_added');
   });
+
+  it('answers 400 naming the field to a NUL character in a signed note or reason, and applies nothing', async () => {
+    const { applicationId } = await completedApplication();
+    const id = `msg_${randomUUID()}`;
+    const note = await inbound(
+      { type: 'application.note', data: { applicationId, note: 'Checks\u0000 queued' } },
+      { id },
+    );
+    expect(note).toMatchObject({
+      status: 400,
+      body: {
+        code: 'bad_request',
+        message: expect.stringMatching(/^data\.note: remove the control character/),
+      },
+    });
+    expect(
+      await inbound({ type: 'application.transition', data: { applicationId, action: 'start_review' } }),
+    ).toMatchObject({ status: 200 });
+    const reason = await inbound({
+      type: 'application.transition',
+      data: { applicationId, action: 'reject', reason: 'Exclusion\u0000' },
+    });
+    expect(reason).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^data\.reason:/) } });
+    const actions = (await auditActions(applicationId)).map((r) => r.action);
+    expect(actions).not.toContain('review.note_added');
+    expect(actions).not.toContain('review.rejected');
+    // The refused id was not recorded: the corrected message under it is applied.
+    const corrected = await inbound(
+      { type: 'application.note', data: { applicationId, note: 'Checks queued' } },
+      { id },
+    );
+    expect(corrected).toMatchObject({ status: 200, body: { applied: true } });
+  });
 });
 
 describe('without INBOUND_WEBHOOK_SECRET', () => {

@@ -26,6 +26,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import type { Database } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { inboundWebhooks } from '../db/schema/review.ts';
+import { assertStorableText } from '../http/unstorable-text.ts';
 import { approve, type ReviewCaller, reject, startReview, type TransitionOutcome } from './review.service.ts';
 import { sendReviewMails } from './review-mail.ts';
 
@@ -38,7 +39,10 @@ function unauthorized(message: string): AppError {
   return new AppError('unauthorized', message);
 }
 
-/** The verified message, or a 401 saying what is wrong (never which byte). */
+/**
+ * The verified message, or a 401 saying what is wrong (never which byte); 400 when the body is not
+ * JSON or holds text PostgreSQL cannot store (NUL).
+ */
 function verify(secret: string, request: FastifyRequest): { id: string; message: unknown } {
   const header = (name: string) => {
     const value = request.headers[name];
@@ -68,11 +72,16 @@ function verify(secret: string, request: FastifyRequest): { id: string; message:
         : 'The webhook-signature does not match the body: sign it with INBOUND_WEBHOOK_SECRET.',
     );
   }
+  let message: unknown;
   try {
-    return { id, message: JSON.parse(body.toString('utf8')) };
+    message = JSON.parse(body.toString('utf8'));
   } catch {
     throw new AppError('bad_request', 'The body must be JSON.');
   }
+  // The app's NUL guard saw the raw bytes (this route parses its own body): check the parsed text,
+  // which a JSON escape (`\u0000`) can carry into a note or a reason (issue 28 item 3).
+  assertStorableText(message, 'body');
+  return { id, message };
 }
 
 /** Apply one verified message in `tx` (the transaction that records its webhook-id). */

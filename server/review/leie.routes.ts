@@ -17,6 +17,7 @@ import { requirePermission } from '../auth/actor.ts';
 import type { Database } from '../db/client.ts';
 import { user } from '../db/schema/auth.ts';
 import { providerApplications, userRoles } from '../db/schema/core.ts';
+import { assertStorableFileName } from '../http/unstorable-text.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { importLeie, latestLeieImport, rescreenApproved, screenApplication } from './leie.ts';
 import { exclusionAlertMessage } from './review-mail.ts';
@@ -125,6 +126,8 @@ export async function leieRoutes(app: AppInstance) {
         part?.file.resume();
         throw new AppError('bad_request', 'Choose the LEIE file (UPDATED.csv) to import.');
       }
+      // The file name is stored with the import (leie_imports.file_name).
+      assertStorableFileName(part);
       const started = performance.now();
       const imported = await importLeie(app.deps.db, part.file, {
         fileName: part.filename,

@@ -123,6 +123,12 @@ describe('OIG LEIE', () => {
       'x.png',
     );
     expect(notCsv.status).toBe(400);
+    // The file name is stored with the import: a NUL in it is refused with a message, never a 500.
+    const nulName = await importFile(leieFile([leieRow({ busName: 'OTHER CLINIC' })]), 'UPDATED\u0000.csv');
+    expect(nulName).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/^The file name/) },
+    });
     expect((await admin.json<{ rowCount: number }>('GET', '/api/admin/leie')).body.rowCount).toBe(2);
     const rows = await app.runtime.deps.database.pool.query('select count(*)::int as n from leie_exclusions');
     expect(rows.rows[0].n).toBe(2);
