@@ -24,7 +24,8 @@ import type { AppInstance } from '../app-types.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { user } from '../db/schema/auth.ts';
 import { profiles } from '../db/schema/core.ts';
-import { findActor } from './actor.ts';
+import { RateLimitedError, type SecondFactorKind } from '../security/rate-limits.ts';
+import { type Actor, findActor } from './actor.ts';
 import { sendFetchResponse, toFetchHeaders } from './fetch-glue.ts';
 import { weakPasswordReasons } from './password-strength.ts';
 import { announceSessionChanges, SESSION_CHANGING_AUTH_PATHS } from './session-revocations.ts';
@@ -120,33 +121,25 @@ export async function authRoutes(app: AppInstance) {
       checkTwoFactorRequest(path, actor);
       const challengeUser =
         path.startsWith('/two-factor/verify') && !actor ? await challengeUserId(db, request) : undefined;
-      // A TOTP code works once (RFC 6238 section 5.2): better-auth would accept it again within its window.
-      const totpUser = path === '/two-factor/verify-totp' ? (actor?.userId ?? challengeUser) : undefined;
-      const totpCode = totpUser ? bodyField(body, 'code') : undefined;
-      if (totpUser && totpCode) {
-        await rateLimits.beforeTotpCode(totpUser, totpCode).catch(async (error: unknown) => {
-          await recordAudit(db, {
-            action: 'auth.two_factor_failed',
-            actorUserId: totpUser,
-            subjectUserId: totpUser,
-            ipAddress: request.ip,
-            details: { factor: 'totp', stage: actor ? 'enrolment' : 'sign_in', reason: 'reused' },
-          });
-          throw error;
-        });
-      }
+      const secondFactor = secondFactorAttempt(path, actor, challengeUser, body);
+      if (secondFactor) await claimSecondFactor(app, secondFactor, request.ip);
 
       const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
       const url = new URL(`/api/auth${path}${query}`, app.deps.env.appUrl);
       const headers = toFetchHeaders(request);
       if (body) headers.set('content-type', 'application/json');
-      const response = await auth.handler(
-        new Request(url, {
-          method: request.method,
-          headers,
-          body: body ? JSON.stringify(body) : undefined,
-        }),
-      );
+      let response: Response | undefined;
+      try {
+        response = await auth.handler(
+          new Request(url, {
+            method: request.method,
+            headers,
+            body: body ? JSON.stringify(body) : undefined,
+          }),
+        );
+      } finally {
+        if (secondFactor) await settleSecondFactor(app, secondFactor, response);
+      }
       const answer = response.ok
         ? ((await response
             .clone()
@@ -158,7 +151,6 @@ export async function authRoutes(app: AppInstance) {
           } | null)
         : null;
       if (path.startsWith('/two-factor/')) {
-        if (totpUser && totpCode && response.ok) await rateLimits.afterTotpAccepted(totpUser, totpCode);
         await auditTwoFactor(db, {
           path,
           ok: response.ok,
@@ -215,6 +207,89 @@ export async function authRoutes(app: AppInstance) {
       return sendFetchResponse(reply, response);
     },
   });
+}
+
+/** A code sent to the second step (`/two-factor/verify-*`) by a known user. */
+interface SecondFactorAttempt {
+  userId: string;
+  factor: SecondFactorKind;
+  code: string;
+  /** `sign_in` during a sign-in challenge (counted per account), `enrolment` when signed in. */
+  stage: 'sign_in' | 'enrolment';
+}
+
+function secondFactorAttempt(
+  path: string,
+  actor: Actor | null,
+  challengeUser: string | undefined,
+  body: Record<string, unknown> | undefined,
+): SecondFactorAttempt | undefined {
+  const factor: SecondFactorKind | undefined =
+    path === '/two-factor/verify-totp'
+      ? 'totp'
+      : path === '/two-factor/verify-backup-code'
+        ? 'backup_code'
+        : undefined;
+  const userId = actor?.userId ?? challengeUser;
+  const code = bodyField(body, 'code');
+  if (!factor || !userId || !code) return undefined;
+  return { userId, factor, code, stage: actor ? 'enrolment' : 'sign_in' };
+}
+
+/**
+ * Before better-auth checks a second-factor code (issue 28 items 1 and 2): a sign-in in the account's
+ * wrong-code delay waits, and the code is claimed atomically, so it works once however many
+ * challenges send it at the same moment. A refusal is audited as a failed code.
+ * @throws RateLimitedError (429) in the delay; AppError unauthorized (401) for a code already claimed
+ */
+async function claimSecondFactor(app: AppInstance, attempt: SecondFactorAttempt, ipAddress: string) {
+  const { db, rateLimits } = app.deps;
+  try {
+    if (attempt.stage === 'sign_in') await rateLimits.beforeSecondFactorCode(attempt.userId);
+    await rateLimits.claimSecondFactorCode(attempt.userId, attempt.factor, attempt.code);
+  } catch (error) {
+    await recordAudit(db, {
+      action: 'auth.two_factor_failed',
+      actorUserId: attempt.userId,
+      subjectUserId: attempt.userId,
+      ipAddress,
+      details: {
+        factor: attempt.factor,
+        stage: attempt.stage,
+        reason: error instanceof RateLimitedError ? 'delayed' : 'reused',
+      },
+    });
+    throw error;
+  }
+}
+
+/** better-auth's error codes for a wrong code (its other refusals, e.g. an expired challenge, are not guesses). */
+const WRONG_CODE_ERRORS = new Set(['INVALID_CODE', 'INVALID_BACKUP_CODE']);
+
+/**
+ * After better-auth answered (or failed to): a code it did not accept is released, so a typo or an
+ * expired challenge does not spend the right code; at sign-in a wrong code counts toward the
+ * account's delay and an accepted one clears it.
+ */
+async function settleSecondFactor(
+  app: AppInstance,
+  attempt: SecondFactorAttempt,
+  response: Response | undefined,
+) {
+  const { rateLimits } = app.deps;
+  if (!response?.ok) await rateLimits.releaseSecondFactorCode(attempt.userId, attempt.factor, attempt.code);
+  if (attempt.stage !== 'sign_in' || !response) return;
+  if (response.ok) {
+    await rateLimits.afterSecondFactorCode(attempt.userId, 'success');
+    return;
+  }
+  const error = (await response
+    .clone()
+    .json()
+    .catch(() => null)) as { code?: unknown } | null;
+  if (typeof error?.code === 'string' && WRONG_CODE_ERRORS.has(error.code)) {
+    await rateLimits.afterSecondFactorCode(attempt.userId, 'failure');
+  }
 }
 
 /**

@@ -141,6 +141,10 @@ export function createAuth(options: AuthOptions) {
         totpOptions: { digits: TOTP_DIGITS, period: 30 },
         backupCodeOptions: { amount: BACKUP_CODE_COUNT, length: 10, storeBackupCodes: 'encrypted' },
         twoFactorCookieMaxAge: 10 * 60,
+        // Wrong codes are counted per account by auth.routes.ts with decision 010's growing delay
+        // (security/rate-limits.ts SECOND_FACTOR_ATTEMPTS, issue 28): better-auth's own lock would
+        // shut the owner out for 15 minutes, renewable by anyone who has the password.
+        accountLockout: { enabled: false },
       }),
     ],
     advanced: {

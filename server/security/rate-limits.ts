@@ -13,6 +13,12 @@
  *   over the allowance only one attempt per second is let through. The owner waits at most a
  *   minute; a distributed attacker gets about 60 guesses an hour.
  *
+ * Second step of a sign-in (issue 28 items 1 and 2): a code (TOTP or backup) is claimed atomically
+ * before it is checked, so one code opens one session however many challenges send it at once; wrong
+ * codes are counted per account across challenges with the same growing delay as wrong passwords
+ * (`SECOND_FACTOR_ATTEMPTS`): only someone who knows the password reaches this step, and they still
+ * cannot lock the owner out for longer than a minute.
+ *
  * Mail-sending requests (sign-up, password reset, verification re-send): per email AND address, and a
  * ceiling per email so nobody can bury an inbox. Uploads: per user. Every /api/auth/* request and the
  * web's client event reports: per client address (issue 12: these were in one process's memory).
@@ -30,6 +36,22 @@ export const SIGN_IN = {
   accountWindowSeconds: 24 * 60 * 60,
   accountMaxDelaySeconds: 60,
 } as const;
+
+/**
+ * Wrong second-factor codes per account (issue 28 item 2; decision 010's rule applied to the second
+ * step): the first `accountFreeFailures` in `accountWindowSeconds` cost nothing, each further one makes
+ * the next code wait 2^(n-1) seconds, at most `accountMaxDelaySeconds`. Counted across sign-in
+ * challenges and factors (NIST SP 800-63B 5.2.2 limits failed attempts per account, not per
+ * challenge); a success clears the count.
+ */
+export const SECOND_FACTOR_ATTEMPTS = {
+  accountFreeFailures: 10,
+  accountWindowSeconds: 24 * 60 * 60,
+  accountMaxDelaySeconds: 60,
+} as const;
+
+/** The second factors whose codes are claimed once (`RateLimits.claimSecondFactorCode`). */
+export type SecondFactorKind = 'totp' | 'backup_code';
 
 export const MAIL_REQUESTS = {
   pairRequests: 5,
@@ -52,8 +74,8 @@ export const AUTH_REQUESTS_PER_ADDRESS = {
     '/request-password-reset': 5,
     '/reset-password': 10,
     '/send-verification-email': 5,
-    // Second factor (issue 16): codes per address; better-auth also locks the second step of one
-    // account for 15 minutes after 10 wrong codes (the password is already known by then).
+    // Second factor (issue 16): codes per address; wrong codes are also counted per account across
+    // challenges (SECOND_FACTOR_ATTEMPTS), and better-auth ends one challenge after 5.
     '/two-factor/verify-totp': 10,
     '/two-factor/verify-backup-code': 10,
     '/two-factor/enable': 5,
@@ -67,14 +89,19 @@ export const CLIENT_EVENTS = {
 } as const;
 
 /**
- * How long an accepted TOTP code stays spent, in seconds: better-auth accepts the codes of the
- * previous, current and next 30-second step, so a code is valid for at most 90 seconds.
+ * How long a claimed second-factor code stays spent, in seconds: better-auth accepts the TOTP codes
+ * of the previous, current and next 30-second step, so a code is valid for at most 90 seconds; a
+ * backup code is removed from the user's list by the verification that accepted it.
  */
 export const TOTP_REUSE_WINDOW_SECONDS = 120;
 
-/** The refusal of a TOTP code used before. */
+/** The refusal of a TOTP code used before (or being used by another sign-in at this moment). */
 export const TOTP_REUSED_MESSAGE =
   'This code was already used. Wait for the next code from your authenticator app, then enter it.';
+
+/** The refusal of a backup code used before (or being used by another sign-in at this moment). */
+export const BACKUP_CODE_REUSED_MESSAGE =
+  'This backup code was already used. Enter another of your backup codes or a code from your authenticator app.';
 
 export const UPLOADS = {
   perUser: 30,
@@ -141,14 +168,24 @@ export interface RateLimits {
    */
   beforeUpload(userId: string): Promise<void>;
   /**
-   * Before a TOTP code of `userId` is checked: a code accepted for this user in the last
-   * `TOTP_REUSE_WINDOW_SECONDS` is refused (one-time use, RFC 6238 section 5.2; OWASP ASVS 5.0
-   * V6.5.1), across instances.
-   * @throws AppError unauthorized (401)
+   * Before a second-factor code of `userId` is checked: claim it. The claim is one atomic upsert in
+   * `rate_limits` (INSERT ... ON CONFLICT DO UPDATE ... RETURNING), so of several requests sending
+   * the same code at once, across instances, exactly one gets through; the others, and any later use
+   * within `TOTP_REUSE_WINDOW_SECONDS`, are refused (one-time use, RFC 6238 section 5.2; OWASP ASVS
+   * 5.0 V6.5.1). A code the verification then refuses must be released (`releaseSecondFactorCode`).
+   * @throws AppError unauthorized (401) with TOTP_REUSED_MESSAGE or BACKUP_CODE_REUSED_MESSAGE
    */
-  beforeTotpCode(userId: string, code: string): Promise<void>;
-  /** After better-auth accepted `code` for `userId`: remember it for the reuse window. */
-  afterTotpAccepted(userId: string, code: string): Promise<void>;
+  claimSecondFactorCode(userId: string, factor: SecondFactorKind, code: string): Promise<void>;
+  /** The verification refused a claimed code (wrong, or no valid challenge): it may be entered again. */
+  releaseSecondFactorCode(userId: string, factor: SecondFactorKind, code: string): Promise<void>;
+  /**
+   * Before the second step of `userId`'s sign-in: refused while the account is in a delay
+   * (SECOND_FACTOR_ATTEMPTS).
+   * @throws RateLimitedError (429) saying how many seconds to wait
+   */
+  beforeSecondFactorCode(userId: string): Promise<void>;
+  /** After the second step: `failure` = a wrong code (counted), `success` clears the count. */
+  afterSecondFactorCode(userId: string, outcome: 'success' | 'failure'): Promise<void>;
   /**
    * Before any /api/auth/* request from `ip` (AUTH_REQUESTS_PER_ADDRESS); nothing when the per-address
    * limits are off (AUTH_IP_RATE_LIMIT=false, tests from one address).
@@ -191,7 +228,13 @@ export function createRateLimits(pool: pg.Pool, options: RateLimitOptions = {}):
     MAIL_REQUESTS.accountWindowSeconds,
   );
   const uploads = limiter('uploads', UPLOADS.perUser, UPLOADS.windowSeconds);
-  const spentCodes = limiter('totp-spent', 1, TOTP_REUSE_WINDOW_SECONDS);
+  const spentCodes = limiter('second-factor-spent', 1, TOTP_REUSE_WINDOW_SECONDS);
+  const secondFactorFailures = limiter(
+    'second-factor-failures',
+    1_000_000,
+    SECOND_FACTOR_ATTEMPTS.accountWindowSeconds,
+  );
+  const secondFactorGate = limiter('second-factor-gate', 1, 1);
   const authPathLimiters = new Map(
     Object.entries(AUTH_REQUESTS_PER_ADDRESS.paths).map(([path, points]) => [
       path,
@@ -285,13 +328,48 @@ export function createRateLimits(pool: pg.Pool, options: RateLimitOptions = {}):
       }
     },
 
-    async beforeTotpCode(userId, code) {
-      const spent = await spentCodes.get(hashKey(userId, code));
-      if (spent && spent.consumedPoints > 0) throw new AppError('unauthorized', TOTP_REUSED_MESSAGE);
+    async claimSecondFactorCode(userId, factor, code) {
+      const refused = await tryConsume(spentCodes, hashKey(userId, factor, code));
+      if (refused) {
+        throw new AppError(
+          'unauthorized',
+          factor === 'totp' ? TOTP_REUSED_MESSAGE : BACKUP_CODE_REUSED_MESSAGE,
+        );
+      }
     },
 
-    async afterTotpAccepted(userId, code) {
-      await spentCodes.penalty(hashKey(userId, code), 1);
+    async releaseSecondFactorCode(userId, factor, code) {
+      await spentCodes.delete(hashKey(userId, factor, code));
+    },
+
+    async beforeSecondFactorCode(userId) {
+      const account = hashKey(userId);
+      const failures = await secondFactorFailures.get(account);
+      if (!failures || failures.consumedPoints <= SECOND_FACTOR_ATTEMPTS.accountFreeFailures) return;
+      const refused = await tryConsume(secondFactorGate, account);
+      if (refused) {
+        const seconds = secondsOf(refused);
+        throw new RateLimitedError(
+          `Too many wrong codes were entered for this account. Wait ${describeWait(seconds)}, then enter the current code from your authenticator app.`,
+          seconds,
+        );
+      }
+    },
+
+    async afterSecondFactorCode(userId, outcome) {
+      const account = hashKey(userId);
+      if (outcome === 'success') {
+        await Promise.all([secondFactorFailures.delete(account), secondFactorGate.delete(account)]);
+        return;
+      }
+      const counted = await secondFactorFailures.penalty(account, 1);
+      const beyond = counted.consumedPoints - SECOND_FACTOR_ATTEMPTS.accountFreeFailures;
+      if (beyond > 0) {
+        await secondFactorGate.block(
+          account,
+          Math.min(2 ** (beyond - 1), SECOND_FACTOR_ATTEMPTS.accountMaxDelaySeconds),
+        );
+      }
     },
 
     async beforeAuthRequest(path, ip) {
