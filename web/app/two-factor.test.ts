@@ -28,6 +28,14 @@ describe('the second factor screens', () => {
       'Enter the 6-digit code from your authenticator app.',
     );
     expect(twoFactorErrorMessage(malformed, 'code')).toBe(malformed.message);
+    // The account's wrong-code delay (issue 28 item 2) says how long to wait: not 'That code is not right'.
+    const delayed = new ApiError(
+      429,
+      'rate_limited',
+      'Too many wrong codes were entered for this account. Wait 8 seconds, then enter the current code from your authenticator app.',
+    );
+    expect(twoFactorErrorMessage(delayed, 'code')).toBe(delayed.message);
+    expect(twoFactorErrorMessage(delayed, 'backupCode')).toBe(delayed.message);
     expect(twoFactorErrorMessage(new Error('boom'), 'code')).toBe('Something went wrong. Try again.');
   });
 

@@ -37,11 +37,9 @@ export function twoFactorErrorMessage(error: unknown, field: 'code' | 'backupCod
   if (code === 'INVALID_PASSWORD' || (field === 'password' && error.status === 401)) {
     return WRONG_PASSWORD_MESSAGE;
   }
-  if (code === 'ACCOUNT_TEMPORARILY_LOCKED') {
-    return 'Too many wrong codes. Wait 15 minutes, then sign in again.';
-  }
-  // The server's own refusals (a code already used, an ended session) say what to do.
-  if (code === 'unauthorized') return error.message;
+  // The server's own refusals (a code already used, an ended session, the account's wrong-code delay
+  // of issue 28) say what to do.
+  if (code === 'unauthorized' || code === 'rate_limited') return error.message;
   if (field === 'code' && error.status === 401) return WRONG_CODE_MESSAGE;
   if (field === 'backupCode' && error.status === 401) return WRONG_BACKUP_CODE_MESSAGE;
   return error.message;
