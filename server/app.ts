@@ -163,10 +163,13 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
 
   // Whether the built web app is served is decided once: the static plugin is registered (or not) here.
   const spa = serveWeb && fs.existsSync(path.join(webDistDir, 'index.html'));
-  // Unknown /api paths: JSON 404, never the SPA.
+  // Unknown /api paths, and any method but GET and HEAD on an unknown path (`POST /%41PI/x`,
+  // `PUT /whatever`, issue 28 item 6): JSON 404, never the SPA. Only a browser's page load, a GET
+  // or HEAD, is the web app's to answer.
   app.setNotFoundHandler((request, reply) => {
     const path = requestPath(request);
-    if (path.startsWith('/api/') || !spa) {
+    const pageLoad = request.method === 'GET' || request.method === 'HEAD';
+    if (path.startsWith('/api/') || !spa || !pageLoad) {
       return reply
         .status(404)
         .header('cache-control', 'no-store')

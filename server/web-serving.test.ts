@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../tests/harness.ts';
+import { createTestApp, TEST_ORIGIN, type TestApp } from '../tests/harness.ts';
 
 const INDEX_HTML = `<!doctype html><html lang="en"><head><title>Credentialing</title><script type="module" src="/assets/index-AbC123.js"></script></head><body><div id="root"></div>${' '.repeat(2048)}</body></html>`;
 const SCRIPT = `console.log(${JSON.stringify('the app '.repeat(400))});`;
@@ -133,5 +133,34 @@ describe('serving the built web app', () => {
     const api = await rawGet(`${app.baseUrl}/api/nothing-here`);
     expect(api.status).toBe(404);
     expect(api.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('sends the page only to GET and HEAD: any other method on an unknown path gets a JSON 404 (issue 28)', async () => {
+    const head = await fetch(`${app.baseUrl}/dashboard`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toMatch(/^text\/html/);
+    for (const [method, url] of [
+      ['POST', '/%41PI/x'],
+      ['PUT', '/whatever'],
+      ['DELETE', '/'],
+      ['PATCH', '/dashboard'],
+      ['POST', '/robots.txt'],
+      ['OPTIONS', '/dashboard'],
+    ] as const) {
+      const withBody = method !== 'OPTIONS';
+      const response = await fetch(`${app.baseUrl}${url}`, {
+        method,
+        headers: { origin: TEST_ORIGIN, ...(withBody ? { 'content-type': 'application/json' } : {}) },
+        body: withBody ? '{}' : undefined,
+      });
+      const what = `${method} ${url}`;
+      expect(response.status, what).toBe(404);
+      expect(response.headers.get('content-type'), what).toMatch(/^application\/json/);
+      expect(response.headers.get('cache-control'), what).toBe('no-store');
+      expect(await response.json(), what).toEqual({
+        code: 'not_found',
+        message: expect.stringMatching(new RegExp(`^No route for ${method} /`)),
+      });
+    }
   });
 });
