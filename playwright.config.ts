@@ -1,11 +1,14 @@
 import { defineConfig } from '@playwright/test';
+import { e2ePortsForRun } from './tests/e2e/ports.ts';
 
 /**
- * End-to-end tests in Debian's Chromium against the built app served by the real server on a
- * dedicated port, with a fresh data directory (embedded PostgreSQL unless DATABASE_URL is set).
+ * End-to-end tests in Debian's Chromium against the built app served by the real server, with a
+ * fresh data directory (embedded PostgreSQL unless DATABASE_URL is set). The server and the
+ * receivers the specs start take free ports the system hands out (E2E_PORT fixes the server's):
+ * tests/e2e/ports.ts.
  */
-const port = Number(process.env.E2E_PORT ?? 3100);
-const baseURL = `http://localhost:${port}`;
+const ports = e2ePortsForRun();
+const baseURL = `http://localhost:${ports.server}`;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -42,6 +45,12 @@ export default defineConfig({
     timeout: 120_000,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { PORT: String(port), APP_URL: baseURL },
+    env: {
+      PORT: String(ports.server),
+      APP_URL: baseURL,
+      // Where the specs' receivers listen (helpers.ts, review-workflow.spec.ts).
+      NOTIFY_WEBHOOK_URL: `http://127.0.0.1:${ports.completionReceiver}/completion`,
+      NPPES_API_URL: `http://127.0.0.1:${ports.nppes}/api/`,
+    },
   },
 });

@@ -1,6 +1,6 @@
 /**
  * The administrators' 'Notifications' tab (issue 20) in Chromium against the real server and a real
- * receiver on PORT + 1000 (start-server.sh sets NOTIFY_WEBHOOK_URL to it). The receiver refuses the
+ * receiver on a free port (playwright.config.ts points NOTIFY_WEBHOOK_URL at it). The receiver refuses the
  * completion notification (400: failed at once); the administrator finds it under 'Failed', reads the
  * error, re-sends it after confirming, and sees it delivered. axe on the tab; nothing scrolls sideways
  * at 390 px.

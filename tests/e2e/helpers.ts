@@ -7,6 +7,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import { WebhookReceiver } from '../../server/notifications/testing/webhook-receiver.ts';
+import { e2ePorts } from './ports.ts';
 
 export const STRONG_PASSWORD = 'correct horse battery staple 42!';
 
@@ -75,7 +76,7 @@ export async function adminCli(command: 'grant' | 'revoke', email: string): Prom
   const { execFile } = await import('node:child_process');
   const fs = await import('node:fs');
   const path = await import('node:path');
-  const dataDir = path.resolve(`.data-test/e2e-${process.env.E2E_PORT ?? 3100}`);
+  const dataDir = path.resolve(`.data-test/e2e-${e2ePorts().server}`);
   const urlFile = path.join(dataDir, 'e2e-database-url');
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
   if (fs.existsSync(urlFile)) env.DATABASE_URL = fs.readFileSync(urlFile, 'utf8').trim();
@@ -97,7 +98,7 @@ export async function e2eSql(statement: string, params: unknown[] = []): Promise
   const path = await import('node:path');
   const pg = await import('pg');
   const { runningEmbeddedUrl } = await import('../../server/db/embedded-postgres.ts');
-  const dataDir = path.resolve(`.data-test/e2e-${process.env.E2E_PORT ?? 3100}`);
+  const dataDir = path.resolve(`.data-test/e2e-${e2ePorts().server}`);
   const urlFile = path.join(dataDir, 'e2e-database-url');
   const url = fs.existsSync(urlFile) ? fs.readFileSync(urlFile, 'utf8').trim() : runningEmbeddedUrl(dataDir);
   if (!url) throw new Error(`No database of the e2e server found in ${dataDir}`);
@@ -204,13 +205,14 @@ export async function startApplication(
 }
 
 /**
- * The completion receiver of this spec file, listening where start-server.sh points the server
- * (E2E_PORT + 1000) from before the file's first test to after its last.
+ * The completion receiver of this spec file, listening where playwright.config.ts points the server
+ * (NOTIFY_WEBHOOK_URL, a free port picked for the run) from before the file's first test to after
+ * its last.
  */
 export function completionReceiverForSpec(): WebhookReceiver {
   const receiver = new WebhookReceiver({ secret: E2E_WEBHOOK_SECRET });
   test.beforeAll(async () => {
-    await receiver.listen(Number(process.env.E2E_PORT ?? 3100) + 1000);
+    await receiver.listen(e2ePorts().completionReceiver);
   });
   test.afterAll(async () => {
     await receiver.close();

@@ -3,7 +3,12 @@
 # and a fresh database on DATABASE_URL's server when one is given.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-export DATA_DIR="$PWD/.data-test/e2e-${PORT:-3100}"
+# playwright.config.ts gives the ports (free ones the system handed out, tests/e2e/ports.ts): no
+# fixed default here, which another program may hold.
+: "${PORT:?PORT is set by playwright.config.ts: run npx playwright test}"
+: "${NOTIFY_WEBHOOK_URL:?NOTIFY_WEBHOOK_URL is set by playwright.config.ts}"
+: "${NPPES_API_URL:?NPPES_API_URL is set by playwright.config.ts}"
+export DATA_DIR="$PWD/.data-test/e2e-$PORT"
 rm -rf "$DATA_DIR"
 mkdir -p "$DATA_DIR"
 if [ -n "${DATABASE_URL:-}" ]; then
@@ -24,11 +29,9 @@ export NODE_ENV=test
 export LOG_LEVEL=warn
 # Every browser in the suite comes from 127.0.0.1.
 export AUTH_IP_RATE_LIMIT=false
-# Completion notifications go to the receiver tests/e2e/completion.spec.ts starts on PORT + 1000,
-# signed with this test-only secret (the spec holds the same one).
-export NOTIFY_WEBHOOK_URL="http://127.0.0.1:$(( ${PORT:-3100} + 1000 ))/completion"
+# Completion notifications go to NOTIFY_WEBHOOK_URL, the receiver the specs start (helpers.ts),
+# signed with this test-only secret (helpers.ts holds the same one). 'Check NPPES' (issue 15) asks
+# NPPES_API_URL, the fake registry tests/e2e/review-workflow.spec.ts starts: no test ever reaches the
+# public CMS registry.
 export NOTIFY_WEBHOOK_SECRET="whsec_pBPvcKLMACQL4VARJRDbv+AcGGhWm0/Z+vRh9SuUCrQ="
-# 'Check NPPES' (issue 15) asks the fake registry tests/e2e/review-workflow.spec.ts starts on PORT + 2000:
-# no test ever reaches the public CMS registry.
-export NPPES_API_URL="http://127.0.0.1:$(( ${PORT:-3100} + 2000 ))/api/"
 exec npx tsx server/main.ts
