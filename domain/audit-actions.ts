@@ -32,6 +32,8 @@ export const auditActions = [
   'document.delete',
   'notification.sent',
   'notification.resend',
+  /** An `application.status_changed` event sent again by an administrator (issue 28): details carry webhookId and resendOf. */
+  'status_event.resend',
   /** A document fetched through a notification's signed `downloadUrl` (NOTIFY_DOCUMENTS=links, issue 20). */
   'notification.document_fetched',
   /** Credentialing review (issue 13): details carry applicationId, fromStatus, toStatus. */
@@ -73,6 +75,7 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'auth.name_changed': 'Name changed',
   'notification.sent': 'Completion notification sent',
   'notification.resend': 'Completion notification resent',
+  'status_event.resend': 'Status change event resent',
   'notification.document_fetched': 'Notification document fetched',
   'auth.role_changed': 'Role changed',
   'auth.two_factor_enabled': 'Two-factor authentication set up',

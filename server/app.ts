@@ -31,6 +31,7 @@ import { evidenceRoutes } from './review/evidence.routes.ts';
 import { integrationRoutes } from './review/integration.routes.ts';
 import { leieRoutes } from './review/leie.routes.ts';
 import { reviewAdminRoutes, reviewProviderRoutes } from './review/review.routes.ts';
+import { statusEventRoutes } from './review/status-events.routes.ts';
 import { featureRoutes } from './routes.ts';
 
 /** While the app closes, how often keep-alive connections left idle are closed, in ms. */
@@ -154,6 +155,8 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
   await app.register(reviewAdminRoutes);
   await app.register(reviewProviderRoutes);
   await app.register(integrationRoutes);
+  // The admin 'Notifications' tab's status events (issue 28).
+  await app.register(statusEventRoutes);
   await app.register(evidenceRoutes);
   await app.register(leieRoutes);
 

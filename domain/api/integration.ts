@@ -33,8 +33,20 @@ export const statusChangedEventSchema = z.object({
     /** When the status changed (ISO 8601, UTC). */
     occurredAt: z.iso.datetime(),
   }),
+  /**
+   * null on the first message and its retries; on an administrator's re-send (a new message with a new
+   * `webhook-id`, issue 28) the first message's `webhook-id`, the event's id. As the completion payload.
+   */
+  resendOf: z.uuid().nullable(),
 });
 export type StatusChangedEvent = z.infer<typeof statusChangedEventSchema>;
+
+/**
+ * Delivery states of a status event (`status_events.status`): pending (queued, or waiting for an
+ * endpoint), delivered (2xx), failed (a final refusal or NOTIFY_MAX_ATTEMPTS used up).
+ */
+export const statusEventStates = ['pending', 'delivered', 'failed'] as const;
+export type StatusEventState = (typeof statusEventStates)[number];
 
 /** Longest accepted inbound body, bytes. */
 export const INBOUND_WEBHOOK_MAX_BYTES = 64 * 1024;

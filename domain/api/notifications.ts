@@ -5,8 +5,11 @@
  * and the admin notifications view.
  */
 import { z } from 'zod';
+import { applicationStatuses } from '../application-status.ts';
 import { completionStatuses } from '../completion-status.ts';
+import { reviewActors } from '../review/review-workflow.ts';
 import { completionStateSchema } from './applications.ts';
+import { statusEventStates } from './integration.ts';
 
 /**
  * How documents travel in the completion notification (issue 20; NOTIFY_DOCUMENTS): `inline` is spec
@@ -46,8 +49,10 @@ export type NotificationAttempt = z.infer<typeof notificationAttemptSchema>;
 
 /** One notification as administrators see it (GET /api/admin/notifications, resend answer). */
 export const adminNotificationSchema = z.object({
-  /** Also the `webhook-id` the receiver saw. */
+  /** The first message's `webhook-id`; a re-send's payload names it in `resendOf` (issue 28). */
   id: z.uuid(),
+  /** The `webhook-id` of the current message: `id` until an administrator re-sends it, then a new one. */
+  webhookId: z.uuid(),
   applicationId: z.uuid(),
   userId: z.string(),
   /** First and last name of the profile, '' without one. */
@@ -88,3 +93,47 @@ export type AdminNotificationListQuery = z.output<typeof adminNotificationListQu
 
 /** Path parameters of POST /api/admin/notifications/:notificationId/resend. */
 export const resendNotificationParamsSchema = z.object({ notificationId: z.string() });
+
+/**
+ * One `application.status_changed` event as administrators see it (issue 28 item 8; GET
+ * /api/admin/status-events, the re-send's answer). No attempt log: the outbox keeps the count and the
+ * last error only.
+ */
+export const adminStatusEventSchema = z.object({
+  /** The first message's `webhook-id`; a re-send's body names it in `resendOf`. */
+  id: z.uuid(),
+  /** The `webhook-id` of the current message: `id` until an administrator re-sends it, then a new one. */
+  webhookId: z.uuid(),
+  applicationId: z.uuid(),
+  /** First and last name of the application's provider, '' without a profile. */
+  providerName: z.string(),
+  /** The profile's email, '' without one. */
+  providerEmail: z.string(),
+  from: z.enum(applicationStatuses),
+  to: z.enum(applicationStatuses),
+  /** Who changed the status: provider, reviewer (an administrator) or integration. */
+  actorType: z.enum(reviewActors),
+  /** When the status changed (ISO 8601). */
+  occurredAt: z.iso.datetime(),
+  status: z.enum(statusEventStates),
+  /** Attempts since creation or the last re-send. */
+  attempts: z.number().int(),
+  /** pending: when the next attempt is due (or the running attempt's lease ends); ISO 8601. */
+  nextAttemptAt: z.iso.datetime().nullable(),
+  lastError: z.string().nullable(),
+  deliveredAt: z.iso.datetime().nullable(),
+});
+export type AdminStatusEvent = z.infer<typeof adminStatusEventSchema>;
+
+/** GET /api/admin/status-events: newest first. */
+export const adminStatusEventListSchema = z.object({ statusEvents: z.array(adminStatusEventSchema) });
+
+/** Query of GET /api/admin/status-events: an optional state, and at most `limit` (1-500, default 100). */
+export const adminStatusEventListQuerySchema = z.object({
+  status: z.enum(statusEventStates, { error: 'status must be pending, delivered or failed' }).optional(),
+  limit: adminNotificationListQuerySchema.shape.limit,
+});
+export type AdminStatusEventListQuery = z.output<typeof adminStatusEventListQuerySchema>;
+
+/** Path parameters of POST /api/admin/status-events/:eventId/resend. */
+export const resendStatusEventParamsSchema = z.object({ eventId: z.string() });

@@ -13,6 +13,8 @@
  *
  * Key names are the spec's: camelCase envelope, snake_case rows (spec §3 column names), `licenses` with
  * `license_issue`/`license_exp` and `certifications` with `cert_issue_date`/`cert_exp_date` (spec §7).
+ * After spec §7's keys come `attestation` (issue 14) and `resendOf` (issue 28: null, or on an
+ * administrator's re-send the first message's id).
  */
 
 import type { Readable } from 'node:stream';
@@ -275,10 +277,15 @@ export interface BodyOptions {
   signal?: AbortSignal;
   /**
    * `links` mode (NOTIFY_DOCUMENTS=links, issue 20): the `downloadUrl` of a document, added before a
-   * `base64Content` of null; no object is read. Unset: `inline` mode, the spec §7 body byte for byte.
+   * `base64Content` of null; no object is read. Unset: `inline` mode, spec §7's documents.
    * Must return the same URL in both passes of an attempt.
    */
   downloadUrl?: (documentId: string) => string;
+  /**
+   * The payload's last key (issue 28 item 7): on an administrator's re-send, the id of the first
+   * message (the notification's id); null on the first message and its retries. Default null.
+   */
+  resendOf?: string | null;
 }
 
 /** Streaming base64 of `source`: 3-byte groups are encoded as they arrive, the tail at the end. */
@@ -304,6 +311,7 @@ export async function* completionBody(
   options: BodyOptions,
 ): AsyncGenerator<Buffer> {
   const { storage, logger, notificationId, unreadable, discover, signal, downloadUrl } = options;
+  const resendOf = JSON.stringify(options.resendOf ?? null);
   const head = JSON.stringify(source.head);
   yield Buffer.from(`${head.slice(0, -1)},"documents":[`);
   let first = true;
@@ -348,6 +356,6 @@ export async function* completionBody(
     }
   }
   yield Buffer.from(
-    `],${JSON.stringify(source.lists).slice(1, -1)},"attestation":${JSON.stringify(source.attestation ?? null)}}`,
+    `],${JSON.stringify(source.lists).slice(1, -1)},"attestation":${JSON.stringify(source.attestation ?? null)},"resendOf":${resendOf}}`,
   );
 }

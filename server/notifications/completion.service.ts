@@ -30,6 +30,7 @@ import {
   NO_ENDPOINT_ERROR,
   type NotificationRow,
 } from './completion-delivery.ts';
+import { webhookMessageIds } from './webhook-signature.ts';
 
 export interface CompletionRequest {
   row: NotificationRow;
@@ -219,6 +220,7 @@ export async function listNotifications(
   }
   return rows.map(({ notification: n, firstName, lastName, email }) => ({
     id: n.id,
+    webhookId: webhookMessageIds(n).webhookId,
     applicationId: n.applicationId,
     userId: n.userId,
     providerName: [firstName, lastName].filter(Boolean).join(' '),
@@ -234,8 +236,10 @@ export async function listNotifications(
 }
 
 /**
- * Queue a notification again (admin "re-send"), whatever its state: attempts start over, and the
- * receiver can de-duplicate by the unchanged `webhook-id`. Audited as 'notification.resend'.
+ * Queue a notification again (admin "re-send"), whatever its state: attempts start over, as a new
+ * message (issue 28 item 7): a new `webhook-id` (`message_id`), the payload's `resendOf` naming the
+ * first message, since receivers drop an id they have seen (Standard Webhooks; the shipped n8n
+ * workflow). Its retries keep the new id. Audited as 'notification.resend' with both ids.
  * @throws AppError not_found (404)
  */
 export async function resendNotification(
@@ -246,12 +250,14 @@ export async function resendNotification(
 ): Promise<void> {
   const notFound = new AppError('not_found', 'Notification not found. Reload the list and try again.');
   if (!isUuid(notificationId)) throw notFound;
+  const messageId = randomUUID();
   await db.transaction(async (tx) => {
     const [row] = await tx
       .update(completionNotifications)
       .set(
         delivery.configured
           ? {
+              messageId,
               status: 'pending',
               attempts: 0,
               nextAttemptAt: new Date(),
@@ -261,6 +267,8 @@ export async function resendNotification(
               updatedAt: new Date(),
             }
           : {
+              // Sent as this new message once an endpoint is configured.
+              messageId,
               status: 'undelivered',
               nextAttemptAt: null,
               leaseId: null,
@@ -278,7 +286,7 @@ export async function resendNotification(
       resourceType: 'completion_notification',
       resourceId: row.id,
       ipAddress: actor.ipAddress,
-      details: { applicationId: row.applicationId },
+      details: { applicationId: row.applicationId, webhookId: messageId, resendOf: row.id },
     });
   });
 }

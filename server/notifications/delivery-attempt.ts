@@ -30,7 +30,7 @@ import {
 } from './delivery-policy.ts';
 import type { DocumentLinks } from './document-links.ts';
 import { postStream } from './webhook-sender.ts';
-import { createWebhookSigner } from './webhook-signature.ts';
+import { createWebhookSigner, webhookMessageIds } from './webhook-signature.ts';
 
 /** What an attempt reads and where it sends: the endpoint and key are undefined when not configured. */
 export interface AttemptDeps {
@@ -82,7 +82,10 @@ export async function attemptDelivery(
       env.NOTIFY_DOCUMENTS === 'links'
         ? (documentId: string) => links.mint(documentId, linksExpireAt)
         : undefined;
+    // A re-send is a new message naming the first; retries of one message keep its id (issue 28).
+    const { webhookId, resendOf } = webhookMessageIds(notification);
     const bodyOptions = {
+      resendOf,
       storage,
       logger: log,
       notificationId: notification.id,
@@ -95,7 +98,7 @@ export async function attemptDelivery(
     let size = 0;
     let signature = '';
     for (let pass = 0; ; pass++) {
-      const signer = createWebhookSigner(key, notification.id, timestamp);
+      const signer = createWebhookSigner(key, webhookId, timestamp);
       size = 0;
       try {
         for await (const chunk of completionBody(source, { ...bodyOptions, discover: true })) {
@@ -142,7 +145,7 @@ export async function attemptDelivery(
       {
         'content-type': 'application/json',
         'user-agent': 'credentialing-portal/completion-notifier',
-        'webhook-id': notification.id,
+        'webhook-id': webhookId,
         'webhook-timestamp': String(timestamp),
         'webhook-signature': signature,
       },

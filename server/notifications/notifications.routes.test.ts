@@ -148,6 +148,8 @@ describe('POST /api/applications/:applicationId/completion', () => {
     expect(request!.headers['content-type']).toBe('application/json');
     const payload = JSON.parse(request!.body!.toString('utf8'));
     expect(validateJsonSchema(payload, payloadSchema)).toEqual([]);
+    // The first message names no earlier one (issue 28: only a re-send has resendOf).
+    expect(payload.resendOf).toBeNull();
     // The schema is closed and typed: a key it does not name, or a wrong format, is refused.
     expect(validateJsonSchema({ ...payload, unexpected: true }, payloadSchema)).toEqual([
       '$: must NOT have additional properties',
@@ -252,10 +254,11 @@ describe('POST /api/applications/:applicationId/completion', () => {
     );
     expect(response.status).toBe(200);
 
-    // The payload carries it as its last key, valid against the published schema.
+    // The payload carries it after spec §7's keys, before resendOf (issue 28), valid against the
+    // published schema.
     const payload = JSON.parse(requestsFor(applicationId)[0]!.body!.toString('utf8'));
     expect(validateJsonSchema(payload, payloadSchema)).toEqual([]);
-    expect(Object.keys(payload).at(-1)).toBe('attestation');
+    expect(Object.keys(payload).slice(-2)).toEqual(['attestation', 'resendOf']);
     const { rows: versions } = await app.runtime.deps.database.pool.query<{ sha256: string }>(
       'select sha256 from application_versions where application_id = $1 and version = 1',
       [applicationId],
@@ -532,24 +535,55 @@ describe('POST /api/applications/:applicationId/completion', () => {
     expect((await provider.json('GET', '/api/admin/notifications')).status).toBe(403);
     expect((await admin.json('GET', '/api/admin/notifications?limit=0')).status).toBe(400);
 
-    // Re-send: delivered at once, same webhook-id, audited.
-    const resent = await admin.json<{ status: string; attempts: number; attemptLog: unknown[] }>(
+    // Re-send (issue 28 item 7): a new message, or a receiver that drops seen ids (the shipped n8n
+    // workflow) drops it. A new webhook-id, the payload naming the first message; its retry (503
+    // then 200) keeps the new id, as Standard Webhooks requires. Audited.
+    receiver.answers = [503, 200];
+    const resent = await admin.json<{
+      id: string;
+      webhookId: string;
+      status: string;
+      attempts: number;
+      attemptLog: unknown[];
+    }>('POST', `/api/admin/notifications/${notification!.id}/resend`, {});
+    expect(resent.status).toBe(200);
+    expect(resent.body).toMatchObject({ id: notification!.id, status: 'pending', attempts: 1 });
+    await waitUntil(
+      async () => (await notificationOf(app, applicationId))?.status === 'delivered',
+      10_000,
+      'the re-send delivered',
+    );
+    const sent = requestsFor(applicationId);
+    expect(sent.map((r) => r.answer)).toEqual([400, 503, 200]);
+    expect(sent.every((r) => r.verified)).toBe(true);
+    const [first, ...again] = sent.map((r) => r.headers['webhook-id']);
+    expect(first).toBe(notification!.id);
+    expect(again).toEqual([resent.body.webhookId, resent.body.webhookId]);
+    expect(resent.body.webhookId).not.toBe(notification!.id);
+    const bodies = sent.map((r) => JSON.parse(r.body!.toString('utf8')) as Record<string, unknown>);
+    expect(bodies.map((b) => b.resendOf)).toEqual([null, notification!.id, notification!.id]);
+    for (const body of bodies) expect(validateJsonSchema(body, payloadSchema)).toEqual([]);
+    // A second re-send is another new message, still naming the first.
+    receiver.answers = [200];
+    const again2 = await admin.json<{ webhookId: string; status: string }>(
       'POST',
       `/api/admin/notifications/${notification!.id}/resend`,
       {},
     );
-    expect(resent.status).toBe(200);
-    expect(resent.body).toMatchObject({ status: 'delivered', attempts: 1 });
-    expect(resent.body.attemptLog).toHaveLength(2);
-    expect(requestsFor(applicationId).map((r) => r.headers['webhook-id'])).toEqual([
-      notification!.id,
-      notification!.id,
-    ]);
+    expect(again2.body.status).toBe('delivered');
+    expect(new Set([notification!.id, resent.body.webhookId, again2.body.webhookId]).size).toBe(3);
+    const last = requestsFor(applicationId).at(-1)!;
+    expect(last.headers['webhook-id']).toBe(again2.body.webhookId);
+    expect(JSON.parse(last.body!.toString('utf8')).resendOf).toBe(notification!.id);
     const audit = await app.runtime.deps.database.pool.query(
-      `select actor_user_id from audit_log where action = 'notification.resend' and resource_id = $1`,
+      `select actor_user_id, details->>'webhookId' as webhook_id, details->>'resendOf' as resend_of
+       from audit_log where action = 'notification.resend' and resource_id = $1 order by id`,
       [notification!.id],
     );
-    expect(audit.rows).toEqual([{ actor_user_id: admin.userId }]);
+    expect(audit.rows).toEqual([
+      { actor_user_id: admin.userId, webhook_id: resent.body.webhookId, resend_of: notification!.id },
+      { actor_user_id: admin.userId, webhook_id: again2.body.webhookId, resend_of: notification!.id },
+    ]);
     expect(
       (await provider.json('POST', `/api/admin/notifications/${notification!.id}/resend`, {})).status,
     ).toBe(403);

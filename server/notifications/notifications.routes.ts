@@ -7,7 +7,8 @@
  *   (pending: queued and retried; failed: refused; undelivered: no endpoint configured). A second
  *   call returns the existing record (and, while pending, tries again at once).
  * - GET /api/admin/notifications (admin): every notification with its state and attempts.
- * - POST /api/admin/notifications/:notificationId/resend (admin): queue again and try at once.
+ * - POST /api/admin/notifications/:notificationId/resend (admin): queue again as a new message (new
+ *   webhook-id, `resendOf` the first; issue 28) and try at once.
  * - GET /api/notification-documents/:documentId/:token (public, signed link of `links` mode; issue 20):
  *   notification-documents.routes.ts.
  *
@@ -108,7 +109,11 @@ export async function notificationRoutes(app: AppInstance) {
     {
       config: { access: 'admin' },
       schema: {
-        summary: 'Send a completion notification again (same webhook-id), trying at once',
+        summary: 'Send a completion notification again, as a new message, trying at once',
+        description:
+          "A re-send is a new message (issue 28): a new webhook-id, and the payload's resendOf names the " +
+          'first message (the notification id), so a receiver that drops seen ids does not drop it. ' +
+          'Its retries keep the new id.',
         tags: ['notifications', 'admin'],
         params: resendNotificationParamsSchema,
         response: {

@@ -35,3 +35,23 @@ export function createWebhookSigner(key: Buffer, id: string, timestamp: number):
     header: () => `v1,${hmac.digest('base64')}`,
   };
 }
+
+/** The ids of the message an outbox row sends now (completion notifications and status events). */
+export interface WebhookMessageIds {
+  /** The `webhook-id` header (and the id the signature covers). */
+  webhookId: string;
+  /** The payload's `resendOf`: the first message's id on an administrator's re-send, else null. */
+  resendOf: string | null;
+}
+
+/**
+ * Which message a row sends (issue 28 item 7). Standard Webhooks: the retries of one message keep its
+ * `webhook-id`, and a receiver drops an id it has seen (the shipped n8n workflow does), so an
+ * administrator's re-send is a new message: `messageId`, set by the re-send, naming the first
+ * message (the row's `id`) in `resendOf`. Before any re-send the row's `id` is the `webhook-id`.
+ */
+export function webhookMessageIds(row: { id: string; messageId: string | null }): WebhookMessageIds {
+  return row.messageId
+    ? { webhookId: row.messageId, resendOf: row.id }
+    : { webhookId: row.id, resendOf: null };
+}

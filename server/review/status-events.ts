@@ -4,7 +4,8 @@
  * transaction of the change (`enqueueStatusEvent`), and this worker delivers it to the completion
  * notification's receiver (NOTIFY_WEBHOOK_URL) with the same parts as the completion notification:
  * Standard Webhooks signing (notifications/webhook-signature.ts, the event id as `webhook-id`, stable
- * across retries), the same sender, the same response classification and full-jitter backoff
+ * across retries; an administrator's re-send is a new message with a new id and `resendOf`, issue 28:
+ * status-events.service.ts), the same sender, the same response classification and full-jitter backoff
  * (notifications/delivery-policy.ts) and the same limits (NOTIFY_TIMEOUT_MS, NOTIFY_MAX_ATTEMPTS,
  * NOTIFY_RETRY_*). An attempt leases its row (next_attempt_at = end of the lease): a crash mid-attempt
  * makes it due again, and instances sharing the database never send one event twice at once.
@@ -24,7 +25,7 @@ import { statusEvents } from '../db/schema/review.ts';
 import type { Env } from '../env.ts';
 import { classifyResponse, describeNetworkError, retryDelayMs } from '../notifications/delivery-policy.ts';
 import { postStream } from '../notifications/webhook-sender.ts';
-import { createWebhookSigner, webhookKey } from '../notifications/webhook-signature.ts';
+import { createWebhookSigner, webhookKey, webhookMessageIds } from '../notifications/webhook-signature.ts';
 
 declare module '../app-types.ts' {
   interface AppDeps {
@@ -58,6 +59,7 @@ export async function enqueueStatusEvent(tx: Queryable, change: StatusChange): P
       actor: change.actor,
       occurredAt: change.occurredAt.toISOString(),
     },
+    resendOf: null,
   };
   await tx.insert(statusEvents).values({ applicationId: change.applicationId, payload });
 }
@@ -90,6 +92,8 @@ export interface StatusEventDelivery {
 
 interface ClaimedEvent {
   id: string;
+  /** The current message's `webhook-id` when an administrator re-sent the event, else null. */
+  messageId: string | null;
   payload: StatusChangedEvent;
   attempts: number;
   leaseId: string;
@@ -116,7 +120,12 @@ export function createStatusEventDelivery(options: StatusEventDeliveryOptions): 
   /** Lease the oldest due event whose application has no older pending event. */
   async function claim(): Promise<ClaimedEvent | undefined> {
     const leaseId = randomUUID();
-    const result = await db.execute<{ id: string; payload: StatusChangedEvent; attempts: number }>(sql`
+    const result = await db.execute<{
+      id: string;
+      messageId: string | null;
+      payload: StatusChangedEvent;
+      attempts: number;
+    }>(sql`
       update ${statusEvents}
       set attempts = attempts + 1, lease_id = ${leaseId},
           next_attempt_at = now() + ${leaseMs} * interval '1 millisecond'
@@ -129,7 +138,7 @@ export function createStatusEventDelivery(options: StatusEventDeliveryOptions): 
               and (older.created_at, older.id) < (e.created_at, e.id))
         order by e.created_at, e.id limit 1
         for update skip locked)
-      returning id, payload, attempts`);
+      returning id, message_id as "messageId", payload, attempts`);
     const row = result.rows[0];
     return row ? { ...row, leaseId } : undefined;
   }
@@ -159,13 +168,15 @@ export function createStatusEventDelivery(options: StatusEventDeliveryOptions): 
   }
 
   async function send(event: ClaimedEvent): Promise<void> {
-    const body = Buffer.from(JSON.stringify(event.payload));
+    // A re-send is a new message naming the first; retries keep its id (issue 28, as completions).
+    const { webhookId, resendOf } = webhookMessageIds(event);
+    const body = Buffer.from(JSON.stringify({ ...event.payload, resendOf } satisfies StatusChangedEvent));
     const timestamp = Math.floor(Date.now() / 1000);
-    const signer = createWebhookSigner(key!, event.id, timestamp);
+    const signer = createWebhookSigner(key!, webhookId, timestamp);
     signer.update(body);
     const headers = {
       'content-type': 'application/json',
-      'webhook-id': event.id,
+      'webhook-id': webhookId,
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signer.header(),
     };

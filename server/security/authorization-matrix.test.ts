@@ -89,6 +89,27 @@ beforeAll(async () => {
     [applicationId],
   );
 
+  // A status event of A's application, as a review's transition writes one (issue 28: re-sent).
+  const statusEvent = await app.runtime.deps.database.pool.query<{ id: string }>(
+    `insert into status_events (application_id, payload, status, next_attempt_at)
+     values ($1, $2, 'failed', null) returning id`,
+    [
+      applicationId,
+      {
+        type: 'application.status_changed',
+        timestamp: new Date().toISOString(),
+        data: {
+          applicationId,
+          from: 'submitted',
+          to: 'under_review',
+          actor: { type: 'reviewer', id: null },
+          occurredAt: new Date().toISOString(),
+        },
+        resendOf: null,
+      },
+    ],
+  );
+
   // Second, provider B with a draft of their own, and an admin.
   const providerB = await signUpAndSignIn(app, { firstName: 'Bob' });
   await providerB.json('POST', '/api/applications', {});
@@ -107,6 +128,7 @@ beforeAll(async () => {
     userId: providerA.userId,
     documentId: document.id,
     notificationId: notification.rows[0]!.id,
+    statusEventId: statusEvent.rows[0]!.id,
     uploadBody,
     async freshPayorId() {
       const row = await providerA.json<{ id: string }>('POST', `${base}/payors`, { payorName: 'To delete' });

@@ -25,6 +25,8 @@ export interface MatrixContext {
   applicationId: string;
   userId: string;
   notificationId: string;
+  /** A status_events row of A's application (issue 28: the admin re-sends it). */
+  statusEventId: string;
   /** A new payor row of A's application (for DELETE). */
   freshPayorId(): Promise<string>;
   /** A new document of A's application (for DELETE). */
@@ -226,6 +228,14 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
   'POST /api/admin/notifications/:notificationId/resend': {
     expected: adminOnly(),
     request: (ctx) => ({ path: `/api/admin/notifications/${ctx.notificationId}/resend`, body: {} }),
+  },
+  'GET /api/admin/status-events': {
+    expected: adminOnly(),
+    request: () => ({ path: '/api/admin/status-events' }),
+  },
+  'POST /api/admin/status-events/:eventId/resend': {
+    expected: adminOnly(),
+    request: (ctx) => ({ path: `/api/admin/status-events/${ctx.statusEventId}/resend`, body: {} }),
   },
 
   // Credentialing review (issue 13). Registered in this order, each called once per caller: A's
