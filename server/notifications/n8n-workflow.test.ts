@@ -1,30 +1,55 @@
 /**
- * The shipped n8n workflow (issue 20 item 3; integrations/n8n/). Its Code node's logic,
- * verify-completion.js, is run as plain JavaScript against real messages: the portal completes an
- * application and sends the signed notification to the local test receiver, whose captured headers
- * and raw body are then checked the way n8n would (valid, tampered, stale timestamp, duplicate id).
- * The Code node's exact code, as embedded in credentialing-completion.json, is also run with n8n's
- * Code node globals ($input, $env, $getWorkflowStaticData, this.helpers, a `require` that only allows
- * 'crypto' as NODE_FUNCTION_ALLOW_BUILTIN=crypto does). n8n itself is not installed here.
+ * The shipped n8n workflows (integrations/n8n/; issue 20 item 3, issue 28 item 9). Their Code nodes'
+ * logic is plain JavaScript, run here against this server's real messages and endpoints:
+ *
+ * - verify-completion.js: the portal completes an application and sends the signed notification to
+ *   the local test receiver, whose captured headers and raw body are then checked the way n8n would
+ *   (valid, tampered, stale timestamp, duplicate id).
+ * - download-documents.js (links mode): the real signed links of that message are downloaded from the
+ *   real app and checked against each document's sha256 (an altered checksum, an expired link refused).
+ * - sign-inbound.js: a message signed with Node's crypto is accepted by the real
+ *   `POST /api/integrations/webhooks`, and the same headers over a tampered body are refused.
+ *
+ * Each Code node's exact code, as embedded in the JSON, is also run with n8n's Code node globals
+ * ($input, $env, $getWorkflowStaticData, this.helpers.httpRequest / prepareBinaryData /
+ * getBinaryDataBuffer, a `require` that only allows 'crypto' as NODE_FUNCTION_ALLOW_BUILTIN=crypto
+ * does), and the workflows' structure (nodes, connections, webhook answer mode, settings) is checked.
+ * n8n itself is not installed here.
  */
 
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inboundWebhookSchema } from '../../domain/api/integration.ts';
 import {
+  buildInboundWorkflow,
+  buildLinksWorkflow,
   buildWorkflow,
   codeNodeSource,
+  downloaderPath,
+  downloadNodeSource,
+  exampleMessageCode,
+  inboundNodeSource,
+  inboundSignerPath,
+  inboundWorkflowPath,
+  linksWorkflowPath,
+  shippedWorkflows,
   workflowIsCurrent,
   workflowPath,
 } from '../../integrations/n8n/build-workflow.ts';
-import { createTestApp, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { createTestApp, signUpAndSignIn, TEST_ORIGIN, type TestApp } from '../../tests/harness.ts';
 import { signedAttestation } from '../../tests/http-client.ts';
-import { createCompletedApplication, FACTORY_SSN } from './testing/completed-application.ts';
+import {
+  createCompletedApplication,
+  FACTORY_SSN,
+  type FactoryDocument,
+} from './testing/completed-application.ts';
 import { WebhookReceiver } from './testing/webhook-receiver.ts';
 import { createWebhookSigner, webhookKey } from './webhook-signature.ts';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
+const INBOUND_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const require = createRequire(import.meta.url);
 
 interface Verified {
@@ -43,6 +68,31 @@ const { verifyCompletion, TOLERANCE_SECONDS } = require('../../integrations/n8n/
   TOLERANCE_SECONDS: number;
 };
 
+interface SentDocument {
+  id: string;
+  sha256: string;
+  file_size: number;
+  filename: string;
+  mime_type: string;
+  downloadUrl?: string;
+  base64Content: string | null;
+}
+const { downloadDocuments, bytesOf } = require('../../integrations/n8n/download-documents.js') as {
+  downloadDocuments(input: {
+    payload: unknown;
+    download: (url: string) => Promise<{ status: number; body: unknown }>;
+  }): Promise<{ document: SentDocument; bytes: Buffer }[]>;
+  bytesOf(body: unknown): Buffer;
+};
+const { signInboundRequest } = require('../../integrations/n8n/sign-inbound.js') as {
+  signInboundRequest(input: {
+    message: unknown;
+    secret: string | undefined;
+    id: string;
+    nowSeconds: number;
+  }): { body: string; headers: Record<string, string> };
+};
+
 /** A message as the receiver got it. */
 interface Message {
   headers: Record<string, string>;
@@ -53,16 +103,31 @@ let receiver: WebhookReceiver;
 let app: TestApp;
 let message: Message;
 let applicationId: string;
+let storedDocuments: FactoryDocument[];
 
 beforeAll(async () => {
   receiver = new WebhookReceiver({ secret: SECRET });
   await receiver.listen();
-  app = await createTestApp({ NOTIFY_WEBHOOK_URL: receiver.url, NOTIFY_WEBHOOK_SECRET: SECRET });
-  // First, a provider completes an application: the portal signs and sends the real message.
+  // Links mode (the links workflow's downloads need real links; the rest of the message is the same),
+  // and the inbound endpoint on.
+  app = await createTestApp({
+    NOTIFY_WEBHOOK_URL: receiver.url,
+    NOTIFY_WEBHOOK_SECRET: SECRET,
+    NOTIFY_DOCUMENTS: 'links',
+    INBOUND_WEBHOOK_SECRET: INBOUND_SECRET,
+  });
+  // First, a provider completes an application with two documents: the portal signs and sends the
+  // real message.
   const provider = await signUpAndSignIn(app);
   const created = await provider.json<{ id: string }>('POST', '/api/applications', {});
   applicationId = created.body.id;
-  await createCompletedApplication({ ...app.runtime.deps, userId: provider.userId, applicationId });
+  const filled = await createCompletedApplication({
+    ...app.runtime.deps,
+    userId: provider.userId,
+    applicationId,
+    documentSizes: [40_000, 123_457],
+  });
+  storedDocuments = filled.documents;
   const answer = await provider.json(
     'POST',
     `/api/applications/${applicationId}/completion`,
@@ -156,16 +221,74 @@ describe('verify-completion.js (the Code node logic) against real signed message
   });
 });
 
+/** An n8n item: json, and binary properties as prepareBinaryData makes them (base64 `data`). */
+interface N8nItem {
+  json: Record<string, unknown>;
+  binary?: Record<string, { data: string; fileName?: string; mimeType?: string }>;
+}
+
+/** The test app at APP_URL: links name APP_URL (TEST_ORIGIN), the app listens on a free port. */
+function portalFetch(url: string, init?: RequestInit) {
+  return fetch(url.startsWith(TEST_ORIGIN) ? app.baseUrl + url.slice(TEST_ORIGIN.length) : url, init);
+}
+
 /**
- * Run the Code node's code as n8n's Code node ("Run Once for All Items") does: an async function body
- * with n8n's globals. `require` allows only 'crypto' (NODE_FUNCTION_ALLOW_BUILTIN=crypto).
+ * n8n's `helpers.httpRequest` as the Code nodes use it (n8n-core: axios underneath): `encoding:
+ * 'arraybuffer'` gives the body as bytes, else JSON parsed when it is JSON; `returnFullResponse` gives
+ * `{ statusCode, headers, body }`; `ignoreHttpStatusErrors` keeps 4xx/5xx from throwing. A string body
+ * is sent as is.
  */
-async function runCodeNode(code: string, m: Message, staticData: Record<string, unknown>, secret = SECRET) {
+async function n8nHttpRequest(options: {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  encoding?: 'arraybuffer';
+  returnFullResponse?: boolean;
+  ignoreHttpStatusErrors?: boolean;
+  timeout?: number;
+}) {
+  const response = await portalFetch(options.url, {
+    method: options.method,
+    headers: options.headers,
+    body: options.body,
+    signal: AbortSignal.timeout(options.timeout ?? 30_000),
+  });
+  const raw = Buffer.from(await response.arrayBuffer());
+  let body: unknown = raw;
+  if (options.encoding !== 'arraybuffer') {
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      body = raw.toString('utf8');
+    }
+  }
+  if (!response.ok && !options.ignoreHttpStatusErrors) {
+    throw new Error(`Request failed with status code ${response.status}`);
+  }
+  return options.returnFullResponse
+    ? { statusCode: response.status, headers: Object.fromEntries(response.headers), body }
+    : body;
+}
+
+/**
+ * Run a Code node's code as n8n's Code node ("Run Once for All Items") does: an async function body
+ * with n8n's globals, `this` holding the helpers. `require` allows only 'crypto'
+ * (NODE_FUNCTION_ALLOW_BUILTIN=crypto).
+ */
+async function runCode(
+  code: string,
+  {
+    items,
+    env,
+    staticData = {},
+    rawBody,
+  }: { items: N8nItem[]; env: Record<string, string | undefined>; staticData?: object; rawBody?: Buffer },
+): Promise<N8nItem[]> {
   const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
     ...args: string[]
-  ) => (...values: unknown[]) => Promise<{ json: Verified }[]>;
+  ) => (...values: unknown[]) => Promise<N8nItem[]>;
   const run = new AsyncFunction('$input', '$env', '$getWorkflowStaticData', 'require', code);
-  const item = { json: { headers: m.headers, params: {}, query: {}, body: {} } };
   const restrictedRequire = (name: string) => {
     if (name !== 'crypto') throw new Error(`Cannot find module '${name}' (not allowed)`);
     return require('node:crypto');
@@ -174,14 +297,35 @@ async function runCodeNode(code: string, m: Message, staticData: Record<string, 
     {
       helpers: {
         getBinaryDataBuffer: async (index: number, property: string) =>
-          index === 0 && property === 'data' ? m.rawBody : undefined,
+          index === 0 && property === 'data' ? rawBody : undefined,
+        httpRequest: n8nHttpRequest,
+        prepareBinaryData: async (bytes: Buffer, fileName?: string, mimeType?: string) => ({
+          data: bytes.toString('base64'),
+          fileName,
+          mimeType,
+        }),
       },
     },
-    { first: () => item, all: () => [item] },
-    { NOTIFY_WEBHOOK_SECRET: secret },
+    { first: () => items[0], all: () => items },
+    env,
     (scope: string) => (scope === 'global' ? staticData : {}),
     restrictedRequire,
   );
+}
+
+/** The Webhook node's item (Raw Body on: the bytes are its binary property `data`). */
+function webhookItem(m: Message): N8nItem {
+  return { json: { headers: m.headers, params: {}, query: {}, body: {} } };
+}
+
+/** The Verify signature node, as in credentialing-completion.json. */
+async function runCodeNode(code: string, m: Message, staticData: Record<string, unknown>, secret = SECRET) {
+  return (await runCode(code, {
+    items: [webhookItem(m)],
+    env: { NOTIFY_WEBHOOK_SECRET: secret },
+    staticData,
+    rawBody: m.rawBody,
+  })) as unknown as { json: Verified }[];
 }
 
 describe('integrations/n8n/credentialing-completion.json', () => {
@@ -229,5 +373,353 @@ describe('integrations/n8n/credentialing-completion.json', () => {
     // Signed 10 minutes ago: outside the window.
     const stale = signedAt(message, Math.floor(Date.now() / 1000) - 600);
     await expect(runCodeNode(code, stale, {})).rejects.toThrow('refused as a replay');
+  });
+});
+
+/** The documents of the real links-mode message, as sent. */
+function sentDocuments(): SentDocument[] {
+  return (JSON.parse(message.rawBody.toString('utf8')) as { documents: SentDocument[] }).documents;
+}
+
+/** A GET of a link with no cookie, as the Code node makes it. */
+async function download(url: string) {
+  const response = await portalFetch(url);
+  return { status: response.status, body: Buffer.from(await response.arrayBuffer()) };
+}
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const storedOf = (id: string) => storedDocuments.find((d) => d.id === id)!;
+
+describe('download-documents.js (the links workflow logic) against real signed links', () => {
+  it('downloads every document of the real message and checks it against its sha256 and size', async () => {
+    const payload = JSON.parse(message.rawBody.toString('utf8'));
+    expect(sentDocuments().every((d) => d.downloadUrl && d.base64Content === null)).toBe(true);
+    const downloaded = await downloadDocuments({ payload, download });
+    expect(downloaded.map((d) => d.document.id)).toEqual(sentDocuments().map((d) => d.id));
+    expect(downloaded).toHaveLength(storedDocuments.length);
+    for (const { document, bytes } of downloaded) {
+      expect(bytes.length).toBe(storedOf(document.id).size);
+      expect(sha256(bytes)).toBe(storedOf(document.id).sha256);
+    }
+    // The portal audited each fetch, with the fetching address.
+    const audits = await app.runtime.deps.database.pool.query<{ resource_id: string; ip_address: string }>(
+      `select resource_id, ip_address from audit_log where action = 'notification.document_fetched'`,
+    );
+    for (const stored of storedDocuments) {
+      expect(audits.rows).toContainEqual({ resource_id: stored.id, ip_address: '127.0.0.1' });
+    }
+  });
+
+  it('refuses bytes that do not match the sha256, and says why a refused link was refused', async () => {
+    const payload = JSON.parse(message.rawBody.toString('utf8'));
+    const [first] = payload.documents as SentDocument[];
+    first!.sha256 = sha256(Buffer.from('something else'));
+    const { size, sha256: actual } = storedOf(first!.id);
+    await expect(downloadDocuments({ payload, download })).rejects.toThrow(
+      `Document ${first!.id}: ${size} bytes with SHA-256 ${actual}, expected ${size} bytes with ${first!.sha256}`,
+    );
+    // A link past its expiry (signed by the portal for this document): the portal's 403 and its message.
+    const expired = JSON.parse(message.rawBody.toString('utf8'));
+    const links = app.runtime.deps.completionDelivery.documentLinks;
+    expired.documents[1].downloadUrl = links.mint(expired.documents[1].id, Math.floor(Date.now() / 1000) - 1);
+    await expect(downloadDocuments({ payload: expired, download })).rejects.toThrow(
+      `Document ${expired.documents[1].id}: the portal answered HTTP 403: This download link is not valid or has expired. An administrator can send the notification again for new links.`,
+    );
+  });
+
+  it('checks inline documents the same way, and passes a message without documents', async () => {
+    const [sent] = sentDocuments();
+    const bytes = (await download(sent!.downloadUrl!)).body;
+    const inline = {
+      documents: [{ ...sent, downloadUrl: undefined, base64Content: bytes.toString('base64') }],
+    };
+    const [checked] = await downloadDocuments({ payload: inline, download });
+    expect(sha256(checked!.bytes)).toBe(sent!.sha256);
+    const unreadable = { documents: [{ ...sent, downloadUrl: undefined, base64Content: null }] };
+    await expect(downloadDocuments({ payload: unreadable, download })).rejects.toThrow(
+      `Document ${sent!.id} came without downloadUrl or base64Content`,
+    );
+    // An application.status_changed event has no documents.
+    expect(await downloadDocuments({ payload: { type: 'application.status_changed' }, download })).toEqual(
+      [],
+    );
+  });
+
+  it('reads the bytes in every form the task runner may hand them over', () => {
+    const bytes = randomBytes(64);
+    const arrayBuffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
+    for (const form of [
+      bytes,
+      arrayBuffer,
+      new Uint8Array(bytes),
+      { type: 'Buffer', data: [...bytes] },
+      { type: 'Buffer', base64: bytes.toString('base64') },
+    ]) {
+      expect(bytesOf(form).equals(bytes)).toBe(true);
+    }
+    expect(() => bytesOf('%PDF-1.7')).toThrow('The download did not answer bytes');
+  });
+});
+
+describe('sign-inbound.js (the inbound example logic) against the real POST /api/integrations/webhooks', () => {
+  const note = () => ({
+    type: 'application.note',
+    data: { applicationId, note: `Primary source checks queued ${randomBytes(4).toString('hex')}.` },
+  });
+  const send = (request: { body: string; headers: Record<string, string> }) =>
+    fetch(`${app.baseUrl}/api/integrations/webhooks`, {
+      method: 'POST',
+      headers: request.headers,
+      body: request.body,
+    });
+
+  it('signs a message the portal accepts, and the portal refuses the same signature over a tampered body', async () => {
+    const request = signInboundRequest({
+      message: note(),
+      secret: INBOUND_SECRET,
+      id: crypto.randomUUID(),
+      nowSeconds: Math.floor(Date.now() / 1000),
+    });
+    const accepted = await send(request);
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toMatchObject({ applied: true, applicationId });
+
+    const tampered = await send({
+      headers: { ...request.headers, 'webhook-id': crypto.randomUUID() },
+      body: request.body,
+    });
+    expect(tampered.status).toBe(401);
+    const altered = await send({ ...request, body: request.body.replace('queued', 'skipped') });
+    expect(altered.status).toBe(401);
+    expect(await altered.json()).toMatchObject({
+      message: 'The webhook-signature does not match the body: sign it with INBOUND_WEBHOOK_SECRET.',
+    });
+    expect(() => signInboundRequest({ message: note(), secret: undefined, id: 'x', nowSeconds: 0 })).toThrow(
+      'INBOUND_WEBHOOK_SECRET is not set in n8n',
+    );
+  });
+});
+
+/** Node by name. */
+type WorkflowNode = {
+  id: string;
+  name: string;
+  type: string;
+  typeVersion: number;
+  position: number[];
+  parameters: Record<string, unknown> & { jsCode?: string };
+  webhookId?: string;
+};
+interface Workflow {
+  id: string;
+  nodes: WorkflowNode[];
+  connections: Record<string, { main: { node: string; type: string; index: number }[][] }>;
+  settings: Record<string, unknown>;
+}
+const readWorkflow = (path: string) => JSON.parse(fs.readFileSync(path, 'utf8')) as Workflow;
+const TRIGGERS = ['n8n-nodes-base.webhook', 'n8n-nodes-base.manualTrigger'];
+
+/** The chain of node names from the trigger, following each node's single main output. */
+function chainOf(workflow: Workflow): string[] {
+  const trigger = workflow.nodes.find((n) => TRIGGERS.includes(n.type))!;
+  const chain = [trigger.name];
+  for (let next = workflow.connections[trigger.name]; next; ) {
+    const target = next.main[0]![0]!.node;
+    chain.push(target);
+    next = workflow.connections[target];
+  }
+  return chain;
+}
+
+describe('the shipped workflows: structure', () => {
+  it.each(shippedWorkflows.map((w) => [w.path.split('/').pop()!, w] as const))(
+    '%s: one trigger, every node connected in one chain, no dangling connection, PHI-safe settings',
+    (_name, { path, build }) => {
+      const workflow = readWorkflow(path);
+      expect(workflow).toEqual(build());
+      const names = workflow.nodes.map((n) => n.name);
+      expect(new Set(names).size).toBe(names.length);
+      expect(new Set(workflow.nodes.map((n) => n.id)).size).toBe(names.length);
+      for (const node of workflow.nodes) {
+        expect(node.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+        expect(node.position).toHaveLength(2);
+      }
+      expect(workflow.nodes.filter((n) => TRIGGERS.includes(n.type))).toHaveLength(1);
+      for (const [source, { main }] of Object.entries(workflow.connections)) {
+        expect(names).toContain(source);
+        for (const target of main.flat()) {
+          expect(names).toContain(target.node);
+          expect(target).toMatchObject({ type: 'main', index: 0 });
+        }
+      }
+      expect([...chainOf(workflow)].sort()).toEqual([...names].sort());
+      expect(workflow.settings).toMatchObject({
+        saveDataSuccessExecution: 'none',
+        saveManualExecutions: false,
+      });
+    },
+  );
+
+  it('gives each workflow its own id and webhook path', () => {
+    const workflows = shippedWorkflows.map((w) => readWorkflow(w.path));
+    expect(new Set(workflows.map((w) => w.id)).size).toBe(workflows.length);
+    const paths = workflows.flatMap((w) =>
+      w.nodes.filter((n) => n.type === 'n8n-nodes-base.webhook').map((n) => n.parameters.path),
+    );
+    expect(new Set(paths).size).toBe(paths.length);
+  });
+
+  it('links workflow: answers 200 when the request is in, then verifies, downloads and checks', () => {
+    const workflow = readWorkflow(linksWorkflowPath);
+    expect(chainOf(workflow)).toEqual([
+      'Completion webhook',
+      'Verify signature',
+      'Download and check documents',
+      'Your processing here',
+    ]);
+    const [webhook, verify, downloader] = workflow.nodes;
+    expect(webhook!.parameters).toMatchObject({
+      httpMethod: 'POST',
+      path: 'credentialing-completion-links',
+      responseMode: 'onReceived',
+      options: { rawBody: true },
+    });
+    expect(verify!.parameters.jsCode).toBe(codeNodeSource());
+    expect(downloader!.parameters.jsCode).toBe(downloadNodeSource());
+    expect(downloadNodeSource().startsWith(fs.readFileSync(downloaderPath, 'utf8'))).toBe(true);
+    // The original workflow still answers when it ends (a failed check is a 500 the portal sees).
+    expect(readWorkflow(workflowPath).nodes[0]!.parameters.responseMode).toBe('lastNode');
+  });
+
+  it('inbound example: run by hand, a message, then the node that signs and sends it', () => {
+    const workflow = readWorkflow(inboundWorkflowPath);
+    expect(chainOf(workflow)).toEqual(['Run by hand', 'Message to send', 'Sign and send']);
+    expect(workflow.nodes.map((n) => n.type)).toEqual([
+      'n8n-nodes-base.manualTrigger',
+      'n8n-nodes-base.code',
+      'n8n-nodes-base.code',
+    ]);
+    expect(workflow.nodes[1]!.parameters.jsCode).toBe(exampleMessageCode);
+    expect(workflow.nodes[2]!.parameters.jsCode).toBe(inboundNodeSource());
+    expect(inboundNodeSource().startsWith(fs.readFileSync(inboundSignerPath, 'utf8'))).toBe(true);
+    expect(buildLinksWorkflow()).toEqual(readWorkflow(linksWorkflowPath));
+    expect(buildInboundWorkflow()).toEqual(workflow);
+  });
+});
+
+describe('the links workflow, its Code nodes run as n8n runs them', () => {
+  const workflow = () => readWorkflow(linksWorkflowPath);
+  const code = (name: string) => workflow().nodes.find((n) => n.name === name)!.parameters.jsCode!;
+
+  it('passes one item on with every document as a checked binary property and no links; a duplicate stops at Verify', async () => {
+    const staticData = {};
+    const fresh = signedAt(message, Math.floor(Date.now() / 1000));
+    const verified = await runCode(code('Verify signature'), {
+      items: [webhookItem(fresh)],
+      env: { NOTIFY_WEBHOOK_SECRET: SECRET },
+      staticData,
+      rawBody: fresh.rawBody,
+    });
+    expect(verified).toHaveLength(1);
+    const [out, ...rest] = await runCode(code('Download and check documents'), { items: verified, env: {} });
+    expect(rest).toEqual([]);
+    const json = out!.json as {
+      webhookId: string;
+      payload: { applicationId: string; documents: Record<string, unknown>[] };
+      documents: { binaryProperty: string; id: string; sha256: string; fileSize: number }[];
+    };
+    expect(json.webhookId).toBe(message.headers['webhook-id']);
+    expect(json.payload.applicationId).toBe(applicationId);
+    expect(json.payload.documents.some((d) => 'downloadUrl' in d)).toBe(false);
+    expect(json.documents).toEqual(
+      sentDocuments().map((d, index) => ({
+        binaryProperty: `document_${index}`,
+        id: d.id,
+        sha256: storedOf(d.id).sha256,
+        fileSize: storedOf(d.id).size,
+      })),
+    );
+    for (const [index, sent] of sentDocuments().entries()) {
+      const binary = out!.binary![`document_${index}`]!;
+      expect(sha256(Buffer.from(binary.data, 'base64'))).toBe(storedOf(sent.id).sha256);
+      expect(binary).toMatchObject({ fileName: sent.filename, mimeType: 'application/pdf' });
+    }
+    // The same message again (a retry after a lost answer): nothing passes Verify, nothing downloads.
+    expect(
+      await runCode(code('Verify signature'), {
+        items: [webhookItem(fresh)],
+        env: { NOTIFY_WEBHOOK_SECRET: SECRET },
+        staticData,
+        rawBody: fresh.rawBody,
+      }),
+    ).toEqual([]);
+  });
+
+  it('fails the download node, naming the document, when a link has expired', async () => {
+    const verifiedPayload = JSON.parse(message.rawBody.toString('utf8'));
+    const links = app.runtime.deps.completionDelivery.documentLinks;
+    const first = verifiedPayload.documents[0];
+    first.downloadUrl = links.mint(first.id, Math.floor(Date.now() / 1000) - 60);
+    await expect(
+      runCode(code('Download and check documents'), {
+        items: [{ json: { webhookId: 'w', payload: verifiedPayload } }],
+        env: {},
+      }),
+    ).rejects.toThrow(`Document ${first.id}: the portal answered HTTP 403`);
+  });
+});
+
+describe('the inbound example, its Code nodes run as n8n runs them', () => {
+  const workflow = () => readWorkflow(inboundWorkflowPath);
+  const code = (name: string) => workflow().nodes.find((n) => n.name === name)!.parameters.jsCode!;
+  const env = { PORTAL_URL: `${TEST_ORIGIN}/`, INBOUND_WEBHOOK_SECRET: INBOUND_SECRET };
+
+  it('builds a message of the endpoint shape, signs it and sends the raw body: applied', async () => {
+    const [example] = await runCode(code('Message to send'), { items: [{ json: {} }], env: {} });
+    const data = { ...(example!.json.data as { note: string }), applicationId };
+    const message = { ...example!.json, data };
+    expect(inboundWebhookSchema.safeParse(message).success).toBe(true);
+    const id = crypto.randomUUID();
+    const answers = await runCode(code('Sign and send'), {
+      items: [{ json: { ...message, webhookId: id } }],
+      env,
+    });
+    expect(answers).toEqual([
+      { json: { applied: true, applicationId, applicationStatus: expect.any(String) } },
+    ]);
+    // The portal recorded the note once, under the webhook-id the item named: a repeat changes nothing.
+    const again = await runCode(code('Sign and send'), {
+      items: [{ json: { ...message, webhookId: id } }],
+      env,
+    });
+    expect(again).toEqual(answers);
+    const notes = await app.runtime.deps.database.pool.query(
+      `select 1 from audit_log where action = 'review.note_added' and details->>'note' = $1`,
+      [data.note],
+    );
+    expect(notes.rowCount).toBe(1);
+  });
+
+  it("fails with the portal's message when the portal refuses, and without PORTAL_URL", async () => {
+    const item = { json: { type: 'application.note', data: { applicationId, note: 'Refused.' } } };
+    await expect(
+      runCode(code('Sign and send'), {
+        items: [item],
+        env: { ...env, INBOUND_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}` },
+      }),
+    ).rejects.toThrow(
+      'The portal refused the message (HTTP 401): The webhook-signature does not match the body: sign it with INBOUND_WEBHOOK_SECRET.',
+    );
+    await expect(
+      runCode(code('Sign and send'), {
+        items: [
+          { json: { type: 'application.note', data: { applicationId: crypto.randomUUID(), note: 'x' } } },
+        ],
+        env,
+      }),
+    ).rejects.toThrow('The portal refused the message (HTTP 404)');
+    await expect(
+      runCode(code('Sign and send'), { items: [item], env: { ...env, PORTAL_URL: '' } }),
+    ).rejects.toThrow('PORTAL_URL is not set in n8n');
   });
 });
