@@ -52,6 +52,13 @@ export const attestationMessages = {
   signatureRequired: 'Type your full name to sign.',
   signatureMismatch: (expected: string) => `Type your full name as your profile has it: ${expected}.`,
   noProfileName: 'Add your first and last name to your profile, then sign with them.',
+  /**
+   * The refusal of a re-attestation before it is due (issue 28 item 4); dates as YYYY-MM-DD (UTC).
+   * @param signedOn the day the current attestation was signed
+   * @param dueOn the first day a new one is accepted (`attestationDueFrom`)
+   */
+  reattestationNotDue: (signedOn: string, dueOn: string) =>
+    `Your attestation of ${signedOn} is still current, so there is nothing to sign now. You can attest again from ${dueOn}, when your dashboard asks for it.`,
 } as const;
 
 const answerSchema = z
@@ -127,7 +134,15 @@ export const DEFAULT_ATTESTATION_VALID_DAYS = 120;
  * @param now the clock, injected (tests drive it)
  */
 export function attestationExpired(signedAt: Date, validDays: number, now: Date): boolean {
-  return now.getTime() - signedAt.getTime() > validDays * 24 * 60 * 60 * 1000;
+  return now.getTime() > attestationDueFrom(signedAt, validDays).getTime();
+}
+
+/**
+ * When the attestation signed at `signedAt` ages past `validDays`: from just after this moment a
+ * re-attestation is due (`attestationExpired`) and accepted (issue 28 item 4), not before.
+ */
+export function attestationDueFrom(signedAt: Date, validDays: number): Date {
+  return new Date(signedAt.getTime() + validDays * 24 * 60 * 60 * 1000);
 }
 
 /** An attestation as administrators see it and as the completion payload carries it (ISO dates). */

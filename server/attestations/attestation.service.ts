@@ -12,6 +12,7 @@ import {
   type AttestationInput,
   type AttestationRecord,
   answersForRecord,
+  attestationDueFrom,
   attestationExpired,
   attestationMessages,
   profileFullName,
@@ -39,6 +40,8 @@ export interface NewAttestation {
   userAgent: string | null;
   /** The application_versions row the attestation signs. */
   snapshot: { version: number; sha256: string };
+  /** When it was signed (default: the database's clock at insert). */
+  signedAt?: Date;
 }
 
 /**
@@ -80,6 +83,7 @@ export async function recordAttestation(
       userAgent: attestation.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
       snapshotVersion: attestation.snapshot.version,
       snapshotSha256: attestation.snapshot.sha256,
+      ...(attestation.signedAt ? { signedAt: attestation.signedAt } : {}),
     })
     .returning();
   return presentAttestation(row!, cipher);
@@ -154,12 +158,26 @@ export async function reattestationDue(
   return reattestationDueAt(application.applicationStatus, latest?.signedAt, validDays, now);
 }
 
+/** When a re-attestation is accepted: ATTESTATION_VALID_DAYS and the clock (injected). */
+export interface ReattestationPolicy {
+  validDays: number;
+  now: Date;
+}
+
+/** YYYY-MM-DD of `date` in UTC, as the refusal names days. */
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
 /**
  * The provider signs again while the credentialing team holds the application (issue 14), in the
  * same dialog: stored as a `re_attestation` of the newest snapshot (the application is read-only
- * there, so that snapshot is what it holds), audited as 'review.reattested'.
- * @throws AppError not_found (404; not the caller's), conflict (409; not with the team, or no
- *   snapshot yet), validation_failed (400; the typed name is not the profile's)
+ * there, so that snapshot is what it holds), signed at `policy.now`, audited as 'review.reattested'.
+ * Accepted only when one is due (issue 28 item 4): no attestation yet, or the latest is older than
+ * `policy.validDays` (`reattestationDueAt`, what the dashboard's 'Re-attestation required' shows).
+ * The application row is locked first, so concurrent requests run one after the other and the
+ * second sees the first's attestation: at most one is stored per due date.
+ * @throws AppError not_found (404; not the caller's), conflict (409; not with the team, no snapshot
+ *   yet, or the attestation is still current: the message names the day it is due),
+ *   validation_failed (400; the typed name is not the profile's, checked before whether one is due)
  */
 export async function reattest(
   db: Database,
@@ -168,6 +186,7 @@ export async function reattest(
   applicationId: string,
   input: AttestationInput,
   userAgent: string | null,
+  policy: ReattestationPolicy,
 ): Promise<AttestationRecord> {
   return db.transaction(async (tx) => {
     const application = await loadApplicationFor(tx, actor, applicationId, 'read');
@@ -191,6 +210,22 @@ export async function reattest(
       );
     }
     await checkSignature(tx, application.userId, input.signature);
+    // Read after the lock: a concurrent re-attestation that held it has committed its row.
+    const [latest] = await tx
+      .select({ signedAt: applicationAttestations.signedAt })
+      .from(applicationAttestations)
+      .where(eq(applicationAttestations.applicationId, application.id))
+      .orderBy(desc(applicationAttestations.signedAt))
+      .limit(1);
+    if (latest && !attestationExpired(latest.signedAt, policy.validDays, policy.now)) {
+      throw new AppError(
+        'conflict',
+        attestationMessages.reattestationNotDue(
+          isoDay(latest.signedAt),
+          isoDay(attestationDueFrom(latest.signedAt, policy.validDays)),
+        ),
+      );
+    }
     const record = await recordAttestation(tx, cipher, {
       application,
       kind: 're_attestation',
@@ -198,6 +233,7 @@ export async function reattest(
       ipAddress: actor.ipAddress,
       userAgent,
       snapshot: newest,
+      signedAt: policy.now,
     });
     await recordAudit(tx, {
       action: 'review.reattested',

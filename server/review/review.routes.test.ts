@@ -12,6 +12,7 @@ import { minimalPdf } from '../../tests/fixtures/files.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { signedAttestation } from '../../tests/http-client.ts';
 import { reattestationDue } from '../attestations/attestation.service.ts';
+import { ageAttestations } from '../attestations/testing/age-attestations.ts';
 import { createCompletedApplication, FACTORY_SSN } from '../notifications/testing/completed-application.ts';
 import { getAdminReview } from './review.service.ts';
 import { completedApplication as completedReview } from './testing/completed-review-application.ts';
@@ -613,11 +614,14 @@ describe('attestations on the review page (issue 14)', () => {
     const submitted = { id: applicationId, applicationStatus: 'submitted' as const };
     expect(await reattestationDue(deps.db, submitted, 120, new Date(firstSignedAt + 121 * day))).toBe(true);
 
-    // A name that is not hers is refused; her own is stored as a re-attestation of version 1.
+    // A name that is not hers is refused; her own is refused while the attestation is current (issue
+    // 28), and once it is 121 days old stored as a re-attestation of version 1.
     const signed = await signedAttestation(provider);
     const url = `/api/applications/${applicationId}/attestation`;
     const wrong = await provider.json('POST', url, { ...signed, signature: 'Someone Else' });
     expect(wrong.status).toBe(400);
+    expect((await provider.json('POST', url, signed)).status).toBe(409);
+    await ageAttestations(deps.database.pool, applicationId, 121);
     const again = await provider.json<{ kind: string; snapshotVersion: number; signedAt: string }>(
       'POST',
       url,

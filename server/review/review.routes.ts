@@ -41,6 +41,7 @@ import { errorResponseSchema } from '../../domain/app-error.ts';
 import { attestationInputSchema, attestationRecordSchema } from '../../domain/attestation.ts';
 import type { AppInstance } from '../app-types.ts';
 import { reattest } from '../attestations/attestation.service.ts';
+import { createReattestationLimit } from '../attestations/reattestation-limit.ts';
 import { requireActor, requirePermission } from '../auth/actor.ts';
 import {
   approve,
@@ -297,6 +298,7 @@ export async function reviewAdminRoutes(app: AppInstance) {
 
 /** The provider's side of the review: their application's review state and their responses. */
 export async function reviewProviderRoutes(app: AppInstance) {
+  const reattestationLimit = createReattestationLimit(app.deps.database.pool);
   app.get(
     '/api/applications/:applicationId/review',
     {
@@ -357,15 +359,18 @@ export async function reviewProviderRoutes(app: AppInstance) {
         summary: 'Attest again while the credentialing team reviews the application (issue 14)',
         description:
           "The same attestation as at completion (domain/attestation.ts); the typed name must be the profile's. " +
-          'Stored as a re-attestation of the newest snapshot. 409 unless the application is submitted or under review.',
+          'Stored as a re-attestation of the newest snapshot. 409 unless the application is submitted or under review, ' +
+          'and while its latest attestation is not yet older than ATTESTATION_VALID_DAYS (the message names the day it is due). ' +
+          '429 after 10 attempts an hour per provider (Retry-After).',
         tags: ['review'],
         params: reviewParamsSchema,
         body: attestationInputSchema,
-        response: { 201: attestationRecordSchema, ...errors },
+        response: { 201: attestationRecordSchema, ...errors, 429: errorResponseSchema },
       },
     },
     async (request, reply) => {
       const actor = await requirePermission(request, 'send:notification:own');
+      await reattestationLimit.beforeAttempt(actor.userId);
       const record = await reattest(
         app.deps.db,
         app.deps.cipher,
@@ -373,6 +378,7 @@ export async function reviewProviderRoutes(app: AppInstance) {
         request.params.applicationId,
         request.body,
         request.headers['user-agent'] ?? null,
+        { validDays: app.deps.env.ATTESTATION_VALID_DAYS, now: new Date() },
       );
       return reply.status(201).send(record);
     },
