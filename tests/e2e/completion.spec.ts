@@ -1,6 +1,6 @@
 /**
  * The completion button in Chromium (spec §4, §8; issue 5) against the real server, which sends the
- * notification to a real receiver started here on PORT + 1000 (see start-server.sh).
+ * notification to a real receiver started here on a free port (NOTIFY_WEBHOOK_URL, playwright.config.ts).
  *
  * The sections and the document are filled through the API (the point here is the button, not the
  * section screens).
