@@ -17,12 +17,17 @@ import type {
   ProviderList,
   ProviderListQuery,
 } from '../../../domain/api/admin.ts';
+import type { StatusEventState } from '../../../domain/api/integration.ts';
 import type { LeieImportResult, LeieStatus } from '../../../domain/api/leie.ts';
 import {
   type AdminNotification,
   type AdminNotificationListQuery,
+  type AdminStatusEvent,
+  type AdminStatusEventListQuery,
   adminNotificationListSchema,
   adminNotificationSchema,
+  adminStatusEventListSchema,
+  adminStatusEventSchema,
 } from '../../../domain/api/notifications.ts';
 import type { ReviewQueue, ReviewQueueQuery } from '../../../domain/api/review.ts';
 import type { CompletionStatus } from '../../../domain/completion-status.ts';
@@ -157,6 +162,49 @@ export function useResendNotification() {
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: ['admin', 'notifications'] }),
+        queryClient.invalidateQueries({ queryKey: ['admin', 'audit-log'] }),
+      ]),
+  });
+}
+
+/**
+ * `application.status_changed` events, newest first (issue 28; GET /api/admin/status-events),
+ * optionally of one state; at most 100 (the server's default `limit`). Parsed with the contract's schema.
+ * @throws ApiError (through the query's `error`) when the server refuses or cannot be reached
+ */
+export function useAdminStatusEvents(status: StatusEventState | null, enabled: boolean) {
+  return useQuery({
+    queryKey: ['admin', 'status-events', status],
+    enabled,
+    queryFn: async () =>
+      adminStatusEventListSchema.parse(
+        await api<unknown>(
+          'GET',
+          `/api/admin/status-events${query({ status: status ?? undefined } satisfies Partial<AdminStatusEventListQuery>)}`,
+        ),
+      ).statusEvents,
+    placeholderData: keepPreviousData,
+    // Deliveries change state on the server while the admin looks: read the list fresh.
+    staleTime: 0,
+    refetchOnMount: 'always',
+  });
+}
+
+/**
+ * Send a status event again as a new message (issue 28; POST /api/admin/status-events/:id/resend).
+ * Resolves with the event's new state; refreshes the status event lists and the audit log.
+ * @throws ApiError with the server's message (404 unknown event, 403 without the permission)
+ */
+export function useResendStatusEvent() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (eventId: string): Promise<AdminStatusEvent> =>
+      adminStatusEventSchema.parse(
+        await api<unknown>('POST', `/api/admin/status-events/${encodeURIComponent(eventId)}/resend`),
+      ),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['admin', 'status-events'] }),
         queryClient.invalidateQueries({ queryKey: ['admin', 'audit-log'] }),
       ]),
   });

@@ -1,19 +1,46 @@
 /**
- * The administrators' 'Notifications' tab on /admin (issue 20): completion notifications newest first,
- * filtered by state, each as a card (no wide table: readable at 390 px) with provider, state badge
- * (text, not colour alone), times, attempts, the next attempt of a pending one, the last error in full
- * (wrapped; it may carry issue 20's "receiver's body limit" hint), and an expandable attempt log.
- * Failed and undelivered notifications have 'Resend', behind a confirmation dialog.
- * Data: useAdminNotifications / useResendNotification (admin-api.ts), contract domain/api/notifications.ts.
+ * The administrators' 'Notifications' tab on /admin (issue 20; issue 28 item 8): what the portal sent
+ * to the credentialing team's receiver, in two kinds chosen with a 'Type' segmented control (a radio
+ * group: arrows move, the choice is announced; decision 018, addendum): completion notifications and
+ * `application.status_changed` events. Each kind newest first, filtered by state, each as a card (no
+ * wide table: readable at 390 px) with provider, state badge (text, not colour alone), times,
+ * attempts, the next attempt of a pending one and the last error in full (wrapped; it may carry issue
+ * 20's "receiver's body limit" hint); completions also have an expandable attempt log. Failed (and
+ * undelivered) ones have 'Re-send', behind a confirmation dialog: a new message with a new
+ * `webhook-id` (issue 28 item 7).
+ * Data: admin-api.ts (useAdminNotifications, useResendNotification, useAdminStatusEvents,
+ * useResendStatusEvent), contract domain/api/notifications.ts.
  */
-import { Badge, Button, Card, Group, Loader, NativeSelect, Stack, Text, UnstyledButton } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Card,
+  Group,
+  Loader,
+  NativeSelect,
+  SegmentedControl,
+  Stack,
+  Text,
+  UnstyledButton,
+} from '@mantine/core';
 import { useState } from 'react';
-import type { AdminNotification, NotificationAttempt } from '../../../domain/api/notifications.ts';
+import { type StatusEventState, statusEventStates } from '../../../domain/api/integration.ts';
+import type {
+  AdminNotification,
+  AdminStatusEvent,
+  NotificationAttempt,
+} from '../../../domain/api/notifications.ts';
+import { applicationStatusLabel } from '../../../domain/application-status.ts';
 import { type CompletionStatus, completionStatuses } from '../../../domain/completion-status.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { badgeColor } from '../../theme.ts';
-import { useAdminNotifications, useResendNotification } from './admin-api.ts';
+import {
+  useAdminNotifications,
+  useAdminStatusEvents,
+  useResendNotification,
+  useResendStatusEvent,
+} from './admin-api.ts';
 
 const statusLabel: Record<CompletionStatus, string> = {
   pending: 'Pending',
@@ -37,9 +64,19 @@ function When({ iso }: { iso: string }) {
 }
 
 /** The provider as the dialog and toasts name them: their name, else their email, else 'this provider'. */
-function providerOf(notification: AdminNotification): string {
-  return notification.providerName || notification.providerEmail || 'this provider';
+function providerOf(item: { providerName: string; providerEmail: string }): string {
+  return item.providerName || item.providerEmail || 'this provider';
 }
+
+/** The label of the 'Re-send' button and of its confirmation (issue 28 quotes it). */
+const RESEND = 'Re-send';
+
+/** Who changed an application's status, as the status event card says it. */
+const actorLabel: Record<AdminStatusEvent['actorType'], string> = {
+  provider: 'Provider',
+  reviewer: 'Reviewer',
+  integration: 'Workflow integration',
+};
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -85,19 +122,7 @@ function NotificationCard({
   return (
     <Card withBorder padding="md" component="li" aria-label={`Notification of ${providerOf(notification)}`}>
       <Stack gap="xs">
-        <Group justify="space-between" wrap="wrap" gap="xs">
-          <Stack gap={0} style={{ minWidth: 0 }}>
-            <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-              {notification.providerName || '—'}
-            </Text>
-            <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-              {notification.providerEmail || '—'}
-            </Text>
-          </Stack>
-          <Badge color={statusColor[notification.status]} variant="filled" autoContrast>
-            {statusLabel[notification.status]}
-          </Badge>
-        </Group>
+        <CardHead item={notification} status={notification.status} />
         <Field label="Requested">
           <When iso={notification.requestedAt} />
         </Field>
@@ -126,7 +151,7 @@ function NotificationCard({
           </UnstyledButton>
           {canResend && (
             <Button size="xs" onClick={() => onResend(notification)}>
-              Resend
+              {RESEND}
             </Button>
           )}
         </Group>
@@ -138,8 +163,134 @@ function NotificationCard({
   );
 }
 
-/** The tab's content; `enabled` is whether the tab is shown (the list is read only then). */
-export function NotificationsTab({ enabled }: { enabled: boolean }) {
+/** Provider name and email, and the state badge: the head of both kinds of card. */
+function CardHead({
+  item,
+  status,
+}: {
+  item: { providerName: string; providerEmail: string };
+  status: CompletionStatus;
+}) {
+  return (
+    <Group justify="space-between" wrap="wrap" gap="xs">
+      <Stack gap={0} style={{ minWidth: 0 }}>
+        <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+          {item.providerName || '—'}
+        </Text>
+        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {item.providerEmail || '—'}
+        </Text>
+      </Stack>
+      <Badge color={statusColor[status]} variant="filled" autoContrast>
+        {statusLabel[status]}
+      </Badge>
+    </Group>
+  );
+}
+
+function StatusEventCard({
+  event,
+  onResend,
+}: {
+  event: AdminStatusEvent;
+  onResend: (event: AdminStatusEvent) => void;
+}) {
+  return (
+    <Card withBorder padding="md" component="li" aria-label={`Status change of ${providerOf(event)}`}>
+      <Stack gap="xs">
+        <CardHead item={event} status={event.status} />
+        <Field label="Change">
+          {applicationStatusLabel[event.from]} → {applicationStatusLabel[event.to]}
+        </Field>
+        <Field label="Changed by">{actorLabel[event.actorType]}</Field>
+        <Field label="Changed">
+          <When iso={event.occurredAt} />
+        </Field>
+        {event.deliveredAt && (
+          <Field label="Delivered">
+            <When iso={event.deliveredAt} />
+          </Field>
+        )}
+        <Field label="Attempts">{event.attempts}</Field>
+        {event.status === 'pending' && event.nextAttemptAt && (
+          <Field label="Next attempt">
+            <When iso={event.nextAttemptAt} />
+          </Field>
+        )}
+        {event.lastError && <Field label="Last error">{event.lastError}</Field>}
+        {event.status === 'failed' && (
+          <Group>
+            <Button size="xs" onClick={() => onResend(event)}>
+              {RESEND}
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+/** The state filter of either kind: 'All' or one of `states`. */
+function StateFilter<S extends CompletionStatus>({
+  states,
+  value,
+  onChange,
+}: {
+  states: readonly S[];
+  value: S | 'all';
+  onChange: (value: S | 'all') => void;
+}) {
+  return (
+    <NativeSelect
+      label="Status"
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value as S | 'all')}
+      data={[
+        { value: 'all', label: 'All' },
+        ...states.map((state) => ({ value: state, label: statusLabel[state] })),
+      ]}
+      maw={240}
+    />
+  );
+}
+
+/** The list's loading line, its empty line, or its items. */
+function ListBody({
+  pending,
+  fetching,
+  empty,
+  label,
+  children,
+}: {
+  pending: boolean;
+  fetching: boolean;
+  empty: string | null;
+  label: string;
+  children: React.ReactNode;
+}) {
+  if (pending) {
+    return (
+      <Group>
+        <Loader size="sm" aria-hidden="true" />
+        <Text role="status">Loading notifications...</Text>
+      </Group>
+    );
+  }
+  if (empty) return <Text role="status">{empty}</Text>;
+  return (
+    <Stack
+      component="ul"
+      aria-label={label}
+      aria-busy={fetching}
+      gap="sm"
+      style={{ listStyle: 'none', padding: 0, margin: 0 }}
+    >
+      {children}
+    </Stack>
+  );
+}
+
+function CompletionNotifications({ enabled }: { enabled: boolean }) {
   const [status, setStatus] = useState<CompletionStatus | 'all'>('all');
   const list = useAdminNotifications(status === 'all' ? null : status, enabled);
   const resend = useResendNotification();
@@ -162,50 +313,119 @@ export function NotificationsTab({ enabled }: { enabled: boolean }) {
   const notifications = list.data ?? [];
   return (
     <Stack>
-      <NativeSelect
-        label="Status"
-        value={status}
-        onChange={(event) => setStatus(event.currentTarget.value as CompletionStatus | 'all')}
-        data={[
-          { value: 'all', label: 'All' },
-          ...completionStatuses.map((value) => ({ value, label: statusLabel[value] })),
-        ]}
-        maw={240}
-      />
-      {list.isPending ? (
-        <Group>
-          <Loader size="sm" aria-hidden="true" />
-          <Text role="status">Loading notifications...</Text>
-        </Group>
-      ) : notifications.length === 0 ? (
-        <Text role="status">
-          {status === 'all'
-            ? 'No notifications yet'
-            : `No ${statusLabel[status].toLowerCase()} notifications`}
-        </Text>
-      ) : (
-        <Stack
-          component="ul"
-          aria-label="Completion notifications"
-          aria-busy={list.isFetching}
-          gap="sm"
-          style={{ listStyle: 'none', padding: 0, margin: 0 }}
-        >
-          {notifications.map((notification) => (
-            <NotificationCard key={notification.id} notification={notification} onResend={setConfirming} />
-          ))}
-        </Stack>
-      )}
+      <StateFilter states={completionStatuses} value={status} onChange={setStatus} />
+      <ListBody
+        pending={list.isPending}
+        fetching={list.isFetching}
+        label="Completion notifications"
+        empty={
+          notifications.length > 0
+            ? null
+            : status === 'all'
+              ? 'No notifications yet'
+              : `No ${statusLabel[status].toLowerCase()} notifications`
+        }
+      >
+        {notifications.map((notification) => (
+          <NotificationCard key={notification.id} notification={notification} onResend={setConfirming} />
+        ))}
+      </ListBody>
       <ConfirmDialog
         opened={confirming !== null}
-        title="Resend notification"
-        confirmLabel="Resend"
+        title={`${RESEND} notification`}
+        confirmLabel={RESEND}
         busy={resend.isPending}
         onConfirm={confirm}
         onCancel={() => setConfirming(null)}
       >
         {confirming && `Send the completion notification of ${providerOf(confirming)} again?`}
       </ConfirmDialog>
+    </Stack>
+  );
+}
+
+function StatusEvents({ enabled }: { enabled: boolean }) {
+  const [status, setStatus] = useState<StatusEventState | 'all'>('all');
+  const list = useAdminStatusEvents(status === 'all' ? null : status, enabled);
+  const resend = useResendStatusEvent();
+  const [confirming, setConfirming] = useState<AdminStatusEvent | null>(null);
+
+  const confirm = () => {
+    if (!confirming) return;
+    const provider = providerOf(confirming);
+    resend.mutate(confirming.id, {
+      onSuccess: (result) =>
+        notifySuccess(
+          'Status change sent again',
+          `The status change of ${provider} is now ${statusLabel[result.status].toLowerCase()}.`,
+        ),
+      onError: (error) => notifyError('Error', error.message),
+      onSettled: () => setConfirming(null),
+    });
+  };
+
+  const events = list.data ?? [];
+  return (
+    <Stack>
+      <StateFilter states={statusEventStates} value={status} onChange={setStatus} />
+      <ListBody
+        pending={list.isPending}
+        fetching={list.isFetching}
+        label="Status changes"
+        empty={
+          events.length > 0
+            ? null
+            : status === 'all'
+              ? 'No status changes yet'
+              : `No ${statusLabel[status].toLowerCase()} status changes`
+        }
+      >
+        {events.map((event) => (
+          <StatusEventCard key={event.id} event={event} onResend={setConfirming} />
+        ))}
+      </ListBody>
+      <ConfirmDialog
+        opened={confirming !== null}
+        title={`${RESEND} status change`}
+        confirmLabel={RESEND}
+        busy={resend.isPending}
+        onConfirm={confirm}
+        onCancel={() => setConfirming(null)}
+      >
+        {confirming &&
+          `Send the status change of ${providerOf(confirming)} (${applicationStatusLabel[confirming.from]} → ${applicationStatusLabel[confirming.to]}) again?`}
+      </ConfirmDialog>
+    </Stack>
+  );
+}
+
+type NotificationKind = 'completions' | 'status-events';
+
+/** The tab's content; `enabled` is whether the tab is shown (the shown kind's list is read only then). */
+export function NotificationsTab({ enabled }: { enabled: boolean }) {
+  const [kind, setKind] = useState<NotificationKind>('completions');
+  return (
+    <Stack>
+      <Stack gap={4}>
+        <Text size="sm" fw={500} id="notification-kind-label">
+          Type
+        </Text>
+        <SegmentedControl
+          aria-labelledby="notification-kind-label"
+          value={kind}
+          onChange={(value) => setKind(value as NotificationKind)}
+          data={[
+            { value: 'completions', label: 'Completions' },
+            { value: 'status-events', label: 'Status changes' },
+          ]}
+          style={{ alignSelf: 'flex-start' }}
+        />
+      </Stack>
+      {kind === 'completions' ? (
+        <CompletionNotifications enabled={enabled} />
+      ) : (
+        <StatusEvents enabled={enabled} />
+      )}
     </Stack>
   );
 }
