@@ -138,3 +138,32 @@ test('when the receiver is down, the provider is told so and the notification is
   await expect(page.getByRole('button', { name: 'Completed ✓' })).toBeDisabled();
   await expect(page.getByRole('status').filter({ hasText: 'queued' })).toHaveCount(0);
 });
+
+test('a refused completion is told once, by its own click: a reload of the dashboard says nothing of the delivery (issue 28 item 17)', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  await providerAt99Percent(page, 'Lena');
+  await page.reload();
+  const toast = page.getByText('Failed to send application completion notification', { exact: true });
+  const refused = page.getByRole('status').filter({ hasText: 'did not accept the notification' });
+
+  // The receiver refuses the notification: the provider's own click is answered with the spec's
+  // toast (title 'Error'), once, and the line saying what happens now.
+  receiver.answers = [400];
+  await page.getByRole('button', { name: 'Application Completed' }).click();
+  await signAttestation(page, 'Lena Okafor');
+  await expect(toast).toHaveCount(1);
+  await expect(page.getByRole('alert').filter({ has: toast })).toContainText('Error');
+  await expect(refused).toBeVisible();
+
+  // The endpoint's state is the credentialing team's business: a reload shows no toast and no
+  // delivery line, only that the application is with the team.
+  await page.reload();
+  await expect(
+    page.getByText('Your application is with the credentialing team.', { exact: false }),
+  ).toBeVisible();
+  await expect(page.getByText('Submitted', { exact: true })).toBeVisible();
+  await expect(refused).toHaveCount(0);
+  await expect(toast).toHaveCount(0);
+});

@@ -9,6 +9,10 @@
  * Issue 14: the first click opens the attestation dialog (attestation-dialog.tsx, loaded then); the
  * completion is sent with the signed attestation. Clicking again after a completion that is not yet
  * delivered asks the server about it again, without a new attestation.
+ * Issue 28 item 17: the error toast and the line saying why it was not delivered answer the provider's
+ * own click, once; a later load of the dashboard says nothing about the delivery (the endpoint's
+ * state is the credentialing team's business: the admin 'Notifications' tab), and once the team has
+ * the application (under review, decided) the button is gone unless it was delivered ('Completed ✓').
  */
 import { Button, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -24,7 +28,7 @@ import { LazyAttestationDialog } from './lazy-attestation-dialog.tsx';
 /** The answer of POST .../completion, also the application's `completion` (domain/api/notifications.ts). */
 type Completion = z.infer<typeof completionResponseSchema>;
 
-/** What the provider is told while the notification is not delivered. */
+/** What the provider is told, right after their click, while the notification is not delivered. */
 const undeliveredExplanation: Record<Exclude<Completion['status'], 'delivered'>, string> = {
   pending:
     'Your application is marked complete. The notification to the credentialing team is queued and will be delivered automatically when their system is reachable again.',
@@ -76,10 +80,13 @@ export function CompletionSlot({
   const [signing, setSigning] = useState(false);
   const completion = application.completion;
   const delivered = completion?.status === 'delivered';
+  // The provider acted in this page: only then is the delivery theirs to hear about (issue 28).
+  const answered = complete.data !== undefined;
   useRefreshWhileQueued(completion?.status === 'pending');
   const offered =
-    (application.applicationStatus === 'draft' && application.progress === 100) || completion !== null;
-  if (!offered && !completion) return null;
+    (application.applicationStatus === 'draft' && application.progress === 100) ||
+    (completion !== null && (delivered || application.applicationStatus === 'submitted'));
+  if (!offered) return null;
 
   const send = (attestation?: AttestationInput) =>
     complete.mutateAsync(attestation).then(
@@ -122,7 +129,7 @@ export function CompletionSlot({
         onSign={send}
         submitting={complete.isPending}
       />
-      {completion && completion.status !== 'delivered' && !complete.isPending && (
+      {answered && completion && completion.status !== 'delivered' && !complete.isPending && (
         <Text size="sm" role="status">
           {undeliveredExplanation[completion.status]}
         </Text>
