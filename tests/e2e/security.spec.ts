@@ -1,12 +1,17 @@
 import { expect, test } from '@playwright/test';
 import { signIn, signUpAndConfirm, uniqueEmail } from './helpers.ts';
 
-test('no session token or PHI in browser storage; the session cookie is HttpOnly', async ({
+test('no session token or PHI in browser storage or in any response body; the session cookie is HttpOnly', async ({
   page,
   context,
 }) => {
   const email = uniqueEmail('storage');
   await signUpAndConfirm(page, { firstName: 'Sam', lastName: 'Storage', email });
+  // Every API answer the page gets from here on, sign-in included (issue 28 item 5).
+  const bodies: Promise<string>[] = [];
+  page.on('response', (response) => {
+    if (new URL(response.url()).pathname.startsWith('/api/')) bodies.push(response.text().catch(() => ''));
+  });
   await signIn(page, email);
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.getByRole('button', { name: 'Start New Application' }).click();
@@ -39,6 +44,26 @@ test('no session token or PHI in browser storage; the session cookie is HttpOnly
   const session = cookies.find((c) => c.name.includes('session_token'));
   expect(session?.httpOnly).toBe(true);
   expect(session?.sameSite).toBe('Lax');
+
+  // What a script could read of the session: the signed cookie's token appears in no answer.
+  const answers = await page.evaluate(async () =>
+    Promise.all(
+      ['/api/auth/get-session', '/api/auth/list-sessions'].map(async (url) => {
+        const response = await fetch(url);
+        return { url, status: response.status, body: await response.text() };
+      }),
+    ),
+  );
+  for (const answer of answers) expect(answer.status, answer.url).toBe(200);
+  const signed = decodeURIComponent(session!.value);
+  const token = signed.slice(0, signed.lastIndexOf('.'));
+  expect(token.length).toBeGreaterThan(16);
+  const seen = [...(await Promise.all(bodies)), ...answers.map((a) => a.body)];
+  expect(seen.some((body) => body.includes('"user"'))).toBe(true);
+  for (const body of seen) {
+    expect(body).not.toContain(token);
+    expect(body).not.toContain('"token"');
+  }
 });
 
 test('warns before the automatic logoff and signs out an idle user', async ({ page }) => {
