@@ -7,7 +7,8 @@ import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, Outlet } from 'react-router';
 import type { SectionKey } from '../domain/sections/registry.ts';
 import { sectionSlugs } from '../domain/sections/section-catalog.ts';
-import { type PageName, pageNames, RouteTitle, type TitleHandle } from './app/page-titles.ts';
+import { ADMIN_TAB_PARAM, adminTabs, DEFAULT_ADMIN_TAB } from './app/admin-tabs.ts';
+import { type PageName, pageNames, RouteTitle, type TabTitles, type TitleHandle } from './app/page-titles.ts';
 import { ACCOUNT_PATH, APPLICATION_REVIEW_PATH, TWO_FACTOR_SETUP_PATH } from './app/paths.ts';
 import { FullPageLoader } from './components/full-page-loader.tsx';
 import { RequireRole, RequireSignIn } from './components/require-role.tsx';
@@ -56,6 +57,13 @@ function title(page: PageName, ...preload: (() => Promise<unknown>)[]): TitleHan
   return { page, preload };
 }
 
+/** Each /admin tab has its own title (issue 28), e.g. 'Review Queue - Administration - Credentialing'. */
+const adminTabTitles: TabTitles = {
+  param: ADMIN_TAB_PARAM,
+  names: Object.fromEntries(adminTabs.map((tab) => [tab.value, `${tab.label} - ${pageNames.admin}`])),
+  defaultTab: DEFAULT_ADMIN_TAB,
+};
+
 /** The section key of a section route's path, `/<slug>/:applicationId`, from the slug map. */
 function sectionKeyOfPath(path: string): SectionKey {
   const slug = path.split('/')[1];
@@ -94,7 +102,7 @@ export const router = createBrowserRouter([
           {
             path: '/admin',
             element: <RequireRole allow="admin">{() => <AdminPage />}</RequireRole>,
-            handle: title(pageNames.admin, AdminPage.preload),
+            handle: { ...title(pageNames.admin, AdminPage.preload), tabs: adminTabTitles },
           },
           {
             path: APPLICATION_REVIEW_PATH,

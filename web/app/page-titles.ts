@@ -4,10 +4,11 @@
  * `document.title` from the deepest match. Section screens carry their section key instead, and their
  * title is the section's title from the domain registry (never retyped); the registry is imported
  * lazily, because it brings zod and every section's schema, which the first page must not load
- * (decision 016).
+ * (decision 016). A page whose tabs are in its URL (`/auth?tab=sign-up`, `/admin?tab=review`; issue
+ * 28) names each tab's title in its handle's `tabs`, so every tab has its own title.
  */
 import { useEffect } from 'react';
-import { useMatches } from 'react-router';
+import { useMatches, useSearchParams } from 'react-router';
 import type { SectionKey } from '../../domain/sections/registry.ts';
 
 /** The product's name: the landing page's title (spec §1) and the whole title of `/`. */
@@ -19,6 +20,7 @@ export const TITLE_SUFFIX = 'Credentialing';
 /** The page names of the routes that are not section screens (issue 17). */
 export const pageNames = {
   signIn: 'Sign In',
+  signUp: 'Sign Up',
   forgotPassword: 'Forgot Password',
   resetPassword: 'Reset Password',
   dashboard: 'Dashboard',
@@ -38,10 +40,25 @@ export function pageTitle(pageName: string): string {
 }
 
 /**
- * What a route puts in its `handle`: the landing page (`{ landing: true }`, titled with the product's
- * name), a page name, or a section screen's section key.
+ * The titles of a page's tabs kept in its URL (issue 28): `?<param>=<tab>` is titled `names[tab]`
+ * (e.g. 'Review Queue - Administration'); without the parameter the tab is `defaultTab`; a tab not in
+ * `names` keeps the page's own name.
  */
-export type TitleHandle = { landing: true } | { page: PageName } | { sectionKey: SectionKey };
+export interface TabTitles {
+  param: string;
+  names: Readonly<Record<string, string>>;
+  defaultTab?: string;
+}
+
+/**
+ * What a route puts in its `handle`: the landing page (`{ landing: true }`, titled with the product's
+ * name), a page name (with its tabs' titles, if its tabs are in the URL), or a section screen's
+ * section key.
+ */
+export type TitleHandle =
+  | { landing: true }
+  | { page: PageName; tabs?: TabTitles }
+  | { sectionKey: SectionKey };
 
 function isTitleHandle(handle: unknown): handle is TitleHandle {
   return (
@@ -57,26 +74,39 @@ export async function sectionPageTitle(sectionKey: SectionKey): Promise<string> 
   return pageTitle(sectionByKey[sectionKey].title);
 }
 
-/** The title for a handle (a promise only for section screens). */
-export function titleOf(handle: TitleHandle): string | Promise<string> {
+/** The name of a page's tab `tab` (null: the parameter is absent), or the page's own name. */
+function tabPageName(page: PageName, tabs: TabTitles | undefined, tab: string | null): string {
+  const open = tab ?? tabs?.defaultTab;
+  return (open !== undefined && tabs && Object.hasOwn(tabs.names, open) && tabs.names[open]) || page;
+}
+
+/**
+ * The title for a handle (a promise only for section screens).
+ * @param tab the value of the handle's `tabs.param` in the URL (null: absent)
+ */
+export function titleOf(handle: TitleHandle, tab: string | null = null): string | Promise<string> {
   if ('landing' in handle) return PRODUCT_NAME;
-  if ('page' in handle) return pageTitle(handle.page);
+  if ('page' in handle) return pageTitle(tabPageName(handle.page, handle.tabs, tab));
   return sectionPageTitle(handle.sectionKey);
 }
 
 /** Sets `document.title` from the deepest matched route that names its page. Renders nothing. */
 export function RouteTitle() {
   const matches = useMatches();
+  const [params] = useSearchParams();
   const handle = matches
     .map((match) => match.handle)
     .filter(isTitleHandle)
     .at(-1);
-  // The handle's content, not its identity: the effect runs again only when the route changes.
-  const key = handle ? JSON.stringify(handle) : '';
+  // The handle's content and the open tab, not their identity: the effect runs again only when the
+  // route or the tab changes (not on every filter in the query string).
+  const tab = handle && 'tabs' in handle && handle.tabs ? params.get(handle.tabs.param) : null;
+  const key = handle ? JSON.stringify([handle, tab]) : '';
   useEffect(() => {
     if (!key) return;
     let current = true;
-    const title = titleOf(JSON.parse(key) as TitleHandle);
+    const [named, open] = JSON.parse(key) as [TitleHandle, string | null];
+    const title = titleOf(named, open);
     if (typeof title === 'string') document.title = title;
     else
       title.then(

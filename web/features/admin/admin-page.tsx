@@ -1,10 +1,13 @@
 /**
  * `/admin` (spec §2 /admin, §8 admin toasts; issue 6): heading with the Admin badge (Sign Out in the app shell);
  * 'Loading admin dashboard...'; counters (total users, applications, documents); the search box
- * 'Search users by name or email...' (debounced, searched on the server); tabs 'Users & Applications',
- * 'Review Queue' (issue 13), 'All Documents', 'Audit Log', 'Notifications', 'Exclusions' (issue 15) and
- * 'Expiring' (issue 14); the details dialog. Lists are paged on the server, so the browser
- * never holds more than one page, whatever the number of providers.
+ * 'Search users by name or email...' (debounced, searched on the server; an exact NPI or license
+ * number finds the provider too, issue 28); tabs 'Users & Applications', 'Review Queue' (issue 13),
+ * 'All Documents', 'Audit Log', 'Notifications', 'Exclusions' (issue 15) and 'Expiring' (issue 14),
+ * labelled in web/app/admin-tabs.ts; the details dialog. Lists are paged on the server, so the
+ * browser never holds more than one page, whatever the number of providers. The tab, the search, the
+ * page and the filters are in the URL (./admin-url.ts, issue 28): Back from a review page returns to
+ * the dashboard as it was.
  */
 import {
   Badge,
@@ -20,11 +23,13 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { isTwoFactorRequired } from '../../api.ts';
+import { adminTabs } from '../../app/admin-tabs.ts';
 import { FullPageLoader } from '../../components/full-page-loader.tsx';
 import { notifyError } from '../../notify.ts';
 import { useAdminStats, useAllDocuments, useAuditLog, useProviderCards } from './admin-api.ts';
+import { useAdminView } from './admin-url.ts';
 import { AuditLogTab } from './audit-log-tab.tsx';
 import { DocumentsTab } from './documents-tab.tsx';
 import { ExclusionsTab } from './exclusions-tab.tsx';
@@ -37,10 +42,26 @@ import { ReviewQueueTab } from './review-queue-tab.tsx';
 const SEARCH_DEBOUNCE_MS = 300;
 const number = new Intl.NumberFormat('en-US');
 
-/** A page number that belongs to one filter value: it falls back to 1 when the filter changes. */
-function usePageFor<Filter>(filter: Filter): [number, (page: number) => void] {
-  const [state, setState] = useState<{ filter: Filter; page: number }>({ filter, page: 1 });
-  return [state.filter === filter ? state.page : 1, (page) => setState({ filter, page })];
+/**
+ * The search box's text: typed freely, written to the URL (`search`, via `onSearch`) once typing
+ * pauses, and set from the URL when that changes otherwise (Back, a link).
+ */
+function useSearchInput(search: string, onSearch: (search: string) => void) {
+  const [input, setInput] = useState(search);
+  const [debounced] = useDebouncedValue(input.trim(), SEARCH_DEBOUNCE_MS);
+  const written = useRef(search);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a pause in typing writes the URL
+  useEffect(() => {
+    if (debounced === written.current) return;
+    written.current = debounced;
+    onSearch(debounced);
+  }, [debounced]);
+  useEffect(() => {
+    if (search === written.current) return;
+    written.current = search;
+    setInput(search);
+  }, [search]);
+  return [input, setInput] as const;
 }
 
 function Counter({
@@ -88,19 +109,18 @@ function AdminHeader() {
 }
 
 export default function AdminPage() {
-  const [searchInput, setSearchInput] = useState('');
-  const [search] = useDebouncedValue(searchInput.trim(), SEARCH_DEBOUNCE_MS);
-  const [tab, setTab] = useState<string | null>('users');
-  const [auditAction, setAuditAction] = useState<string | null>(null);
-  const [usersPage, setUsersPage] = usePageFor(search);
-  const [documentsPage, setDocumentsPage] = usePageFor(search);
-  const [auditPage, setAuditPage] = usePageFor(auditAction);
+  const { view, openTab, openPage, setSearch, setReviewFilter, setAuditAction, setExpiringFilter } =
+    useAdminView();
+  const { tab, search } = view;
+  const [searchInput, setSearchInput] = useSearchInput(search, setSearch);
+  /** The page of `tab` (the URL holds the open tab's page only). */
+  const pageOf = (of: typeof tab) => (tab === of ? view.page : 1);
   const [viewing, setViewing] = useState<string | null>(null);
 
   const stats = useAdminStats();
-  const providers = useProviderCards(search, usersPage);
-  const allDocuments = useAllDocuments(search, documentsPage, tab === 'documents');
-  const audit = useAuditLog(auditAction, auditPage, tab === 'audit');
+  const providers = useProviderCards(search, pageOf('users'));
+  const allDocuments = useAllDocuments(search, pageOf('documents'), tab === 'documents');
+  const audit = useAuditLog(view.auditAction, pageOf('audit'), tab === 'audit');
   // two_factor_required is no failure to report: the app is taking the admin to the set-up page.
   const failed = [stats, providers, allDocuments, audit].some(
     (query) => query.isError && !isTwoFactorRequired(query.error),
@@ -138,46 +158,51 @@ export default function AdminPage() {
               type="search"
               aria-label="Search users by name or email"
               placeholder="Search users by name or email..."
+              description="An exact NPI or license number finds the provider too."
               leftSection={<IconSearch size={16} aria-hidden="true" />}
               value={searchInput}
               onChange={(event) => setSearchInput(event.currentTarget.value)}
               maxLength={100}
             />
-            <Tabs value={tab} onChange={setTab} keepMounted={false}>
+            <Tabs value={tab} onChange={openTab} keepMounted={false}>
               <Tabs.List aria-label="Admin views">
-                <Tabs.Tab value="users">Users &amp; Applications</Tabs.Tab>
-                <Tabs.Tab value="review">Review Queue</Tabs.Tab>
-                <Tabs.Tab value="documents">All Documents</Tabs.Tab>
-                <Tabs.Tab value="audit">Audit Log</Tabs.Tab>
-                <Tabs.Tab value="notifications">Notifications</Tabs.Tab>
-                <Tabs.Tab value="exclusions">Exclusions</Tabs.Tab>
-                <Tabs.Tab value="expiring">Expiring</Tabs.Tab>
+                {adminTabs.map(({ value, label }) => (
+                  <Tabs.Tab key={value} value={value}>
+                    {label}
+                  </Tabs.Tab>
+                ))}
               </Tabs.List>
               <Tabs.Panel value="users" pt="md">
                 <ProviderList
                   data={providers.data}
                   isFetching={providers.isFetching}
-                  onPageChange={setUsersPage}
+                  onPageChange={openPage}
                   onView={setViewing}
                 />
               </Tabs.Panel>
               <Tabs.Panel value="review" pt="md">
-                <ReviewQueueTab enabled={tab === 'review'} />
+                <ReviewQueueTab
+                  enabled={tab === 'review'}
+                  filter={view.review}
+                  page={pageOf('review')}
+                  onFilterChange={setReviewFilter}
+                  onPageChange={openPage}
+                />
               </Tabs.Panel>
               <Tabs.Panel value="documents" pt="md">
                 <DocumentsTab
                   data={allDocuments.data}
                   isFetching={allDocuments.isFetching}
-                  onPageChange={setDocumentsPage}
+                  onPageChange={openPage}
                 />
               </Tabs.Panel>
               <Tabs.Panel value="audit" pt="md">
                 <AuditLogTab
                   data={audit.data}
                   isFetching={audit.isFetching}
-                  action={auditAction}
+                  action={view.auditAction}
                   onActionChange={setAuditAction}
-                  onPageChange={setAuditPage}
+                  onPageChange={openPage}
                 />
               </Tabs.Panel>
               <Tabs.Panel value="notifications" pt="md">
@@ -187,7 +212,13 @@ export default function AdminPage() {
                 <ExclusionsTab enabled={tab === 'exclusions'} />
               </Tabs.Panel>
               <Tabs.Panel value="expiring" pt="md">
-                <ExpiringTab enabled={tab === 'expiring'} />
+                <ExpiringTab
+                  enabled={tab === 'expiring'}
+                  filter={view.expiring}
+                  page={pageOf('expiring')}
+                  onFilterChange={setExpiringFilter}
+                  onPageChange={openPage}
+                />
               </Tabs.Panel>
             </Tabs>
           </Stack>

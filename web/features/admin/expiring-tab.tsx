@@ -7,11 +7,9 @@
  */
 import { Badge, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { useState } from 'react';
 import {
   credentialKindLabel,
   credentialKinds,
-  DEFAULT_EXPIRING_WINDOW,
   daysLeftText,
   expiringWindowLabel,
   expiringWindows,
@@ -76,11 +74,23 @@ const columns: TableColumn<ExpiringListItem>[] = [
   },
 ];
 
-/** The tab's content; queries only while the tab is shown. */
-export function ExpiringTab({ enabled }: { enabled: boolean }) {
-  const [filter, setFilter] = useState<ExpiringFilter>({ window: DEFAULT_EXPIRING_WINDOW, kind: undefined });
-  const [paged, setPaged] = useState<{ filter: ExpiringFilter; page: number }>({ filter, page: 1 });
-  const page = paged.filter === filter ? paged.page : 1;
+/**
+ * The tab's content; queries only while the tab is shown. The filter and page are the dashboard's
+ * (kept in its URL, issue 28): a new filter starts again at page 1.
+ */
+export function ExpiringTab({
+  enabled,
+  filter,
+  page,
+  onFilterChange,
+  onPageChange,
+}: {
+  enabled: boolean;
+  filter: ExpiringFilter;
+  page: number;
+  onFilterChange: (filter: ExpiringFilter) => void;
+  onPageChange: (page: number) => void;
+}) {
   const expiring = useExpiringCredentials(filter, page, enabled);
 
   return (
@@ -95,7 +105,7 @@ export function ExpiringTab({ enabled }: { enabled: boolean }) {
           value={filter.window}
           onChange={(value) => {
             const window = expiringWindows.find((w) => w === value);
-            if (window) setFilter((f) => ({ ...f, window }));
+            if (window) onFilterChange({ ...filter, window });
           }}
         />
         <Select
@@ -106,7 +116,7 @@ export function ExpiringTab({ enabled }: { enabled: boolean }) {
           value={filter.kind ?? ALL_KINDS}
           onChange={(value) => {
             const kind = credentialKinds.find((k) => k === value);
-            setFilter((f) => ({ ...f, kind }));
+            onFilterChange({ ...filter, kind });
           }}
         />
         <Button
@@ -127,11 +137,7 @@ export function ExpiringTab({ enabled }: { enabled: boolean }) {
         <Text c="dimmed">No credentials have expired or expire in this window.</Text>
       ) : (
         <Stack aria-busy={expiring.isFetching}>
-          <ListPager
-            info={expiring.data}
-            noun={['credential', 'credentials']}
-            onPageChange={(next) => setPaged({ filter, page: next })}
-          />
+          <ListPager info={expiring.data} noun={['credential', 'credentials']} onPageChange={onPageChange} />
           <ResponsiveTable
             rows={expiring.data.credentials}
             columns={columns}

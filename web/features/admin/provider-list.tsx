@@ -5,7 +5,8 @@
  */
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useId } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
+import { fromAdminState } from '../../app/admin-tabs.ts';
 import { reviewPath } from '../../app/paths.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
@@ -23,6 +24,7 @@ function ProviderCardView({
   onView: (userId: string) => void;
 }) {
   const nameId = useId();
+  const location = useLocation();
   const more = provider.documentCount - provider.documents.length;
   return (
     <Card withBorder padding="md" component="li">
@@ -93,6 +95,7 @@ function ProviderCardView({
             <Button
               component={Link}
               to={reviewPath(provider.currentApplication.id)}
+              state={fromAdminState(location)}
               variant="default"
               size="xs"
               aria-describedby={nameId}

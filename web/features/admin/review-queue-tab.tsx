@@ -5,9 +5,9 @@
  * review page. Filters: status and 'Assigned to me'. Paged on the server (GET /api/admin/review-queue).
  */
 import { Anchor, Badge, Card, Checkbox, Group, Select, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { applicationStatusLabel } from '../../../domain/application-status.ts';
+import { fromAdminState } from '../../app/admin-tabs.ts';
 import { reviewPath } from '../../app/paths.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
@@ -31,6 +31,7 @@ function daysAgo(n: number): string {
 }
 
 function QueueCard({ item }: { item: QueueItem }) {
+  const location = useLocation();
   const name = item.providerName || 'Provider without a profile';
   return (
     <Card withBorder padding="md" component="li" aria-label={name}>
@@ -61,7 +62,12 @@ function QueueCard({ item }: { item: QueueItem }) {
             : `${item.checklistDone} of ${item.checklistTotal} verified or waived`}
         </Text>
         <div>
-          <Anchor component={Link} to={reviewPath(item.applicationId)} aria-label={`Open Review of ${name}`}>
+          <Anchor
+            component={Link}
+            to={reviewPath(item.applicationId)}
+            state={fromAdminState(location)}
+            aria-label={`Open Review of ${name}`}
+          >
             Open Review
           </Anchor>
         </div>
@@ -70,11 +76,23 @@ function QueueCard({ item }: { item: QueueItem }) {
   );
 }
 
-/** The tab's content; queries only while the tab is shown. */
-export function ReviewQueueTab({ enabled }: { enabled: boolean }) {
-  const [filter, setFilter] = useState<ReviewQueueFilter>({ status: undefined, assignedToMe: false });
-  const [paged, setPaged] = useState<{ filter: ReviewQueueFilter; page: number }>({ filter, page: 1 });
-  const page = paged.filter === filter ? paged.page : 1;
+/**
+ * The tab's content; queries only while the tab is shown. The filter and page are the dashboard's
+ * (kept in its URL, issue 28): a new filter starts again at page 1.
+ */
+export function ReviewQueueTab({
+  enabled,
+  filter,
+  page,
+  onFilterChange,
+  onPageChange,
+}: {
+  enabled: boolean;
+  filter: ReviewQueueFilter;
+  page: number;
+  onFilterChange: (filter: ReviewQueueFilter) => void;
+  onPageChange: (page: number) => void;
+}) {
   const queue = useReviewQueue(filter, page, enabled);
 
   return (
@@ -87,19 +105,16 @@ export function ReviewQueueTab({ enabled }: { enabled: boolean }) {
           data={statusOptions}
           value={filter.status ?? 'all'}
           onChange={(value) =>
-            setFilter((f) => ({
-              ...f,
+            onFilterChange({
+              ...filter,
               status: value === 'submitted' || value === 'under_review' ? value : undefined,
-            }))
+            })
           }
         />
         <Checkbox
           label="Assigned to me"
           checked={filter.assignedToMe}
-          onChange={(e) => {
-            const assignedToMe = e.currentTarget.checked;
-            setFilter((f) => ({ ...f, assignedToMe }));
-          }}
+          onChange={(e) => onFilterChange({ ...filter, assignedToMe: e.currentTarget.checked })}
         />
       </Group>
       {queue.isPending ? (
@@ -123,11 +138,7 @@ export function ReviewQueueTab({ enabled }: { enabled: boolean }) {
               <QueueCard key={item.applicationId} item={item} />
             ))}
           </Stack>
-          <ListPager
-            info={queue.data}
-            noun={['application', 'applications']}
-            onPageChange={(next) => setPaged({ filter, page: next })}
-          />
+          <ListPager info={queue.data} noun={['application', 'applications']} onPageChange={onPageChange} />
         </>
       )}
     </Stack>

@@ -1,0 +1,50 @@
+/**
+ * The admin dashboard's tabs (spec §2 /admin; issue 28): each one's `?tab=` value in the URL and its
+ * label, which is also its page name in the document title (web/app/page-titles.ts). Here, in the
+ * shell, because the router titles the page and the admin feature renders the tabs.
+ */
+
+/** The query parameter of /admin naming its open tab, e.g. `/admin?tab=review`. */
+export const ADMIN_TAB_PARAM = 'tab';
+
+/** The tabs in their order on screen; the first is open when the URL names none. */
+export const adminTabs = [
+  { value: 'users', label: 'Users & Applications' },
+  { value: 'review', label: 'Review Queue' },
+  { value: 'documents', label: 'All Documents' },
+  { value: 'audit', label: 'Audit Log' },
+  { value: 'notifications', label: 'Notifications' },
+  { value: 'exclusions', label: 'Exclusions' },
+  { value: 'expiring', label: 'Expiring' },
+] as const;
+
+/** One tab's `?tab=` value. */
+export type AdminTab = (typeof adminTabs)[number]['value'];
+
+/** The tab open when the URL names none, or names one that does not exist. */
+export const DEFAULT_ADMIN_TAB: AdminTab = 'users';
+
+/** The tab a `?tab=` value names; DEFAULT_ADMIN_TAB for null or an unknown value. */
+export function adminTabOf(value: string | null): AdminTab {
+  return adminTabs.find((tab) => tab.value === value)?.value ?? DEFAULT_ADMIN_TAB;
+}
+
+/**
+ * The history state of a link from the dashboard to a review page: the dashboard's URL, tab and
+ * filters included, so the review page's 'Back to Admin Dashboard' returns to it (issue 28).
+ */
+export interface FromAdminState {
+  adminUrl: string;
+}
+
+/** The state for a link leaving the dashboard at `location`. */
+export function fromAdminState(location: { pathname: string; search: string }): FromAdminState {
+  return { adminUrl: `${location.pathname}${location.search}` };
+}
+
+/** Where 'Back to Admin Dashboard' leads: the dashboard as the link's state left it, else `/admin`. */
+export function adminReturnPath(state: unknown): string {
+  const adminUrl = (state as Partial<FromAdminState> | null)?.adminUrl;
+  // Only a dashboard URL of this app: the state is ours, but history state outlives deployments.
+  return typeof adminUrl === 'string' && /^\/admin(\?|$)/.test(adminUrl) ? adminUrl : '/admin';
+}
