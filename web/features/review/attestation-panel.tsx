@@ -4,8 +4,12 @@
  * browser, and the snapshot it signs; 'Re-attestation required' when the latest is older than
  * ATTESTATION_VALID_DAYS while the application is reviewed (the server decides:
  * `AdminReview.reattestationRequired`).
+ *
+ * `DisclosureAlert` (issue 28): the Yes answers of the latest attestation, flagged at the top of the
+ * review page, because the panel itself sits below the timeline.
  */
-import { Badge, Card, Group, List, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Card, Group, List, Stack, Text, Title } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import type { AdminReview } from '../../../domain/api/review.ts';
 import { badgeColor } from '../../theme.ts';
@@ -24,6 +28,51 @@ export function ReattestationBadge({ review }: { review: AdminReview }) {
       {REATTESTATION_REQUIRED}
     </Badge>
   ) : null;
+}
+
+/** The heading of the disclosures alert (issue 28). */
+export const DISCLOSURES_ANSWERED_YES = 'Disclosures answered Yes';
+
+/**
+ * The questions the provider answered Yes in the latest attestation (the one in force), each with
+ * its explanation, as an alert with a heading; nothing when there is no attestation or every answer
+ * is No. Earlier attestations stay in the panel below.
+ */
+export function DisclosureAlert({ review }: { review: AdminReview }) {
+  const latest = review.attestations.at(-1);
+  const yes = latest?.answers.filter((answer) => answer.answer === 'yes') ?? [];
+  if (!latest || yes.length === 0) return null;
+  return (
+    <Alert
+      color="orange.9"
+      variant="light"
+      icon={<IconAlertTriangle aria-hidden="true" />}
+      title={
+        <Title order={2} size="h4">
+          {DISCLOSURES_ANSWERED_YES}
+        </Title>
+      }
+    >
+      <Stack gap="xs">
+        <Text size="sm">
+          In the attestation signed {dayjs(latest.signedAt).format('MMM D, YYYY')}, the provider answered Yes
+          to {yes.length === 1 ? 'this question' : `these ${yes.length} questions`}:
+        </Text>
+        <List size="sm" spacing={4}>
+          {yes.map((answer) => (
+            <List.Item key={answer.questionId}>
+              <Text size="sm" fw={600}>
+                {answer.question}
+              </Text>
+              <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+                {answer.explanation ? `Explanation: ${answer.explanation}` : 'No explanation given.'}
+              </Text>
+            </List.Item>
+          ))}
+        </List>
+      </Stack>
+    </Alert>
+  );
 }
 
 export function AttestationPanel({ review }: { review: AdminReview }) {

@@ -3,7 +3,8 @@
  * application's review page for administrators. The provider's name, status and dates, the assigned
  * reviewer, the actions the state machine allows now, the verification checklist, the frozen snapshot
  * with its versions and changes, the information requests and the timeline (transitions, requests,
- * responses, verifications and notifications, from the audit log). Reading it is an audited admin read
+ * responses, verifications and notifications, from the audit log), and at the top an alert naming
+ * the disclosure questions of the latest attestation answered Yes (issue 28). Reading it is an audited admin read
  * on the server; an unknown id shows 'Application not found'.
  */
 import {
@@ -29,7 +30,7 @@ import type { Me } from '../../app/session.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatDate } from '../../format.ts';
-import { AttestationPanel, ReattestationBadge } from './attestation-panel.tsx';
+import { AttestationPanel, DisclosureAlert, ReattestationBadge } from './attestation-panel.tsx';
 import { ReviewActions } from './review-actions.tsx';
 import { type AdminReview, useAdminReview } from './review-api.ts';
 import { SnapshotPanel } from './snapshot-panel.tsx';
@@ -203,6 +204,8 @@ export default function ReviewPage({ me }: { me: Me }) {
                 <Text size="sm">Reason for the rejection: {review.decisionReason}</Text>
               )}
             </Stack>
+            {/* Above the actions, visible without scrolling (issue 28): the full answers are at the bottom. */}
+            <DisclosureAlert review={review} />
             <ReviewActions review={review} />
             <Grid gap="xl">
               <Grid.Col span={{ base: 12, md: 5 }}>
