@@ -258,7 +258,9 @@ test('every screen at 390x844 and 1280x800: no sideways scrolling, controls in v
   await expect(page.getByRole('table').getByRole('row')).toHaveCount(4);
   await expect(page.getByRole('list', { name: 'Your Payors' })).toHaveCount(0);
 
-  // A toast covers neither the page heading nor Sign Out, at either size.
+  // A toast covers neither Sign Out nor the button just pressed, at either size, nor the page heading
+  // on a desktop. On a phone it sits at the top (issue 28: at the bottom it covered the Save and Add
+  // buttons), where it may cover the heading's text for its few seconds.
   for (const size of sizes) {
     await page.setViewportSize({ width: size.width, height: size.height });
     await page.getByLabel('Payor Name').fill(`Aetna ${size.name}`);
@@ -268,9 +270,15 @@ test('every screen at 390x844 and 1280x800: no sideways scrolling, controls in v
     const toastBox = (await toast.boundingBox())!;
     // The heading's text (its box spans the column) and the Sign Out button, where visible.
     const targets = [
-      { name: 'heading', box: await textBox(page.getByRole('heading', { level: 1, name: 'Payors' })) },
+      { name: 'Add Payor', box: await page.getByRole('button', { name: 'Add Payor' }).boundingBox() },
       { name: 'Sign Out', box: await page.getByRole('button', { name: 'Sign Out' }).boundingBox() },
     ];
+    if (size.name === 'desktop') {
+      targets.push({
+        name: 'heading',
+        box: await textBox(page.getByRole('heading', { level: 1, name: 'Payors' })),
+      });
+    }
     for (const { name, box } of targets) {
       if (!box || box.width === 0) continue;
       const overlaps =

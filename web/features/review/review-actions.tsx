@@ -188,8 +188,9 @@ export function ReviewActions({ review }: { review: AdminReview }) {
       notifySuccess(reviewActionLabel[t.action], success[t.action] ?? '');
     } catch (error) {
       const message = error instanceof Error ? error.message : 'The action failed.';
+      // A refusal (409, e.g. 'Approve' with items to redo) is shown once, in the page; other failures toast.
       if (error instanceof ApiError && error.status === 409) setRefusal({ message, reasons: error.reasons });
-      notifyError(`${reviewActionLabel[t.action]} Failed`, message);
+      else notifyError(`${reviewActionLabel[t.action]} Failed`, message);
       throw error;
     }
   }
