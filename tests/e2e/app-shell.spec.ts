@@ -5,6 +5,7 @@
  * a title of its own on every route (web/app/page-titles.ts); no axe violations at either size.
  */
 import { expect, type Page, test } from '@playwright/test';
+import { SECTION_COUNT } from '../../domain/sections/registry.ts';
 import { expectNoAxeViolations, newProviderWithApplication } from './helpers.ts';
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -138,11 +139,20 @@ test('the landing page keeps the spec texts and says what to expect, at both siz
       page.getByRole('heading', { level: 1, name: 'Healthcare Provider Credentialing System' }),
     ).toBeVisible();
     await expect(page.getByText('Secure healthcare onboarding platform')).toBeVisible();
-    for (const name of ['Sign In', 'Get Started', 'Start Application', 'Provider Login']) {
+    for (const name of ['Sign In', 'Provider Login']) {
       await expect(page.getByRole('link', { name, exact: true }).first()).toHaveAttribute('href', '/auth');
     }
-    // The steps list the sections from the registry; the documents list the document types.
+    // Issue 28: a new provider's ways in open the Sign Up tab.
+    for (const name of ['Get Started', 'Start Application']) {
+      await expect(page.getByRole('link', { name, exact: true })).toHaveAttribute(
+        'href',
+        '/auth?tab=sign-up',
+      );
+    }
+    // The steps list (and count, issue 28) the sections from the registry; the documents list the
+    // document types.
     const steps = page.getByRole('region', { name: 'How it works' });
+    await expect(steps).toContainText(`Complete the ${SECTION_COUNT} sections`);
     await expect(steps).toContainText('Personal Information');
     await expect(steps).toContainText('Peer References');
     await expect(page.getByRole('region', { name: 'Documents to have at hand' })).toContainText(

@@ -6,17 +6,21 @@ test('a provider signs up, confirms by mail, starts an application and signs out
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Healthcare Provider Credentialing System' })).toBeVisible();
   await expect(page.getByText('Secure healthcare onboarding platform')).toBeVisible();
-  for (const name of ['Sign In', 'Get Started', 'Start Application', 'Provider Login']) {
+  // Issue 28: the ways in for a new provider open the Sign Up tab; the footer's year is this year's.
+  for (const name of ['Sign In', 'Provider Login']) {
     await expect(page.getByRole('link', { name, exact: true }).first()).toHaveAttribute('href', '/auth');
   }
-  await expect(page.getByText(/© 2024/)).toBeVisible();
+  for (const name of ['Get Started', 'Start Application']) {
+    await expect(page.getByRole('link', { name, exact: true })).toHaveAttribute('href', '/auth?tab=sign-up');
+  }
+  await expect(page.getByText(`© ${new Date().getFullYear()} Healthcare`)).toBeVisible();
   await expectNoAxeViolations(page);
 
   // A weak password is refused with its reasons shown in the form.
   await page.getByRole('link', { name: 'Get Started' }).click();
-  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page).toHaveURL(/\/auth\?tab=sign-up$/);
+  await expect(page.getByRole('tab', { name: 'Sign Up' })).toHaveAttribute('aria-selected', 'true');
   await expectNoAxeViolations(page);
-  await page.getByRole('tab', { name: 'Sign Up' }).click();
   const signUp = page.getByRole('form', { name: 'Sign up' });
   await signUp.getByLabel('First Name').fill('Maya');
   await signUp.getByLabel('Last Name').fill('Okafor');

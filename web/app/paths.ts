@@ -4,6 +4,15 @@
  */
 import type { Me } from './session.ts';
 
+/** The query parameter of /auth naming its open tab: `?tab=sign-up` opens 'Sign Up' (issue 28). */
+export const AUTH_TAB_PARAM = 'tab';
+
+/** The tabs of /auth: 'Sign In' (the default) and 'Sign Up'. */
+export type AuthTab = 'sign-in' | 'sign-up';
+
+/** /auth with its 'Sign Up' tab open: where 'Get Started' and 'Start Application' lead. */
+export const SIGN_UP_PATH = `/auth?${AUTH_TAB_PARAM}=sign-up`;
+
 /** The account page: the second factor's status, 'Set up' and 'Turn off' (issue 16). */
 export const ACCOUNT_PATH = '/account';
 

@@ -1,7 +1,8 @@
 /**
- * `/auth`: tabs 'Sign In' (default) and 'Sign Up' (spec §2 /auth, §5, §8). Sign-up always ends in
- * 'Registration Successful' for a new or an existing email (the server does not reveal accounts).
- * Sign-in asks for the second factor after the password when the account has one (issue 16).
+ * `/auth`: tabs 'Sign In' (default) and 'Sign Up' (spec §2 /auth, §5, §8; `?tab=sign-up` opens
+ * 'Sign Up', issue 28). Sign-up always ends in 'Registration Successful' for a new or an existing
+ * email (the server does not reveal accounts). Sign-in asks for the second factor after the password
+ * when the account has one (issue 16); its toasts replace each other (issue 28).
  * Issue 17: sign-up ends on a 'Check your email' panel with a resend; an invalid email is a message on
  * the field; a new attempt removes the previous 'Registration Failed' toast; signing in before
  * confirming says so and that a new link was sent; every confirmation link lands here with
@@ -29,7 +30,7 @@ import { signInFormSchema, signUpFormSchema } from '../../../domain/account.ts';
 import { EMAIL_CONFIRMED_PARAM, EMAIL_CONFIRMED_PATH } from '../../../domain/email-confirmation.ts';
 import { PASSWORD_MIN_LENGTH } from '../../../domain/password-policy.ts';
 import { ApiError, api, isEmailNotVerified } from '../../api.ts';
-import { homePathOf } from '../../app/paths.ts';
+import { AUTH_TAB_PARAM, type AuthTab, homePathOf } from '../../app/paths.ts';
 import { meQueryKey, useSession } from '../../app/session.ts';
 import { FullPageLoader } from '../../components/full-page-loader.tsx';
 import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
@@ -43,13 +44,17 @@ interface SignInAnswer {
   twoFactorRedirect?: boolean;
 }
 
+/** Sign-in's toasts share one slot: each replaces the one before (web/notify.ts). */
+const SIGN_IN_TOAST = { slot: 'sign-in' } as const;
+
 /** After the server opened the session: the welcome toast, then the caller's home (by role). */
 function useFinishSignIn() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   return async () => {
     await queryClient.invalidateQueries({ queryKey: meQueryKey });
-    notifySuccess('Welcome back!', 'You have been signed in successfully.');
+    // Replaces a 'Sign In Failed' from an earlier attempt (issue 28): one sign-in toast at a time.
+    notifySuccess('Welcome back!', 'You have been signed in successfully.', SIGN_IN_TOAST);
     navigate('/dashboard');
   };
 }
@@ -79,12 +84,16 @@ function SignInForm({ email, onSecondFactor }: { email: string; onSecondFactor: 
     } catch (error) {
       if (isEmailNotVerified(error)) {
         setNotConfirmed(values.email.trim());
-        notifyError('Sign In Failed', NOT_CONFIRMED_MESSAGE);
+        notifyError('Sign In Failed', NOT_CONFIRMED_MESSAGE, SIGN_IN_TOAST);
       } else if (error instanceof ApiError && error.issues.length > 0) {
         form.setErrors(issuesToFormErrors(error.issues));
-        notifyError('Sign In Failed', error.message);
+        notifyError('Sign In Failed', error.message, SIGN_IN_TOAST);
       } else {
-        notifyError('Sign In Failed', error instanceof Error ? error.message : 'Sign in failed.');
+        notifyError(
+          'Sign In Failed',
+          error instanceof Error ? error.message : 'Sign in failed.',
+          SIGN_IN_TOAST,
+        );
       }
     } finally {
       setBusy(false);
@@ -297,7 +306,19 @@ function SignInPanel() {
 
 export default function AuthPage() {
   const { data: me, isPending } = useSession();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
+  // The open tab is in the URL (issue 28): 'Get Started' links to the Sign Up tab (SIGN_UP_PATH).
+  const tab: AuthTab = params.get(AUTH_TAB_PARAM) === 'sign-up' ? 'sign-up' : 'sign-in';
+  const openTab = (value: string | null) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value === 'sign-up') next.set(AUTH_TAB_PARAM, value);
+        else next.delete(AUTH_TAB_PARAM);
+        return next;
+      },
+      { replace: true },
+    );
   if (isPending) return <FullPageLoader />;
   if (me) return <Navigate to={homePathOf(me)} replace />;
   return (
@@ -327,7 +348,7 @@ export default function AuthPage() {
               </Alert>
             )}
             <Paper withBorder p="lg">
-              <Tabs defaultValue="sign-in">
+              <Tabs value={tab} onChange={openTab}>
                 <Tabs.List grow mb="md">
                   <Tabs.Tab value="sign-in">Sign In</Tabs.Tab>
                   <Tabs.Tab value="sign-up">Sign Up</Tabs.Tab>

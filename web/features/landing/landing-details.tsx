@@ -1,8 +1,9 @@
 /**
  * What a clinician wants to know before starting (issue 17), below the landing page's spec texts:
- * the steps, the documents to have at hand, and how their data is protected. The sections and the
- * document types come from the domain (never retyped); the registry brings zod and the section
- * schemas, so this part is a lazy chunk loaded after the landing page's first paint (decision 016).
+ * the steps, the documents to have at hand, and how their data is protected. The sections (their
+ * number too, Documents included; issue 28) and the document types come from the domain (never
+ * retyped); the registry brings zod and the section schemas, so this part is a lazy chunk loaded
+ * after the landing page's first paint (decision 016).
  *
  * The protection statements are what this product does: SSN encrypted at rest with AES-256-GCM
  * (decision 005, server/security/field-cipher.ts); a provider reads only their own application and
@@ -17,9 +18,10 @@ import {
   documentTypes,
   MAX_DOCUMENT_BYTES,
 } from '../../../domain/sections/document-files.ts';
-import { catalogSections } from '../../../domain/sections/section-catalog.ts';
+import { catalogSections, sectionCatalog } from '../../../domain/sections/section-catalog.ts';
 
-const formSections = catalogSections.filter((section) => section.key !== 'documents');
+/** The section where documents are uploaded, by its catalog title. */
+const documentsTitle = sectionCatalog.documents.title;
 const documentsToHave = documentTypes
   .filter((type) => type !== 'other')
   .map((type) => documentTypeLabel[type]);
@@ -41,11 +43,12 @@ export default function LandingDetails() {
             <List.Item>Sign up with your name, email address and a password.</List.Item>
             <List.Item>Confirm your email address with the link we send you.</List.Item>
             <List.Item>
-              Fill in the {formSections.length} sections of your application, in any order, saving as you go:{' '}
-              {formSections.map((section) => section.title).join(', ')}.
+              Complete the {catalogSections.length} sections of your application, in any order, saving as you
+              go: {catalogSections.map((section) => section.title).join(', ')}.
             </List.Item>
             <List.Item>
-              Upload your supporting documents ({fileTypes}; up to {maxMegabytes} MB each).
+              In {documentsTitle}, upload your supporting documents ({fileTypes}; up to {maxMegabytes} MB
+              each).
             </List.Item>
             <List.Item>When every section is complete, notify the credentialing team.</List.Item>
           </List>

@@ -1,12 +1,15 @@
 /**
  * `/`: the landing page (spec §1, §2). A signed-in user goes to /dashboard. Below the spec's title,
  * tagline and buttons: how it works, the documents to have at hand and how data is protected (issue 17).
+ * 'Get Started' and 'Start Application' open the Sign Up tab, 'Sign In' and 'Provider Login' the Sign
+ * In tab; the footer's year is the visitor's current year (issue 28).
  * The page shows while the session check is under way, not a loader: a visitor's first paint does
  * not wait for that round trip, and a signed-in user sees it for that moment only (decision 016).
  */
 import { Anchor, Box, Button, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { Link, Navigate } from 'react-router';
+import { SIGN_UP_PATH } from '../../app/paths.ts';
 import { useSession } from '../../app/session.ts';
 
 // The steps, documents and protection panels (issue 17): they read the domain registry, which brings
@@ -28,7 +31,7 @@ export default function LandingPage() {
               <Button component={Link} to="/auth" variant="default">
                 Sign In
               </Button>
-              <Button component={Link} to="/auth">
+              <Button component={Link} to={SIGN_UP_PATH}>
                 Get Started
               </Button>
             </Group>
@@ -43,7 +46,7 @@ export default function LandingPage() {
               Secure healthcare onboarding platform
             </Text>
             <Group justify="center">
-              <Button component={Link} to="/auth" size="lg">
+              <Button component={Link} to={SIGN_UP_PATH} size="lg">
                 Start Application
               </Button>
               <Button component={Link} to="/auth" size="lg" variant="outline">
@@ -60,7 +63,7 @@ export default function LandingPage() {
       <footer>
         <Container size="lg" py="md">
           <Text size="sm" c="dimmed" ta="center">
-            © 2024 Healthcare Provider Credentialing System. All rights reserved.{' '}
+            © {new Date().getFullYear()} Healthcare Provider Credentialing System. All rights reserved.{' '}
             <Anchor component={Link} to="/auth" size="sm" underline="always">
               Sign In
             </Anchor>
