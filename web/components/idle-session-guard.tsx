@@ -7,11 +7,11 @@
  * Every tab of the browser shares the one cookie session, so activity in any tab counts for all of
  * them: each tab records its last activity in localStorage (a timestamp only: no token, no PHI) and
  * measures idleness from the newest record, so an idle tab neither warns nor signs out while the user
- * works in another.
+ * works in another. The warning says when a form has unsaved changes (issue 28).
  */
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../api.ts';
-import { skipUnsavedChangesPrompt } from '../forms/unsaved-changes.tsx';
+import { skipUnsavedChangesPrompt, useHasUnsavedChanges } from '../forms/unsaved-changes.tsx';
 
 const IdleWarningDialog = lazy(() => import('./idle-warning-dialog.tsx'));
 
@@ -48,6 +48,7 @@ export function IdleSessionGuard({ idleTimeoutSeconds }: { idleTimeoutSeconds: n
   const lastActivity = useRef(Date.now());
   const lastPing = useRef(Date.now());
   const [secondsLeft, setSecondsLeft] = useState<number | null>(null);
+  const unsavedChanges = useHasUnsavedChanges();
   const lead = warningLeadSeconds(idleTimeoutSeconds);
 
   const keepAlive = useCallback(() => {
@@ -104,6 +105,7 @@ export function IdleSessionGuard({ idleTimeoutSeconds }: { idleTimeoutSeconds: n
     <Suspense fallback={null}>
       <IdleWarningDialog
         secondsLeft={secondsLeft}
+        unsavedChanges={unsavedChanges}
         onStay={() => {
           lastPing.current = 0;
           keepAlive();

@@ -7,8 +7,12 @@
  * Uses react-router 7's `useBlocker` (needs the data router of web/router.tsx). Navigation within the
  * same path (a search or hash change) is not blocked, nor the move to /auth after Sign Out, nor the
  * automatic logoff (`skipUnsavedChangesPrompt`).
+ *
+ * Issue 28: every guarded form reports whether it has changes to one store here, read with
+ * `useHasUnsavedChanges()`: 'Sign Out' asks first with the same dialog (web/components/
+ * sign-out-button.tsx), and the automatic-logoff warning says the changes are lost at the sign-out.
  */
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 import { type BlockerFunction, useBlocker } from 'react-router';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 
@@ -18,7 +22,57 @@ export const unsavedChangesTexts = {
   body: 'You have changes on this screen that are not saved. If you leave now, they are lost.',
   keep: 'Keep editing',
   discard: 'Discard',
+  /** Added to the automatic-logoff warning while a form has changes (issue 28). */
+  atLogoff:
+    "You have changes on this screen that are not saved. They are lost when you are signed out: choose 'Stay signed in' to keep them.",
 } as const;
+
+/** The guards whose form has changes now (one token per mounted dirty guard). */
+const dirtyForms = new Set<symbol>();
+const dirtyListeners = new Set<() => void>();
+
+function announceDirtyForms() {
+  for (const listener of dirtyListeners) listener();
+}
+
+function subscribeToDirtyForms(listener: () => void) {
+  dirtyListeners.add(listener);
+  return () => {
+    dirtyListeners.delete(listener);
+  };
+}
+
+/** Whether any form on the screen has unsaved changes (a guarded form: useUnsavedChangesGuard). */
+export function useHasUnsavedChanges(): boolean {
+  return useSyncExternalStore(subscribeToDirtyForms, () => dirtyForms.size > 0);
+}
+
+/**
+ * The confirmation before unsaved changes are lost, by leaving the screen or by 'Sign Out'
+ * (issue 28): the same texts either way.
+ */
+export function UnsavedChangesDialog({
+  opened,
+  onDiscard,
+  onKeep,
+}: {
+  opened: boolean;
+  onDiscard: () => void;
+  onKeep: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      opened={opened}
+      title={unsavedChangesTexts.title}
+      confirmLabel={unsavedChangesTexts.discard}
+      cancelLabel={unsavedChangesTexts.keep}
+      onConfirm={onDiscard}
+      onCancel={onKeep}
+    >
+      {unsavedChangesTexts.body}
+    </ConfirmDialog>
+  );
+}
 
 /** Set when the app itself leaves the page (automatic logoff): no prompt may stop that. */
 let leavingOnPurpose = false;
@@ -56,6 +110,17 @@ export function useUnsavedChangesGuard(dirty: boolean) {
 
   useEffect(() => {
     if (!dirty) return;
+    const token = Symbol('dirty form');
+    dirtyForms.add(token);
+    announceDirtyForms();
+    return () => {
+      dirtyForms.delete(token);
+      announceDirtyForms();
+    };
+  }, [dirty]);
+
+  useEffect(() => {
+    if (!dirty) return;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
       if (allowed.current || leavingOnPurpose) return;
       event.preventDefault();
@@ -71,16 +136,11 @@ export function useUnsavedChangesGuard(dirty: boolean) {
   }, []);
 
   const dialog = (
-    <ConfirmDialog
+    <UnsavedChangesDialog
       opened={blocker.state === 'blocked'}
-      title={unsavedChangesTexts.title}
-      confirmLabel={unsavedChangesTexts.discard}
-      cancelLabel={unsavedChangesTexts.keep}
-      onConfirm={() => blocker.proceed?.()}
-      onCancel={() => blocker.reset?.()}
-    >
-      {unsavedChangesTexts.body}
-    </ConfirmDialog>
+      onDiscard={() => blocker.proceed?.()}
+      onKeep={() => blocker.reset?.()}
+    />
   );
   return { dialog, allowNavigation };
 }
