@@ -5,9 +5,11 @@ import {
   DEA_FORMAT_WARNING,
   deaCheckDigitValid,
   deaWarnings,
+  identifierWarnings,
   NPI_CHECK_DIGIT_WARNING,
   NPI_FORMAT_WARNING,
   npiWarning,
+  savedWithWarningsText,
 } from './identifier-checks.ts';
 
 describe('npiWarning (CMS Luhn over 80840 + the first nine digits)', () => {
@@ -63,5 +65,27 @@ describe('DEA number (two letters, seven digits, (d1+d3+d5 + 2(d2+d4+d6)) mod 10
     expect(deaWarnings('AB12')).toEqual([]);
     expect(deaWarnings('AB12', undefined, 'final')).toEqual([DEA_FORMAT_WARNING]);
     expect(deaWarnings('12AB')).toEqual([DEA_FORMAT_WARNING]);
+  });
+});
+
+describe('the save confirmation (issue 28)', () => {
+  it('lists the final warnings of both identifiers, in field order', () => {
+    // A nine-digit NPI is quiet while typed, wrong once saved.
+    expect(identifierWarnings({ npiNumber: '123456789', deaNumber: '' })).toEqual([NPI_FORMAT_WARNING]);
+    expect(identifierWarnings({ npiNumber: '1234567890', deaNumber: 'AB1234564' }, 'Brown')).toEqual([
+      NPI_CHECK_DIGIT_WARNING,
+      DEA_CHECK_DIGIT_WARNING,
+    ]);
+    expect(identifierWarnings({ npiNumber: '1234567893', deaNumber: null })).toEqual([]);
+  });
+
+  it("says 'Saved with 1 warning: …', pluralised, or nothing", () => {
+    expect(savedWithWarningsText([])).toBeNull();
+    expect(savedWithWarningsText([NPI_CHECK_DIGIT_WARNING])).toBe(
+      `Saved with 1 warning: ${NPI_CHECK_DIGIT_WARNING}`,
+    );
+    expect(savedWithWarningsText([NPI_CHECK_DIGIT_WARNING, DEA_CHECK_DIGIT_WARNING])).toBe(
+      `Saved with 2 warnings: ${NPI_CHECK_DIGIT_WARNING} ${DEA_CHECK_DIGIT_WARNING}`,
+    );
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Format checks of the NPI and the DEA number (issue 15 "Format checks"): warnings, never refusals,
  * because spec §5 leaves personal information unvalidated. One implementation for the personal
- * information screen (shown inline as the value is typed; it still saves) and the review checklist
- * (shown on the NPI and DEA items).
+ * information screen (shown inline as the value is typed, judged as final once the field is left, and
+ * listed in the save confirmation, issue 28; it still saves) and the review checklist (shown on the
+ * NPI and DEA items).
  *
  * - NPI (CMS "NPI check digit" standard): ten digits, the last a Luhn check digit computed over the
  *   prefix 80840 followed by the first nine digits (npiCheckDigitValid, personal-information.ts).
@@ -70,4 +71,26 @@ export function deaWarnings(dea: string, lastName?: string, mode: CheckMode = 't
     warnings.push(deaInitialWarning(lastName!));
   }
   return warnings;
+}
+
+/**
+ * Every warning of the NPI and the DEA number of a personal-information record, judged as final (the
+ * record is being saved), in field order: what the save confirmation lists (issue 28).
+ */
+export function identifierWarnings(
+  record: { npiNumber?: string | null; deaNumber?: string | null },
+  lastName?: string,
+): string[] {
+  const npi = npiWarning(record.npiNumber ?? '', 'final');
+  return [...(npi ? [npi] : []), ...deaWarnings(record.deaNumber ?? '', lastName, 'final')];
+}
+
+/**
+ * The save confirmation's line for `warnings` (issue 28): 'Saved with 1 warning: …' or 'Saved with 2
+ * warnings: … …' (the messages joined by a space, each a full sentence), or null when there are none.
+ */
+export function savedWithWarningsText(warnings: readonly string[]): string | null {
+  if (warnings.length === 0) return null;
+  const noun = warnings.length === 1 ? 'warning' : 'warnings';
+  return `Saved with ${warnings.length} ${noun}: ${warnings.join(' ')}`;
 }

@@ -2,15 +2,18 @@
  * The single-form layout: `/personal-information/:applicationId` (spec §2 "Personal information screen",
  * §7 upsert, §8 toasts). Loads the saved record (none yet is not an error), shows the section's fields,
  * validates with the section's zod schema (the server's), saves with one PUT, toasts the registry's
- * message and returns to /dashboard. 'Cancel' returns without saving, asking first when the form has
+ * message (with 'Saved with 1 warning: …' when the NPI or DEA number has a warning, issue 28) and
+ * returns to /dashboard. 'Cancel' returns without saving, asking first when the form has
  * changes (issue 17). An unknown or another person's application id shows 'Application not found'.
  */
 import { Card, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { identifierWarnings, savedWithWarningsText } from '../../../domain/sections/identifier-checks.ts';
 import { personalInformationSection } from '../../../domain/sections/personal-information.ts';
 import { ApiError, isNotFound } from '../../api.ts';
+import { useSession } from '../../app/session.ts';
 import { ApplicationNotFound } from '../../components/application-not-found.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { useUnsavedChangesGuard } from '../../forms/unsaved-changes.tsx';
@@ -41,6 +44,8 @@ const labels = fieldLabels([
   { name: 'providerTypeChoice', label: 'Provider Type' },
   { name: 'customProviderType', label: 'Custom Provider Type' },
 ]);
+/** How long a confirmation with warnings stays (ms): it has a sentence or more to read per warning. */
+const WARNINGS_TOAST_MS = 12_000;
 const schemaErrors = zodValidate<PersonalInformationValues>(section.schema, screen.toInput);
 
 function PersonalInformationForm({
@@ -58,10 +63,26 @@ function PersonalInformationForm({
   });
   const guard = useUnsavedChangesGuard(form.isDirty());
 
+  const lastName = useSession().data?.profile?.lastName;
+
   const submit = form.onSubmit((values) => {
     save.mutate(section.schema.parse(screen.toInput(values)), {
       onSuccess: () => {
-        notifySuccess('Success', messages.saveSuccess);
+        // Issue 28: the NPI and DEA warnings travel with the confirmation, past the screen they were on.
+        const warnings = savedWithWarningsText(identifierWarnings(values, lastName));
+        if (warnings) {
+          notifySuccess(
+            'Success',
+            <>
+              {messages.saveSuccess}
+              <br />
+              {warnings}
+            </>,
+            { autoClose: WARNINGS_TOAST_MS },
+          );
+        } else {
+          notifySuccess('Success', messages.saveSuccess);
+        }
         guard.allowNavigation();
         navigate('/dashboard');
       },

@@ -2,11 +2,13 @@
  * Personal information fields (spec §2 "Personal information screen", §3 personal_information, §5), in
  * the spec's order: provider type (13 options; 'Custom Entry' reveals a free-text field whose text is
  * what is stored), gender, SSN (mask XXX-XX-XXXX), date of birth, mobile phone, NPI (non-blocking
- * check-digit warning), DEA (format, check digit and second-letter warnings; issue 15), CAQH ID, Medicaid, Medicare, address, driver's license.
+ * check-digit warning), DEA (format, check digit and second-letter warnings; issue 15; judged as final
+ * when the field is left, issue 28), CAQH ID, Medicaid, Medicare, address, driver's license.
  * No field is required and no format is enforced (spec §5).
  */
 import { Fieldset, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { deaWarnings, npiWarning } from '../../../../domain/sections/identifier-checks.ts';
+import { type FocusEvent, useState } from 'react';
+import { type CheckMode, deaWarnings, npiWarning } from '../../../../domain/sections/identifier-checks.ts';
 import {
   CUSTOM_PROVIDER_TYPE,
   genderLabel,
@@ -87,13 +89,33 @@ function IdentifierWarning({ text }: { text: string }) {
   );
 }
 
+/** The identifier fields whose warnings are judged as final once left (issue 28). */
+type IdentifierField = 'npiNumber' | 'deaNumber';
+const identifierFields: readonly IdentifierField[] = ['npiNumber', 'deaNumber'];
+
 function PersonalInformationFields({ input, values }: FieldsProps<PersonalInformationValues>) {
   const customType = values.providerTypeChoice === CUSTOM_PROVIDER_TYPE;
   const ssn = input('ssn');
-  // Issue 15: advisory checks as the value is typed; they never stop a save (spec §5).
-  const npi = npiWarning(values.npiNumber);
+  // Issue 15: advisory checks as the value is typed; they never stop a save (spec §5). Issue 28: once
+  // the field is left (or holds a saved value) the value is judged as final, so a number too short
+  // shows its warning then, not only in the review.
+  const [left, setLeft] = useState<ReadonlySet<IdentifierField>>(
+    () => new Set(identifierFields.filter((name) => values[name].trim() !== '')),
+  );
+  const modeOf = (name: IdentifierField): CheckMode => (left.has(name) ? 'final' : 'typing');
+  const leaving = (name: IdentifierField) => {
+    const props = input(name);
+    return {
+      ...props,
+      onBlur: (event: FocusEvent<HTMLInputElement>) => {
+        props.onBlur?.(event);
+        if (!left.has(name)) setLeft(new Set([...left, name]));
+      },
+    };
+  };
+  const npi = npiWarning(values.npiNumber, modeOf('npiNumber'));
   const lastName = useSession().data?.profile?.lastName;
-  const dea = deaWarnings(values.deaNumber, lastName);
+  const dea = deaWarnings(values.deaNumber, lastName, modeOf('deaNumber'));
   return (
     <Stack gap="lg">
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -128,13 +150,13 @@ function PersonalInformationFields({ input, values }: FieldsProps<PersonalInform
           placeholder="10-digit NPI number"
           inputMode="numeric"
           description={npi && <IdentifierWarning text={npi} />}
-          {...input('npiNumber')}
+          {...leaving('npiNumber')}
         />
         <TextInput
           label="DEA Number"
           placeholder="2 letters and 7 digits"
           description={dea.length > 0 && <IdentifierWarning text={dea.join(' ')} />}
-          {...input('deaNumber')}
+          {...leaving('deaNumber')}
         />
         <TextInput label="CAQH ID" {...input('caqhId')} />
         <TextInput label="Medicaid Number" {...input('medicaidNumber')} />
