@@ -9,7 +9,7 @@ import type { SectionKey } from '../domain/sections/registry.ts';
 import { sectionSlugs } from '../domain/sections/section-catalog.ts';
 import { ADMIN_TAB_PARAM, adminTabs, DEFAULT_ADMIN_TAB } from './app/admin-tabs.ts';
 import { type PageName, pageNames, RouteTitle, type TabTitles, type TitleHandle } from './app/page-titles.ts';
-import { ACCOUNT_PATH, APPLICATION_REVIEW_PATH, TWO_FACTOR_SETUP_PATH } from './app/paths.ts';
+import { ACCOUNT_PATH, APPLICATION_REVIEW_PATH, AUTH_TAB_PARAM, TWO_FACTOR_SETUP_PATH } from './app/paths.ts';
 import { FullPageLoader } from './components/full-page-loader.tsx';
 import { RequireRole, RequireSignIn } from './components/require-role.tsx';
 // The landing page is part of the app's first chunk: `/` renders without a second round trip.
@@ -57,6 +57,9 @@ function title(page: PageName, ...preload: (() => Promise<unknown>)[]): TitleHan
   return { page, preload };
 }
 
+/** /auth's 'Sign Up' tab (`?tab=sign-up`) has its own title (issue 28). */
+const authTabTitles: TabTitles = { param: AUTH_TAB_PARAM, names: { 'sign-up': pageNames.signUp } };
+
 /** Each /admin tab has its own title (issue 28), e.g. 'Review Queue - Administration - Credentialing'. */
 const adminTabTitles: TabTitles = {
   param: ADMIN_TAB_PARAM,
@@ -86,7 +89,11 @@ export const router = createBrowserRouter([
     ),
     children: [
       { path: '/', element: <LandingPage />, handle: { landing: true } satisfies TitleHandle },
-      { path: '/auth', element: <AuthPage />, handle: title(pageNames.signIn, AuthPage.preload) },
+      {
+        path: '/auth',
+        element: <AuthPage />,
+        handle: { ...title(pageNames.signIn, AuthPage.preload), tabs: authTabTitles },
+      },
       { path: '/forgot-password', element: <ForgotPasswordPage />, handle: title(pageNames.forgotPassword) },
       { path: '/reset-password', element: <ResetPasswordPage />, handle: title(pageNames.resetPassword) },
       {
