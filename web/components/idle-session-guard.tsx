@@ -11,7 +11,8 @@
  */
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../api.ts';
-import { skipUnsavedChangesPrompt, useHasUnsavedChanges } from '../forms/unsaved-changes.tsx';
+import { useHasUnsavedChanges } from '../forms/dirty-forms.ts';
+import { skipUnsavedChangesPrompt } from '../forms/unsaved-changes.tsx';
 
 const IdleWarningDialog = lazy(() => import('./idle-warning-dialog.tsx'));
 

@@ -4,17 +4,24 @@
  * 28; web/forms/unsaved-changes.tsx): 'Keep editing' keeps the form and the session.
  */
 import { Button } from '@mantine/core';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useSignOut } from '../app/session.ts';
-import { UnsavedChangesDialog, useHasUnsavedChanges } from '../forms/unsaved-changes.tsx';
+import { useHasUnsavedChanges } from '../forms/dirty-forms.ts';
 import { notifyError } from '../notify.ts';
+
+// The dialog (Mantine's Modal) loads when it is first needed, not with every signed-in page (decision 016).
+const UnsavedChangesDialog = lazy(() =>
+  import('../forms/unsaved-changes.tsx').then((m) => ({ default: m.UnsavedChangesDialog })),
+);
 
 export function SignOutButton() {
   const navigate = useNavigate();
   const signOut = useSignOut();
   const unsavedChanges = useHasUnsavedChanges();
   const [confirming, setConfirming] = useState(false);
+  // Mounted at the first question, then kept, so the dialog closes as a dialog does (focus returns).
+  const [dialogLoaded, setDialogLoaded] = useState(false);
   const signOutNow = () =>
     signOut.mutate(undefined, {
       onSuccess: () => navigate('/auth'),
@@ -25,18 +32,26 @@ export function SignOutButton() {
       <Button
         variant="default"
         disabled={signOut.isPending}
-        onClick={() => (unsavedChanges ? setConfirming(true) : signOutNow())}
+        onClick={() => {
+          if (!unsavedChanges) return signOutNow();
+          setDialogLoaded(true);
+          setConfirming(true);
+        }}
       >
         Sign Out
       </Button>
-      <UnsavedChangesDialog
-        opened={confirming && unsavedChanges}
-        onDiscard={() => {
-          setConfirming(false);
-          signOutNow();
-        }}
-        onKeep={() => setConfirming(false)}
-      />
+      {dialogLoaded && (
+        <Suspense fallback={null}>
+          <UnsavedChangesDialog
+            opened={confirming && unsavedChanges}
+            onDiscard={() => {
+              setConfirming(false);
+              signOutNow();
+            }}
+            onKeep={() => setConfirming(false)}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -8,13 +8,14 @@
  * same path (a search or hash change) is not blocked, nor the move to /auth after Sign Out, nor the
  * automatic logoff (`skipUnsavedChangesPrompt`).
  *
- * Issue 28: every guarded form reports whether it has changes to one store here, read with
- * `useHasUnsavedChanges()`: 'Sign Out' asks first with the same dialog (web/components/
+ * Issue 28: every guarded form reports whether it has changes to one store (`dirty-forms.ts`, read
+ * with `useHasUnsavedChanges()`): 'Sign Out' asks first with the same dialog (web/components/
  * sign-out-button.tsx), and the automatic-logoff warning says the changes are lost at the sign-out.
  */
-import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { type BlockerFunction, useBlocker } from 'react-router';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
+import { markFormDirty } from './dirty-forms.ts';
 
 /** The dialog's texts, defined once. */
 export const unsavedChangesTexts = {
@@ -26,26 +27,6 @@ export const unsavedChangesTexts = {
   atLogoff:
     "You have changes on this screen that are not saved. They are lost when you are signed out: choose 'Stay signed in' to keep them.",
 } as const;
-
-/** The guards whose form has changes now (one token per mounted dirty guard). */
-const dirtyForms = new Set<symbol>();
-const dirtyListeners = new Set<() => void>();
-
-function announceDirtyForms() {
-  for (const listener of dirtyListeners) listener();
-}
-
-function subscribeToDirtyForms(listener: () => void) {
-  dirtyListeners.add(listener);
-  return () => {
-    dirtyListeners.delete(listener);
-  };
-}
-
-/** Whether any form on the screen has unsaved changes (a guarded form: useUnsavedChangesGuard). */
-export function useHasUnsavedChanges(): boolean {
-  return useSyncExternalStore(subscribeToDirtyForms, () => dirtyForms.size > 0);
-}
 
 /**
  * The confirmation before unsaved changes are lost, by leaving the screen or by 'Sign Out'
@@ -108,16 +89,7 @@ export function useUnsavedChangesGuard(dirty: boolean) {
   );
   const blocker = useBlocker(shouldBlock);
 
-  useEffect(() => {
-    if (!dirty) return;
-    const token = Symbol('dirty form');
-    dirtyForms.add(token);
-    announceDirtyForms();
-    return () => {
-      dirtyForms.delete(token);
-      announceDirtyForms();
-    };
-  }, [dirty]);
+  useEffect(() => (dirty ? markFormDirty() : undefined), [dirty]);
 
   useEffect(() => {
     if (!dirty) return;
