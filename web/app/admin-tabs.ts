@@ -30,21 +30,44 @@ export function adminTabOf(value: string | null): AdminTab {
 }
 
 /**
- * The history state of a link from the dashboard to a review page: the dashboard's URL, tab and
- * filters included, so the review page's 'Back to Admin Dashboard' returns to it (issue 28).
+ * The search term lives in the dashboard's history state, never in its URL: a name, an NPI or a
+ * license number typed there must not reach the address bar, bookmarks, server logs or a Referer
+ * (no PHI in URLs). Back and a reload restore history state like the URL.
  */
-export interface FromAdminState {
+export interface AdminHistoryState {
+  adminSearch: string;
+}
+
+/** The dashboard's search term kept in `state` (history state of /admin), '' when none. */
+export function adminSearchOf(state: unknown): string {
+  const search = (state as Partial<AdminHistoryState> | null)?.adminSearch;
+  return typeof search === 'string' ? search.trim() : '';
+}
+
+/**
+ * The history state of a link from the dashboard to a review page: the dashboard's URL (tab and
+ * filters) and its search, so the review page's 'Back to Admin Dashboard' returns to it (issue 28).
+ */
+export interface FromAdminState extends AdminHistoryState {
   adminUrl: string;
 }
 
 /** The state for a link leaving the dashboard at `location`. */
-export function fromAdminState(location: { pathname: string; search: string }): FromAdminState {
-  return { adminUrl: `${location.pathname}${location.search}` };
+export function fromAdminState(location: {
+  pathname: string;
+  search: string;
+  state: unknown;
+}): FromAdminState {
+  return { adminUrl: `${location.pathname}${location.search}`, adminSearch: adminSearchOf(location.state) };
 }
 
-/** Where 'Back to Admin Dashboard' leads: the dashboard as the link's state left it, else `/admin`. */
-export function adminReturnPath(state: unknown): string {
+/**
+ * Where 'Back to Admin Dashboard' leads: the dashboard as the link's state left it (URL and search),
+ * else `/admin`.
+ */
+export function adminReturn(state: unknown): { to: string; state: AdminHistoryState } {
   const adminUrl = (state as Partial<FromAdminState> | null)?.adminUrl;
   // Only a dashboard URL of this app: the state is ours, but history state outlives deployments.
-  return typeof adminUrl === 'string' && /^\/admin(\?|$)/.test(adminUrl) ? adminUrl : '/admin';
+  const to = typeof adminUrl === 'string' && /^\/admin(\?|$)/.test(adminUrl) ? adminUrl : '/admin';
+  return { to, state: { adminSearch: adminSearchOf(state) } };
 }

@@ -5,9 +5,9 @@
  * number finds the provider too, issue 28); tabs 'Users & Applications', 'Review Queue' (issue 13),
  * 'All Documents', 'Audit Log', 'Notifications', 'Exclusions' (issue 15) and 'Expiring' (issue 14),
  * labelled in web/app/admin-tabs.ts; the details dialog. Lists are paged on the server, so the
- * browser never holds more than one page, whatever the number of providers. The tab, the search, the
- * page and the filters are in the URL (./admin-url.ts, issue 28): Back from a review page returns to
- * the dashboard as it was.
+ * browser never holds more than one page, whatever the number of providers. The tab, the page and the
+ * filters are in the URL, the search in history state (./admin-url.ts, issue 28): Back from a review
+ * page returns to the dashboard as it was.
  */
 import {
   Badge,
@@ -43,8 +43,8 @@ const SEARCH_DEBOUNCE_MS = 300;
 const number = new Intl.NumberFormat('en-US');
 
 /**
- * The search box's text: typed freely, written to the URL (`search`, via `onSearch`) once typing
- * pauses, and set from the URL when that changes otherwise (Back, a link).
+ * The search box's text: typed freely, written to the view (`search`, via `onSearch`: history
+ * state) once typing pauses, and set from the view when that changes otherwise (Back, a link).
  */
 function useSearchInput(search: string, onSearch: (search: string) => void) {
   const [input, setInput] = useState(search);

@@ -1,25 +1,34 @@
 /**
- * The admin dashboard's view in its URL (issue 28): the open tab, the search, the page and each tab's
- * filters are search parameters of /admin, so Back from a review page (or a reload, or a shared link)
- * shows the dashboard as it was. Opening a tab or another page adds a history entry; a filter or the
- * search replaces the current one (typing is not a trail of entries) and goes back to page 1.
+ * The admin dashboard's view in its URL (issue 28): the open tab, the page and each tab's filters are
+ * search parameters of /admin, so Back from a review page (or a reload, or a shared link) shows the
+ * dashboard as it was. The search term is kept in the entry's history state instead (Back and reload
+ * restore it too), so a name, NPI or license number never lands in a URL (`AdminHistoryState`).
+ * Opening a tab or another page adds a history entry; a filter or the search replaces the current
+ * one (typing is not a trail of entries) and goes back to page 1.
  *
  * `/admin?tab=review&status=submitted&assigned=me&page=2`. Defaults are left out of the URL; a value
  * that is not valid (an edited URL) reads as its default.
  */
-import { useSearchParams } from 'react-router';
+import { useRef } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { type AuditAction, auditActions } from '../../../domain/audit-actions.ts';
 import {
   credentialKinds,
   DEFAULT_EXPIRING_WINDOW,
   expiringWindows,
 } from '../../../domain/credentials/expiring-credentials.ts';
-import { ADMIN_TAB_PARAM, type AdminTab, adminTabOf, DEFAULT_ADMIN_TAB } from '../../app/admin-tabs.ts';
+import {
+  ADMIN_TAB_PARAM,
+  type AdminHistoryState,
+  type AdminTab,
+  adminSearchOf,
+  adminTabOf,
+  DEFAULT_ADMIN_TAB,
+} from '../../app/admin-tabs.ts';
 import type { ExpiringFilter, ReviewQueueFilter } from './admin-api.ts';
 
 /** Search parameters of /admin besides ADMIN_TAB_PARAM. */
 const PARAM = {
-  search: 'q',
   page: 'page',
   status: 'status',
   assigned: 'assigned',
@@ -52,11 +61,11 @@ function oneOf<T extends string>(values: readonly T[], value: string | null): T 
   return values.find((v) => v === value);
 }
 
-/** The view a query string describes. */
-export function readAdminView(params: URLSearchParams): AdminView {
+/** The view a query string and the entry's history state describe. */
+export function readAdminView(params: URLSearchParams, state: unknown): AdminView {
   return {
     tab: adminTabOf(params.get(ADMIN_TAB_PARAM)),
-    search: (params.get(PARAM.search) ?? '').trim(),
+    search: adminSearchOf(state),
     page: pageOf(params.get(PARAM.page)),
     review: {
       status: oneOf(['submitted', 'under_review'] as const, params.get(PARAM.status)),
@@ -82,23 +91,38 @@ function put(params: URLSearchParams, name: string, value: string | null | undef
  *   `setReviewFilter`, `setAuditAction`, `setExpiringFilter` (replace the entry, back to page 1)
  */
 export function useAdminView() {
-  const [params, setParams] = useSearchParams();
-  const view = readAdminView(params);
-  const change = (edit: (next: URLSearchParams) => void, replace: boolean) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        edit(next);
-        return next;
-      },
-      { replace },
+  const [params] = useSearchParams();
+  const { state } = useLocation();
+  const navigate = useNavigate();
+  const view = readAdminView(params, state);
+  // The latest search, for setters called from an older render (the search box's debounced write):
+  // React Router's own setter would start from the params of the render that created it, and undo
+  // a filter chosen in between.
+  const latestSearch = useRef(view.search);
+  latestSearch.current = view.search;
+  const change = (edit: (next: URLSearchParams) => void, replace: boolean, search?: string) => {
+    const historyState: AdminHistoryState = { adminSearch: search ?? latestSearch.current };
+    const next = new URLSearchParams(window.location.search);
+    edit(next);
+    const query = next.toString();
+    // A click's change renders at once (flushSync): the router renders navigations in a transition,
+    // and a checkbox or select controlled by the URL would otherwise show its old value meanwhile.
+    // The search box's debounced write comes from an effect, where flushing is not allowed.
+    navigate(
+      { search: query ? `?${query}` : '' },
+      { replace, state: historyState, flushSync: search === undefined },
     );
-  /** A filter changed: the list starts again at page 1. */
-  const filter = (edit: (next: URLSearchParams) => void) =>
-    change((next) => {
-      edit(next);
-      next.delete(PARAM.page);
-    }, true);
+  };
+  /** A filter (or the search) changed: the list starts again at page 1. */
+  const filter = (edit: (next: URLSearchParams) => void, search?: string) =>
+    change(
+      (next) => {
+        edit(next);
+        next.delete(PARAM.page);
+      },
+      true,
+      search,
+    );
   return {
     view,
     openTab: (tab: string | null) =>
@@ -107,7 +131,7 @@ export function useAdminView() {
         next.delete(PARAM.page);
       }, false),
     openPage: (page: number) => change((next) => put(next, PARAM.page, String(page), '1'), false),
-    setSearch: (search: string) => filter((next) => put(next, PARAM.search, search.trim())),
+    setSearch: (search: string) => filter(() => {}, search.trim()),
     setReviewFilter: (review: ReviewQueueFilter) =>
       filter((next) => {
         put(next, PARAM.status, review.status);

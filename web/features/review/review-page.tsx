@@ -25,7 +25,7 @@ import { Link, useLocation, useParams } from 'react-router';
 import { type ApplicationStatus, applicationStatusLabel } from '../../../domain/application-status.ts';
 import { type AuditAction, auditActionLabel } from '../../../domain/audit-actions.ts';
 import { type SectionKey, sectionByKey } from '../../../domain/sections/registry.ts';
-import { adminReturnPath } from '../../app/admin-tabs.ts';
+import { adminReturn } from '../../app/admin-tabs.ts';
 import type { Me } from '../../app/session.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
@@ -165,12 +165,12 @@ export default function ReviewPage({ me }: { me: Me }) {
   const query = useAdminReview(applicationId);
   const review = query.data;
   // Back to the dashboard as the link from it left it: tab, search and filters (issue 28).
-  const { state } = useLocation();
+  const back = adminReturn(useLocation().state);
 
   return (
     <Container size="xl" py="md">
       <Stack gap="lg">
-        <Anchor component={Link} to={adminReturnPath(state)} size="sm">
+        <Anchor component={Link} to={back.to} state={back.state} size="sm">
           ← Back to Admin Dashboard
         </Anchor>
         {query.isLoading && <InlineLoader label="Loading the application..." />}
