@@ -145,16 +145,18 @@ test('NPI and DEA warnings show when the field is left and in the save confirmat
   await openSection(page, 'Personal Information');
   const npi = page.getByLabel('NPI Number');
   const dea = page.getByLabel('DEA Number');
+  // The warning under its field (a status), not the save confirmation that quotes it.
+  const fieldWarning = (text: string) => page.getByRole('status').filter({ hasText: text });
 
   // Nine digits: quiet while typed (a tenth may follow), the format warning once the field is left.
   await npi.pressSequentially('123456789');
-  await expect(page.getByText(NPI_FORMAT_WARNING)).toHaveCount(0);
+  await expect(fieldWarning(NPI_FORMAT_WARNING)).toHaveCount(0);
   await npi.press('Tab');
-  await expect(page.getByText(NPI_FORMAT_WARNING)).toBeVisible();
+  await expect(fieldWarning(NPI_FORMAT_WARNING)).toBeVisible();
   // A DEA number (second letter B: Brown) whose check digit is wrong.
   await dea.fill('AB1234564');
   await dea.press('Tab');
-  await expect(page.getByText(DEA_CHECK_DIGIT_WARNING)).toBeVisible();
+  await expect(fieldWarning(DEA_CHECK_DIGIT_WARNING)).toBeVisible();
   await expectNoAxeViolations(page);
 
   // Saved anyway; the confirmation lists both warnings, past the screen they were on.
@@ -169,7 +171,7 @@ test('NPI and DEA warnings show when the field is left and in the save confirmat
 
   // Reopened, the saved NPI shows its warning at once; with the DEA number corrected, one warning.
   await openSection(page, 'Personal Information');
-  await expect(page.getByText(NPI_FORMAT_WARNING)).toBeVisible();
+  await expect(fieldWarning(NPI_FORMAT_WARNING)).toBeVisible();
   await dea.fill('AB1234563');
   await page.getByRole('button', { name: 'Save & Continue' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
