@@ -215,7 +215,9 @@ test('from completion to approval: queue, Start Review, a request on Professiona
   browser,
   page,
 }) => {
-  test.setTimeout(120_000);
+  // Two accounts, a completion, a request and its response, then every checklist item verified one
+  // by one (each a dialog and a save): 2 minutes ran out on a quiet 2-core machine.
+  test.setTimeout(300_000);
   const provider = await providerWithCompletedApplication(browser, {
     firstName: 'Lena',
     lastName: 'Lindqvist',
