@@ -1,8 +1,17 @@
 /**
  * Application status values, labels and badge colours (spec §4).
  * Colours are Mantine colour names; shades are picked in the web theme for WCAG AA contrast.
+ * `withdrawn` is ours, not the spec's (issue 29, decision 025): a cycle closed without a decision, by
+ * the provider ('Withdraw', a draft) or an administrator ('Close Without Decision', with a reason).
  */
-export const applicationStatuses = ['draft', 'submitted', 'under_review', 'approved', 'rejected'] as const;
+export const applicationStatuses = [
+  'draft',
+  'submitted',
+  'under_review',
+  'approved',
+  'rejected',
+  'withdrawn',
+] as const;
 export type ApplicationStatus = (typeof applicationStatuses)[number];
 
 export const applicationStatusLabel: Record<ApplicationStatus, string> = {
@@ -11,17 +20,19 @@ export const applicationStatusLabel: Record<ApplicationStatus, string> = {
   under_review: 'Under Review',
   approved: 'Approved',
   rejected: 'Rejected',
+  withdrawn: 'Withdrawn',
 };
 
 export const applicationStatusColor: Record<
   ApplicationStatus,
-  'yellow' | 'blue' | 'orange' | 'green' | 'red'
+  'yellow' | 'blue' | 'orange' | 'green' | 'red' | 'gray'
 > = {
   draft: 'yellow',
   submitted: 'blue',
   under_review: 'orange',
   approved: 'green',
   rejected: 'red',
+  withdrawn: 'gray',
 };
 
 /**

@@ -104,7 +104,7 @@ export interface CompletionSource {
 }
 
 /** Columns that are bookkeeping of this system, not spec §3 data. */
-const bookkeepingColumns = new Set(['updated_at', 'position']);
+const bookkeepingColumns = new Set(['updated_at', 'position', 'row_key']);
 
 function toPayloadValue(value: unknown): PayloadValue {
   if (value === null || value === undefined) return null;

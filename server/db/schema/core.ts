@@ -2,7 +2,7 @@
  * Core credentialing tables: profiles, user_roles, provider_applications (spec §3, §4, §6).
  */
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, check, index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { applicationStatuses } from '../../../domain/application-status.ts';
 import { roles } from '../../../domain/roles.ts';
 import { user } from './auth.ts';
@@ -75,6 +75,16 @@ export const providerApplications = pgTable(
     copiedFromId: uuid('copied_from_id').references((): AnyPgColumn => providerApplications.id, {
       onDelete: 'set null',
     }),
+    /**
+     * Which credentialing cycle this application is (issue 29): 'initial', or 'recredentialing' when it
+     * was opened for a provider who held a credential (domain/credentials/provider-credential.ts).
+     */
+    cycle: text('cycle').notNull().default('initial'),
+    /** When the cycle was closed without a decision (status `withdrawn`, issue 29), by whom and why. */
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+    withdrawnBy: text('withdrawn_by').references(() => user.id, { onDelete: 'set null' }),
+    /** The administrator's reason ('Close Without Decision'); null when the provider withdrew a draft. */
+    withdrawalReason: text('withdrawal_reason'),
   },
   (t) => [
     index('provider_applications_user_created_idx').on(t.userId, t.createdAt.desc()),
@@ -82,5 +92,6 @@ export const providerApplications = pgTable(
     index('provider_applications_review_queue_idx')
       .on(t.submittedAt, t.id)
       .where(sql`${t.applicationStatus} in ('submitted', 'under_review')`),
+    check('provider_applications_cycle_check', sql`${t.cycle} in ('initial', 'recredentialing')`),
   ],
 );

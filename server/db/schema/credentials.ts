@@ -5,7 +5,18 @@
  * record what was sent, so an interrupted run sends what is unsent and nothing twice.
  */
 import { sql } from 'drizzle-orm';
-import { date, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { user } from './auth.ts';
 import { providerApplications } from './core.ts';
 
 export const credentialExpiryNotices = pgTable(
@@ -68,4 +79,74 @@ export const providerReminders = pgTable(
     uniqueIndex('provider_reminders_once_idx').on(t.applicationId, t.kind, t.dueOn, t.threshold),
     index('provider_reminders_unsent_idx').on(t.createdAt).where(sql`${t.emailedAt} is null`),
   ],
+);
+
+/**
+ * A provider's current credential, apart from the cycle in progress (issue 29, decision 025): set
+ * only by a decision (approve, reject) in the transaction that records it; a draft, a submitted or a
+ * withdrawn cycle never touches it. One row per provider; its state at a date is
+ * domain/credentials/provider-credential.ts `credentialState`.
+ */
+export const providerCredentials = pgTable('provider_credentials', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  /** The decided application that last set this credential. */
+  applicationId: uuid('application_id')
+    .notNull()
+    .references(() => providerApplications.id, { onDelete: 'cascade' }),
+  /** When the credential was first granted (the first approval). */
+  credentialedAt: timestamp('credentialed_at', { withTimezone: true }).notNull(),
+  /** The latest approval (initial or recredentialing). */
+  approvedAt: timestamp('approved_at', { withTimezone: true }).notNull(),
+  /** 36 months after the latest approval (NCQA CR 4), `YYYY-MM-DD`. */
+  endsOn: date('ends_on').notNull(),
+  /** The day a recredentialing denial ended it, or null. */
+  endedOn: date('ended_on'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Credential updates after approval (issue 29): an approved provider's change to a dated section
+ * (licenses, DEA, certifications, malpractice insurance, vaccinations) or a new document becomes a
+ * new version of the approved application; the update is listed in the review queue as 'Credential
+ * Update' while `reviewed_at` is null. At most one open per application.
+ */
+export const credentialUpdates = pgTable(
+  'credential_updates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    applicationId: uuid('application_id')
+      .notNull()
+      .references(() => providerApplications.id, { onDelete: 'cascade' }),
+    /** Section keys (domain/sections/registry.ts) changed by the update so far. */
+    sections: text('sections').array().notNull(),
+    /** The newest snapshot version the update stored. */
+    version: integer('version').notNull(),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    reviewedBy: text('reviewed_by').references(() => user.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('credential_updates_one_open_idx').on(t.applicationId).where(sql`${t.reviewedAt} is null`),
+    index('credential_updates_queue_idx').on(t.openedAt, t.id).where(sql`${t.reviewedAt} is null`),
+  ],
+);
+
+/**
+ * Sections of a recredentialing cycle the provider confirmed after the copy (issue 29 'Review and
+ * Confirm'): a copied section counts towards progress only once confirmed (or saved) in this cycle.
+ */
+export const sectionConfirmations = pgTable(
+  'section_confirmations',
+  {
+    applicationId: uuid('application_id')
+      .notNull()
+      .references(() => providerApplications.id, { onDelete: 'cascade' }),
+    /** domain/sections/registry.ts section key. */
+    sectionKey: text('section_key').notNull(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.applicationId, t.sectionKey] })],
 );

@@ -13,6 +13,8 @@ export const documents = pgTable(
   'documents',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    /** The document's identity across copies (issue 29; as section rows' `row_key`). */
+    rowKey: uuid('row_key').notNull().defaultRandom(),
     applicationId: uuid('application_id')
       .notNull()
       .references(() => providerApplications.id, { onDelete: 'cascade' }),

@@ -99,6 +99,31 @@ export const verificationItems = pgTable(
     /** The primary source's raw record as fetched (issue 15: the NPPES answer of 'Check NPPES'). */
     sourceRecord: jsonb('source_record'),
     sourceRecordAt: timestamp('source_record_at', { withTimezone: true }),
+    /**
+     * What a verification or waiver covered (issue 29, domain/review/verification-fingerprint.ts): the
+     * item's fields as they were in the snapshot it was recorded on, `{ label: value }`, and the hex
+     * SHA-256 of their canonical JSON. Null while pending or in discrepancy.
+     */
+    verifiedValues: jsonb('verified_values'),
+    fingerprint: text('fingerprint'),
+    /**
+     * The `row_key` of the section row the item verifies (a license, a board certification, the
+     * highest education, the current malpractice policy; issue 29), so a changed number or name
+     * still finds its row; null for items about the whole application (NPI, work history, screening).
+     */
+    rowKey: uuid('row_key'),
+    /** The snapshot version the outcome was recorded on (issue 29). */
+    verifiedVersion: integer('verified_version'),
+    /**
+     * While `needs_reverification`: what changed since the verification, `[{ field, before, after }]`
+     * (domain/review/verification-fingerprint.ts `FieldChange`).
+     */
+    changes: jsonb('changes'),
+    /**
+     * The previous cycle's item whose verification this one carries forward (issue 29: education and
+     * training do not change between cycles), or null.
+     */
+    carriedForwardFrom: uuid('carried_forward_from'),
   },
   (t) => [
     uniqueIndex('verification_items_key_idx').on(t.applicationId, t.itemKey),
@@ -106,7 +131,7 @@ export const verificationItems = pgTable(
     index('verification_items_progress_idx').on(t.applicationId, t.status),
     check(
       'verification_items_status_check',
-      sql`${t.status} in ('pending', 'verified', 'discrepancy', 'waived')`,
+      sql`${t.status} in ('pending', 'verified', 'discrepancy', 'waived', 'needs_reverification')`,
     ),
   ],
 );

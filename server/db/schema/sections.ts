@@ -45,6 +45,12 @@ function sectionColumns() {
     applicationId: uuid('application_id')
       .notNull()
       .references(() => providerApplications.id, { onDelete: 'cascade' }),
+    /**
+     * The row's identity across versions and copies (issue 29): new with the row, taken over by
+     * 'Start Recredentialing' / 'Start New Application' (applications/copy-forward.ts), so the changes
+     * view pairs a row with its copy. Never sent by or to the provider's forms.
+     */
+    rowKey: uuid('row_key').notNull().defaultRandom(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true })
       .notNull()
@@ -159,6 +165,11 @@ export const workHistory = pgTable(
     responsibilities: text('responsibilities'),
     supervisorName: text('supervisor_name'),
     supervisorContact: text('supervisor_contact'),
+    /**
+     * The provider's explanation of the gap of 6 months or more before this position (issue 29, NCQA
+     * CR 3; domain/sections/work-history-gaps.ts); null when there is no such gap or none was given.
+     */
+    gapExplanation: text('gap_explanation'),
   },
   (t) => [
     index('work_history_application_position_idx').on(t.applicationId, t.position),
