@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type ApplicationSnapshot, canonicalJson, diffSnapshots } from './application-snapshot.ts';
-import { generateChecklist, itemsToRedo, workHistoryGaps } from './verification-checklist.ts';
+import { generateChecklist, itemsToRedo } from './verification-checklist.ts';
 
 const now = new Date('2026-11-23T12:00:00Z');
 
@@ -79,43 +79,15 @@ describe('generateChecklist', () => {
     expect(dea[0]!.target).toBe('DEA registration D-1');
   });
 
-  it('lists each work history gap of more than 6 months in the last 5 years as its own item', () => {
+  it('gives work history one item and no gap items (issue 29 item 7: the gaps are lines of that item)', () => {
     const rows = [
-      { start_date: '2019-01-01', end_date: '2022-03-31', is_current_position: false },
-      // 4 months: not a gap worth an item.
-      { start_date: '2022-08-01', end_date: '2023-12-31', is_current_position: false },
-      // 9 months.
-      { start_date: '2024-10-01', end_date: '2026-01-31', is_current_position: false },
-      // Then nothing until now (almost 10 months).
+      { start_date: '2019-01-01', end_date: '2023-12-31', is_current_position: false },
+      // 9 months after the first.
+      { start_date: '2024-10-01', end_date: null, is_current_position: true },
     ];
-    expect(workHistoryGaps(rows, '2026-11-23')).toEqual([
-      { from: '2023-12-31', to: '2024-10-01' },
-      { from: '2026-01-31', to: '2026-11-23' },
-    ]);
     const items = generateChecklist(snapshot({ lists: { ...snapshot().lists, workHistory: rows } }), now);
-    expect(items.filter((i) => i.kind === 'work_history_gap')).toHaveLength(2);
-    // A gap older than 5 years is not listed; exactly 6 months is not "more than 6 months".
-    expect(
-      workHistoryGaps(
-        [
-          { start_date: '2010-01-01', end_date: '2012-01-01' },
-          { start_date: '2021-11-23', end_date: null, is_current_position: true },
-        ],
-        '2026-11-23',
-      ),
-    ).toEqual([]);
-    expect(
-      workHistoryGaps(
-        [{ start_date: '2022-05-23', end_date: null, is_current_position: true }],
-        '2026-11-23',
-      ),
-    ).toEqual([]);
-    expect(
-      workHistoryGaps(
-        [{ start_date: '2022-05-24', end_date: null, is_current_position: true }],
-        '2026-11-23',
-      ),
-    ).toHaveLength(1);
+    expect(items.filter((i) => i.kind === 'work_history')).toHaveLength(1);
+    expect(items.filter((i) => i.kind === 'work_history_gap')).toEqual([]);
   });
 });
 

@@ -4,7 +4,8 @@
  * Pure: the server stores the items (server/review/verification-checklist.ts) and the reviewer
  * records each one's outcome.
  */
-import { addMonths, isoDay } from '../calendar.ts';
+import { isoDay } from '../calendar.ts';
+import { GAP_LOOKBACK_YEARS } from '../sections/work-history-gaps.ts';
 import type { ApplicationSnapshot, SnapshotRow } from './application-snapshot.ts';
 
 export { isoDay };
@@ -56,9 +57,8 @@ export const verificationStatusColor: Record<VerificationStatus, 'yellow' | 'gre
 /** NCQA 2025: a verification older than this many days at the decision must be redone (issue 13). */
 export const DEFAULT_VERIFICATION_MAX_AGE_DAYS = 120;
 
-/** Work history gaps longer than this many months in the last GAP_LOOKBACK_YEARS need an explanation. */
-export const WORK_GAP_MONTHS = 6;
-export const GAP_LOOKBACK_YEARS = 5;
+/** Work-history gap rules live in domain/sections/work-history-gaps.ts (issue 29 item 7, one source). */
+export { GAP_LOOKBACK_YEARS, WORK_GAP_MONTHS } from '../sections/work-history-gaps.ts';
 
 export interface ChecklistItem {
   /** Stable within an application: the same credential gives the same key in every version. */
@@ -79,32 +79,6 @@ const degreeRank: Record<string, number> = {
 };
 
 const text = (v: unknown): string => (v === null || v === undefined ? '' : String(v).trim());
-
-/**
- * Gaps of more than WORK_GAP_MONTHS months between positions in the GAP_LOOKBACK_YEARS years up to
- * `today` (YYYY-MM-DD), including before the first and after the last position in that window.
- * A current position (or one without an end date) runs to `today`.
- */
-export function workHistoryGaps(rows: readonly SnapshotRow[], today: string): { from: string; to: string }[] {
-  const windowStart = addMonths(today, -12 * GAP_LOOKBACK_YEARS);
-  const spans = rows
-    .map((r) => ({
-      start: text(r.start_date),
-      end: r.is_current_position === true || !text(r.end_date) ? today : text(r.end_date),
-    }))
-    .filter((s) => s.start && s.start <= today && s.end >= windowStart)
-    .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
-  const gaps: { from: string; to: string }[] = [];
-  let covered = windowStart;
-  for (const span of spans) {
-    if (span.start > covered && addMonths(covered, WORK_GAP_MONTHS) < span.start) {
-      gaps.push({ from: covered, to: span.start });
-    }
-    if (span.end > covered) covered = span.end;
-  }
-  if (covered < today && addMonths(covered, WORK_GAP_MONTHS) < today) gaps.push({ from: covered, to: today });
-  return gaps;
-}
 
 /** The key of the item verifying a professional license row (snapshot shape, snake_case). */
 export function licenseItemKey(l: SnapshotRow): string {
@@ -146,8 +120,8 @@ export const verifiedCredentialKinds: readonly string[] = [
 /**
  * The checklist of `snapshot` as of `now` (issue 13): one item per professional license (state board),
  * the DEA registration when a DEA number or DEA license is given, the NPI (NPPES), each board
- * certification, the highest education, work history plus one item per gap of more than 6 months in
- * the last 5 years, current malpractice coverage, and exclusion screening (OIG LEIE / SAM).
+ * certification, the highest education, work history (its gaps are lines of that one item, issue 29
+ * item 7), current malpractice coverage, and exclusion screening (OIG LEIE / SAM).
  */
 export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): ChecklistItem[] {
   const today = isoDay(now);
@@ -217,14 +191,8 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
     target: `Work history (last ${GAP_LOOKBACK_YEARS} years)`,
     primarySource: 'Employers / CV review',
   });
-  for (const gap of workHistoryGaps(snapshot.lists.workHistory ?? [], today)) {
-    items.push({
-      itemKey: `work_history_gap:${gap.from}:${gap.to}`,
-      kind: 'work_history_gap',
-      target: `Work history gap ${gap.from} to ${gap.to}: explanation needed`,
-      primarySource: 'Provider explanation',
-    });
-  }
+  // Issue 29 item 7: no `work_history_gap` items any more; the work-history item lists the gaps with
+  // their explanations (work-history-gaps.ts `workHistoryGapLines`). Items stored before stay.
   const current = (snapshot.lists.malpracticeInsurance ?? []).find(
     (m) => text(m.effective_date) <= today && (!text(m.expiration_date) || text(m.expiration_date) >= today),
   );

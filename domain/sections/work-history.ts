@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { defineListSection, flag, joinSummary, optionalDate, optionalText, TEXT_MAX } from './section.ts';
 import { sectionCatalog } from './section-catalog.ts';
+import { GAP_EXPLANATION_LABEL } from './work-history-gaps.ts';
 
 export const workHistorySchema = z
   .object({
@@ -19,6 +20,12 @@ export const workHistorySchema = z
     supervisorName: optionalText(TEXT_MAX.name),
     /** Phone or email of the supervisor, free text. */
     supervisorContact: optionalText(TEXT_MAX.name),
+    /**
+     * The provider's explanation of the gap of 6 months or more before this position, or of the time
+     * since it ended when it is the last (issue 29 item 7, NCQA CR 3; work-history-gaps.ts). Optional
+     * here: completion refuses an unexplained gap. Kept when the gap goes away (the screen hides it).
+     */
+    gapExplanation: optionalText(TEXT_MAX.long),
   })
   // `overwrite` keeps this a ZodObject (so it can still be extended with `id`), unlike `transform`.
   .overwrite((row) => (row.isCurrentPosition ? { ...row, endDate: null } : row));
@@ -42,6 +49,7 @@ export const workHistorySection = defineListSection({
     { name: 'responsibilities', label: 'Responsibilities' },
     { name: 'supervisorName', label: 'Supervisor Name' },
     { name: 'supervisorContact', label: 'Supervisor Contact' },
+    { name: 'gapExplanation', label: GAP_EXPLANATION_LABEL },
   ],
   summarize: (row) =>
     joinSummary(
