@@ -27,6 +27,10 @@ export const auditActions = [
   'admin.export_expiring_credentials',
   /** A new draft pre-filled from the provider's previous application (issue 14): details carry fromApplicationId and counts. */
   'application.copied_forward',
+  /** A draft withdrawn by its provider ('Withdraw', issue 29 item 2); the credential is untouched. */
+  'application.withdrawn',
+  /** An application closed by an administrator without a decision (issue 29 item 2): details carry the reason's length, not the text. */
+  'application.closed_without_decision',
   'document.upload',
   'document.download',
   'document.delete',
@@ -44,6 +48,8 @@ export const auditActions = [
   'review.approved',
   'review.rejected',
   'review.verification_updated',
+  /** A later version changed what a verification covered: the item needs re-verification (issue 29). */
+  'review.reverification_needed',
   'review.note_added',
   'review.reattested',
   /** An approved provider's credential lapsed: the daily job reopened its verification item (issue 14). */
@@ -61,6 +67,8 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'admin.view_provider': 'Viewed provider details',
   'admin.export_expiring_credentials': 'Exported expiring credentials (CSV)',
   'application.copied_forward': 'Application started from the previous one',
+  'application.withdrawn': 'Draft withdrawn by the provider',
+  'application.closed_without_decision': 'Application closed without a decision',
   'document.download': 'Downloaded document',
   'document.upload': 'Uploaded document',
   'document.delete': 'Deleted document',
@@ -93,6 +101,7 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'review.credential_lapsed': 'Credential lapsed: verification reopened',
   'review.rejected': 'Application rejected',
   'review.verification_updated': 'Verification updated',
+  'review.reverification_needed': 'Data changed: verification needed again',
   'review.note_added': 'Note added by the workflow integration',
   'review.reattested': 'Attested again by the provider',
   'review.evidence_uploaded': 'Evidence file attached',

@@ -2,6 +2,7 @@
  * Composition root: opens the database (embedded unless DATABASE_URL), applies migrations, wires
  * auth, mail and features into AppDeps and builds the app. Used by main.ts, the CLIs and the tests.
  */
+
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,6 +27,7 @@ import { createMailer, type Mailer } from './mail/mailer.ts';
 import { createCompletionDelivery } from './notifications/completion-delivery.ts';
 import { createNppesClient } from './review/nppes.ts';
 import { createStatusEventDelivery } from './review/status-events.ts';
+import { backfillVerificationBindings } from './review/verification-binding.ts';
 import { loadFieldCipher } from './security/field-cipher.ts';
 import { createRateLimits } from './security/rate-limits.ts';
 import { secretFingerprint } from './security/secret-fingerprints.ts';
@@ -113,6 +115,8 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     // register (issue 12). Instances starting at once wait here for each other.
     membership = await withStartupLock(database.pool, async (lockedDb) => {
       await runMigrations(lockedDb);
+      // Migration 0019's data step (issue 29): bind verifications recorded before bindings existed.
+      await backfillVerificationBindings(lockedDb);
       return joinCluster(lockedDb, database.db, {
         identity: {
           storageDriver: env.STORAGE_DRIVER,

@@ -11,7 +11,11 @@ import { REVIEW_TEXT_MAX, reviewActions } from '../review/review-workflow.ts';
 
 export { REVIEW_TEXT_MAX };
 
-import { verificationKinds, verificationStatuses } from '../review/verification-checklist.ts';
+import {
+  recordableVerificationStatuses,
+  verificationKinds,
+  verificationStatuses,
+} from '../review/verification-checklist.ts';
 import { sections } from '../sections/registry.ts';
 
 /** Rows per page of the review queue. */
@@ -60,7 +64,7 @@ export const informationResponseBodySchema = z.object({ reply: boundedText('Repl
 /** PATCH .../verification-items/:itemId: the reviewer's outcome of one item. */
 export const verificationUpdateSchema = z
   .object({
-    status: z.enum(verificationStatuses, {
+    status: z.enum(recordableVerificationStatuses, {
       error: 'status must be pending, verified, discrepancy or waived',
     }),
     source: boundedText('Source').optional(),
@@ -149,6 +153,16 @@ export const verificationItemSchema = z.object({
    * domain/sections/identifier-checks.ts); [] for other kinds and in the PATCH answer.
    */
   warnings: z.array(z.string()),
+  /**
+   * While `needs_reverification` (issue 29): what changed since the verification, field by field
+   * (domain/review/verification-fingerprint.ts `FieldChange`); [] otherwise.
+   */
+  changes: z.array(z.object({ field: z.string(), before: z.string(), after: z.string() })),
+  /**
+   * When this item carries a previous cycle's verification forward (issue 29 item 6: education and
+   * training do not change between cycles), that item's id; else null.
+   */
+  carriedForwardFrom: z.uuid().nullable(),
 });
 export type VerificationItemDto = z.infer<typeof verificationItemSchema>;
 

@@ -36,22 +36,41 @@ export const verificationKindLabel: Record<VerificationKind, string> = {
   exclusions: 'Exclusion screening',
 };
 
-/** FHIR VerificationResult.status narrowed to the credentialing team's four outcomes (issue 13). */
-export const verificationStatuses = ['pending', 'verified', 'discrepancy', 'waived'] as const;
+/**
+ * FHIR VerificationResult.status narrowed to the credentialing team's four outcomes (issue 13), plus
+ * `needs_reverification` (issue 29): set by the server, never by a reviewer, when a later version
+ * changed what a verification or waiver covered (./verification-fingerprint.ts).
+ */
+export const verificationStatuses = [
+  'pending',
+  'verified',
+  'discrepancy',
+  'waived',
+  'needs_reverification',
+] as const;
 export type VerificationStatus = (typeof verificationStatuses)[number];
 
-/** Labels and badge colours (Mantine names, shades picked by the web theme) of the four outcomes. */
+/** The outcomes a reviewer records ('Verify', discrepancy, waive, back to pending). */
+export const recordableVerificationStatuses = ['pending', 'verified', 'discrepancy', 'waived'] as const;
+export type RecordableVerificationStatus = (typeof recordableVerificationStatuses)[number];
+
+/** Labels and badge colours (Mantine names, shades picked by the web theme) of the outcomes. */
 export const verificationStatusLabel: Record<VerificationStatus, string> = {
   pending: 'Pending',
   verified: 'Verified',
   discrepancy: 'Discrepancy',
   waived: 'Waived',
+  needs_reverification: 'Needs re-verification',
 };
-export const verificationStatusColor: Record<VerificationStatus, 'yellow' | 'green' | 'red' | 'blue'> = {
+export const verificationStatusColor: Record<
+  VerificationStatus,
+  'yellow' | 'green' | 'red' | 'blue' | 'orange'
+> = {
   pending: 'yellow',
   verified: 'green',
   discrepancy: 'red',
   waived: 'blue',
+  needs_reverification: 'orange',
 };
 
 /** NCQA 2025: a verification older than this many days at the decision must be redone (issue 13). */
@@ -68,6 +87,13 @@ export interface ChecklistItem {
   target: string;
   /** The primary source to check (NCQA CR 3). */
   primarySource: string;
+  /** The section row the item verifies (`rowIdentity`), for row-bound kinds (issue 29); else null. */
+  rowKey: string | null;
+}
+
+/** A row's identity across versions and copies: `row_key`, else `id` (snapshots before issue 29). */
+export function rowIdentity(row: SnapshotRow): string {
+  return text(row.row_key) || text(row.id);
 }
 
 const degreeRank: Record<string, number> = {
@@ -134,6 +160,7 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
       `${type.replaceAll('_', ' ') || 'license'} ${text(l.issuing_state)} ${text(l.license_number)}`.trim();
     items.push({
       itemKey: licenseItemKey(l),
+      rowKey: rowIdentity(l) || null,
       kind: 'license',
       target: `Professional license: ${label}`,
       primarySource: `State licensing board${text(l.issuing_state) ? ` (${text(l.issuing_state)})` : ''}`,
@@ -145,6 +172,7 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
     const number = deaNumber || text(deaLicense?.license_number);
     items.push({
       itemKey: 'dea',
+      rowKey: null,
       kind: 'dea',
       target: `DEA registration${number ? ` ${number}` : ''}`,
       primarySource: 'DEA Diversion Control Division',
@@ -153,6 +181,7 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
   const npi = text(snapshot.personalInformation.npi_number);
   items.push({
     itemKey: 'npi',
+    rowKey: null,
     kind: 'npi',
     target: `NPI${npi ? ` ${npi}` : ' (none given)'}`,
     primarySource: 'NPPES NPI Registry',
@@ -160,6 +189,7 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
   for (const c of snapshot.lists.certifications ?? []) {
     items.push({
       itemKey: certificationItemKey(c),
+      rowKey: rowIdentity(c) || null,
       kind: 'board_certification',
       target: `Board certification: ${text(c.certification_name)} (${text(c.certifying_body)})`,
       primarySource: text(c.certifying_body) || 'Certifying board',
@@ -173,6 +203,7 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
   if (highest) {
     items.push({
       itemKey: `education:${text(highest.institution_name)}:${text(highest.degree_type)}`,
+      rowKey: rowIdentity(highest) || null,
       kind: 'education',
       target: `Highest education: ${
         [
@@ -187,6 +218,7 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
   }
   items.push({
     itemKey: 'work_history',
+    rowKey: null,
     kind: 'work_history',
     target: `Work history (last ${GAP_LOOKBACK_YEARS} years)`,
     primarySource: 'Employers / CV review',
@@ -198,6 +230,7 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
   );
   items.push({
     itemKey: 'malpractice',
+    rowKey: current ? rowIdentity(current) || null : null,
     kind: 'malpractice',
     target: current
       ? `Current malpractice coverage: ${text(current.insurance_company)} ${text(current.policy_number)}`.trim()
@@ -206,6 +239,7 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
   });
   items.push({
     itemKey: 'exclusions',
+    rowKey: null,
     kind: 'exclusions',
     target: 'Exclusion screening',
     primarySource: 'OIG LEIE / SAM.gov',
@@ -214,18 +248,35 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
 }
 
 /**
+ * One change of a verified field as a person reads it (issue 29): 'Expiration date 2026-12-15 →
+ * 2028-12-15'; an empty side reads '(none)'.
+ */
+export function changeText(change: { field: string; before: string; after: string }): string {
+  return `${change.field} ${change.before || '(none)'} → ${change.after || '(none)'}`;
+}
+
+/**
  * Why 'Approve' must wait (issue 13): the items not verified or waived, and the verified ones older
  * than `maxAgeDays` at `now`. Empty when approval may go ahead.
  */
 export function itemsToRedo(
-  items: readonly { target: string; status: VerificationStatus; verifiedAt: string | null }[],
+  items: readonly {
+    target: string;
+    status: VerificationStatus;
+    verifiedAt: string | null;
+    /** While `needs_reverification`: what changed (issue 29), named in the refusal. */
+    changes?: readonly { field: string; before: string; after: string }[] | null;
+  }[],
   now: Date,
   maxAgeDays: number,
 ): string[] {
   const oldest = isoDay(new Date(now.getTime() - maxAgeDays * 24 * 60 * 60 * 1000));
   const redo: string[] = [];
   for (const item of items) {
-    if (item.status === 'pending' || item.status === 'discrepancy')
+    if (item.status === 'needs_reverification') {
+      const changed = (item.changes ?? []).map(changeText).join(', ');
+      redo.push(`${item.target} (needs re-verification${changed ? `: ${changed}` : ''})`);
+    } else if (item.status === 'pending' || item.status === 'discrepancy')
       redo.push(`${item.target} (${item.status})`);
     else if (item.status === 'verified' && (!item.verifiedAt || item.verifiedAt < oldest)) {
       redo.push(

@@ -35,10 +35,12 @@ import {
   type VerificationKind,
   type VerificationStatus,
 } from '../../domain/review/verification-checklist.ts';
+import type { FieldChange } from '../../domain/review/verification-fingerprint.ts';
 import { deaWarnings, npiWarning } from '../../domain/sections/identifier-checks.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { countRows } from '../admin/admin-list-query.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
+import { recordDecisionCredential } from '../applications/provider-credential.ts';
 import {
   listAttestations,
   reattestationDue,
@@ -62,6 +64,7 @@ import { screenApplication } from './leie.ts';
 import { compareWithApplication, type NppesClient } from './nppes.ts';
 import type { ReviewMail } from './review-mail.ts';
 import { enqueueStatusEvent } from './status-events.ts';
+import { bindingColumns, newestVersion, rebindVerifications } from './verification-binding.ts';
 import { addChecklistItems } from './verification-checklist.ts';
 
 /** Who acts on the server side of the review: an administrator ('reviewer') or the provider. */
@@ -312,11 +315,16 @@ export async function submitResponse(
       .where(eq(informationRequests.id, requestId));
     const snapshot = await snapshotOf(tx, application.id, version.version);
     const added = snapshot ? await addChecklistItems(tx, application.id, snapshot, now) : 0;
+    // Issue 29: a verification never outlives the data it verified.
+    const flagged = snapshot
+      ? await rebindVerifications(tx, application, version.version, snapshot, now, actor)
+      : [];
     await auditTransition(tx, { actor, role: 'provider' }, application, 'review.response_submitted', to, {
       requestId,
       version: version.version,
       sha256: version.sha256,
       checklistItemsAdded: added,
+      needsReverification: flagged.length,
     });
     const email = await emailOf(tx, application.reviewerId);
     return {
@@ -346,12 +354,17 @@ export async function approve(
         target: verificationItems.target,
         status: verificationItems.status,
         verifiedAt: verificationItems.verifiedAt,
+        changes: verificationItems.changes,
       })
       .from(verificationItems)
       .where(eq(verificationItems.applicationId, application.id))
       .orderBy(asc(verificationItems.position));
     const redo = itemsToRedo(
-      items.map((i) => ({ ...i, status: i.status as VerificationStatus })),
+      items.map((i) => ({
+        ...i,
+        status: i.status as VerificationStatus,
+        changes: i.changes as FieldChange[] | null,
+      })),
       now,
       maxAgeDays,
     );
@@ -364,6 +377,8 @@ export async function approve(
       );
     }
     await move(tx, application.id, application.applicationStatus, to, { decidedAt: now });
+    // Issue 29 item 1: the decision grants or extends the provider's credential, in this transaction.
+    await recordDecisionCredential(tx, application, 'approved', now);
     await auditTransition(tx, caller, application, 'review.approved', to);
     await announce(tx, caller, application, to, now);
     const email = await emailOf(tx, application.userId);
@@ -389,6 +404,8 @@ export async function reject(
       decidedAt: now,
       decisionReason: reason,
     });
+    // Issue 29 item 1: a denied recredentialing ends the credential today; a denied first cycle leaves none.
+    await recordDecisionCredential(tx, application, 'rejected', now);
     await auditTransition(tx, caller, application, 'review.rejected', to);
     await announce(tx, caller, application, to, now);
     const email = await emailOf(tx, application.userId);
@@ -438,6 +455,8 @@ function presentItem(
   return {
     evidence,
     warnings,
+    changes: row.status === 'needs_reverification' ? ((row.changes as FieldChange[] | null) ?? []) : [],
+    carriedForwardFrom: row.carriedForwardFrom,
     id: row.id,
     kind: row.kind as VerificationKind,
     target: row.target,
@@ -481,14 +500,25 @@ export async function updateVerificationItem(
       );
     }
     const [before] = await tx
-      .select({ status: verificationItems.status })
+      .select({
+        status: verificationItems.status,
+        kind: verificationItems.kind,
+        itemKey: verificationItems.itemKey,
+        rowKey: verificationItems.rowKey,
+      })
       .from(verificationItems)
       .where(and(eq(verificationItems.id, itemId), eq(verificationItems.applicationId, application.id)));
     if (!before) throw notFound;
     const pending = update.status === 'pending';
+    // Issue 29: a verification or waiver records what it covered in the newest version.
+    const recorded = update.status === 'verified' || update.status === 'waived';
+    const binding = recorded
+      ? bindingColumns(before, await newestVersion(tx, application.id), now)
+      : { verifiedValues: null, fingerprint: null, verifiedVersion: null, changes: null };
     const [row] = await tx
       .update(verificationItems)
       .set({
+        ...binding,
         status: update.status,
         source: pending ? null : (update.source ?? null),
         verifiedAt: pending ? null : (update.verifiedAt ?? null),

@@ -4,7 +4,7 @@
  * application (`item_key`): generating again from a later version adds the items of new credentials
  * and leaves recorded outcomes alone.
  */
-import { sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { ApplicationSnapshot } from '../../domain/review/application-snapshot.ts';
 import { generateChecklist } from '../../domain/review/verification-checklist.ts';
 import type { Queryable } from '../db/client.ts';
@@ -20,7 +20,28 @@ export async function addChecklistItems(
   snapshot: ApplicationSnapshot,
   now: Date,
 ): Promise<number> {
-  const items = generateChecklist(snapshot, now);
+  const generated = generateChecklist(snapshot, now);
+  // Issue 29: an item bound to a row stays that row's item when its number or name changes (the
+  // changed item needs re-verification, verification-binding.ts); its target follows the row.
+  const bound = await tx
+    .select({ id: verificationItems.id, rowKey: verificationItems.rowKey, target: verificationItems.target })
+    .from(verificationItems)
+    .where(and(eq(verificationItems.applicationId, applicationId), isNotNull(verificationItems.rowKey)));
+  const byRow = new Map(bound.map((b) => [b.rowKey, b]));
+  const items = [];
+  for (const item of generated) {
+    const existing = item.rowKey ? byRow.get(item.rowKey) : undefined;
+    if (!existing) {
+      items.push(item);
+      continue;
+    }
+    if (existing.target !== item.target) {
+      await tx
+        .update(verificationItems)
+        .set({ target: item.target, primarySource: item.primarySource, itemKey: item.itemKey })
+        .where(eq(verificationItems.id, existing.id));
+    }
+  }
   if (items.length === 0) return 0;
   const [{ base } = { base: 0 }] = (
     await tx.execute<{ base: number }>(
@@ -34,6 +55,7 @@ export async function addChecklistItems(
         applicationId,
         kind: item.kind,
         itemKey: item.itemKey,
+        rowKey: item.rowKey,
         target: item.target,
         primarySource: item.primarySource,
         position: base + i,

@@ -11,6 +11,7 @@ import { useState } from 'react';
 import { type VerificationUpdate, verificationUpdateSchema } from '../../../domain/api/review.ts';
 import {
   isoDay,
+  type RecordableVerificationStatus,
   type VerificationStatus,
   verificationKindLabel,
   verificationStatusColor,
@@ -25,7 +26,7 @@ import { EvidenceFiles } from './evidence-files.tsx';
 import { NppesCheckPanel } from './nppes-check.tsx';
 import { useUpdateVerification, type VerificationItemDto } from './review-api.ts';
 
-type Outcome = Exclude<VerificationStatus, 'pending'>;
+type Outcome = Exclude<RecordableVerificationStatus, 'pending'>;
 
 const formTitle: Record<Outcome, string> = {
   verified: 'Record the verification',

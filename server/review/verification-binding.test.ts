@@ -1,0 +1,147 @@
+/**
+ * Verifications bound to the data they verified (issue 29 item 3), by API on a real database: a
+ * verified license whose expiry the provider changes in a response needs re-verification with the
+ * change, 'Approve' refuses it by name, the other items stay verified, and verifying it again lets
+ * the approval through. Also the start-up backfill of items verified before bindings existed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminReview } from '../../domain/api/review.ts';
+import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { completedApplication } from './testing/completed-review-application.ts';
+import { backfillVerificationBindings } from './verification-binding.ts';
+
+let app: TestApp;
+let admin: Awaited<ReturnType<typeof signUpAndSignIn>>;
+
+beforeAll(async () => {
+  app = await createTestApp();
+  admin = await signUpAndSignIn(app, { firstName: 'Vera' });
+  await grantAdmin(app, admin);
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const today = () => new Date().toISOString().slice(0, 10);
+const adminPath = (applicationId: string, rest: string) => `/api/admin/applications/${applicationId}/${rest}`;
+
+async function review(applicationId: string) {
+  const response = await admin.json<AdminReview>('GET', adminPath(applicationId, 'review'));
+  expect(response.status).toBe(200);
+  return response.body;
+}
+
+async function verify(applicationId: string, itemId: string, source: string) {
+  const saved = await admin.json('PATCH', adminPath(applicationId, `verification-items/${itemId}`), {
+    status: 'verified',
+    source,
+    verifiedAt: today(),
+  });
+  expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+}
+
+interface LicenseRow {
+  id: string;
+  licenseType: string | null;
+  expirationDate: string | null;
+  [key: string]: unknown;
+}
+
+describe('a verification bound to the data it verified', () => {
+  it('needs re-verification when a response changes what it covered, and only then', async () => {
+    const { provider, applicationId } = await completedApplication(app);
+    expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
+    for (const item of (await review(applicationId)).checklist) {
+      await verify(applicationId, item.id, item.primarySource);
+    }
+
+    const requested = await admin.json<{ requestId: string }>(
+      'POST',
+      adminPath(applicationId, 'request-information'),
+      { message: 'Please update your license.', sections: ['professionalLicenses'] },
+    );
+    expect(requested.status).toBe(200);
+    const listed = await provider.json<{ rows: LicenseRow[] }>(
+      'GET',
+      `/api/applications/${applicationId}/sections/professional-licenses`,
+    );
+    const rows = listed.body.rows;
+    const license = rows.find((r) => r.licenseType !== 'dea_license' && r.licenseType !== 'npi')!;
+    const before = license.expirationDate;
+    expect(before).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const saved = await provider.json(
+      'PUT',
+      `/api/applications/${applicationId}/sections/professional-licenses`,
+      {
+        rows: rows.map((r) => (r.id === license.id ? { ...r, expirationDate: '2031-12-15' } : r)),
+      },
+    );
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const responded = await provider.json(
+      'POST',
+      `/api/applications/${applicationId}/information-requests/${requested.body.requestId}/response`,
+      { reply: 'Renewed.' },
+    );
+    expect(responded.status).toBe(200);
+
+    const after = await review(applicationId);
+    const flagged = after.checklist.filter((i) => i.status === 'needs_reverification');
+    expect(flagged.map((i) => i.kind)).toEqual(['license']);
+    expect(flagged[0]!.changes).toEqual([{ field: 'Expiration date', before: before!, after: '2031-12-15' }]);
+    // Items whose data did not change stay as they were.
+    expect(after.checklist.filter((i) => i.kind !== 'license').every((i) => i.status === 'verified')).toBe(
+      true,
+    );
+
+    const refused = await admin.json<{ message: string }>('POST', adminPath(applicationId, 'approve'), {});
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain(
+      `${flagged[0]!.target} (needs re-verification: Expiration date ${before} → 2031-12-15)`,
+    );
+
+    await verify(applicationId, flagged[0]!.id, 'State board');
+    const reverified = (await review(applicationId)).checklist.find((i) => i.id === flagged[0]!.id)!;
+    expect(reverified).toMatchObject({ status: 'verified', changes: [] });
+    const approved = await admin.json('POST', adminPath(applicationId, 'approve'), {});
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+
+    const audit = await app.runtime.deps.database.pool.query<{ details: Record<string, unknown> }>(
+      `select details from audit_log where action = 'review.reverification_needed' and details->>'applicationId' = $1`,
+      [applicationId],
+    );
+    expect(audit.rows).toHaveLength(1);
+    expect(audit.rows[0]!.details).toMatchObject({
+      fields: 'Expiration date',
+      toStatus: 'needs_reverification',
+    });
+    // The audit names the field, never its value.
+    expect(JSON.stringify(audit.rows[0]!.details)).not.toContain('2031-12-15');
+  });
+
+  it('binds items verified before bindings existed to the snapshot they were verified on', async () => {
+    const { applicationId } = await completedApplication(app);
+    expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
+    const [first] = (await review(applicationId)).checklist;
+    await verify(applicationId, first!.id, first!.primarySource);
+    const pool = app.runtime.deps.database.pool;
+    const recorded = await pool.query<{ fingerprint: string }>(
+      'select fingerprint from verification_items where id = $1',
+      [first!.id],
+    );
+    expect(recorded.rows[0]!.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    await pool.query(
+      'update verification_items set fingerprint = null, verified_values = null, verified_version = null where id = $1',
+      [first!.id],
+    );
+
+    expect(await backfillVerificationBindings(app.runtime.deps.database.db)).toBeGreaterThanOrEqual(1);
+    const backfilled = await pool.query<{ fingerprint: string; verified_version: number }>(
+      'select fingerprint, verified_version from verification_items where id = $1',
+      [first!.id],
+    );
+    expect(backfilled.rows[0]).toEqual({ fingerprint: recorded.rows[0]!.fingerprint, verified_version: 1 });
+    // Idempotent: nothing left to bind.
+    expect(await backfillVerificationBindings(app.runtime.deps.database.db)).toBe(0);
+  });
+});
