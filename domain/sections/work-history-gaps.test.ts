@@ -6,9 +6,9 @@ import {
   gapInputOfSnapshot,
   gapReviewLine,
   unexplainedGapMessage,
-  workHistoryGapLines,
   unexplainedGaps,
   wholeMonthsBetween,
+  workHistoryGapLines,
   workHistoryGaps,
 } from './work-history-gaps.ts';
 
@@ -103,7 +103,11 @@ describe('workHistoryGaps', () => {
   it('runs a current position to today, and asks about the time since the last position ended', () => {
     expect(workHistoryGaps([job('2015-01-01', '2020-12-31'), current('2021-01-04')], [], today)).toEqual([]);
     // Nothing current, last position ended 10 months ago: a trailing gap, explained on that position.
-    const trailing = workHistoryGaps([job('2024-02-01', '2025-12-31'), job('2019-01-01', '2024-01-31')], [], today);
+    const trailing = workHistoryGaps(
+      [job('2024-02-01', '2025-12-31'), job('2019-01-01', '2024-01-31')],
+      [],
+      today,
+    );
     expect(trailing).toEqual([
       {
         kind: 'since_last_position',
@@ -164,7 +168,12 @@ describe('gapInputOfSnapshot', () => {
     const input = gapInputOfSnapshot({
       workHistory: [
         { start_date: '2024-09-30', end_date: null, is_current_position: true, gap_explanation: 'Leave' },
-        { start_date: '2022-03-01', end_date: '2024-01-31', is_current_position: false, gap_explanation: null },
+        {
+          start_date: '2022-03-01',
+          end_date: '2024-01-31',
+          is_current_position: false,
+          gap_explanation: null,
+        },
       ],
       education: [{ graduation_date: '2021-05-01' }, { graduation_date: null }],
     });
@@ -182,8 +191,18 @@ describe('gapInputOfSnapshot', () => {
   it('gives the review item one line per gap, with its explanation or "not explained"', () => {
     const lists = {
       workHistory: [
-        { start_date: '2022-03-01', end_date: '2024-01-31', is_current_position: false, gap_explanation: null },
-        { start_date: '2024-09-30', end_date: null, is_current_position: true, gap_explanation: 'Family leave' },
+        {
+          start_date: '2022-03-01',
+          end_date: '2024-01-31',
+          is_current_position: false,
+          gap_explanation: null,
+        },
+        {
+          start_date: '2024-09-30',
+          end_date: null,
+          is_current_position: true,
+          gap_explanation: 'Family leave',
+        },
       ],
       education: [{ graduation_date: '2021-05-01' }],
     };

@@ -69,7 +69,12 @@ export function wholeMonthsBetween(from: string, to: string): number {
   return Math.max(months, 0);
 }
 
-function gapOf(kind: WorkHistoryGapKind, from: string, to: string, explainedBy: number): WorkHistoryGap | null {
+function gapOf(
+  kind: WorkHistoryGapKind,
+  from: string,
+  to: string,
+  explainedBy: number,
+): WorkHistoryGap | null {
   if (!(from < to)) return null;
   const months = wholeMonthsBetween(from, to);
   if (months < WORK_GAP_MONTHS) return null;
@@ -136,7 +141,9 @@ export function unexplainedGaps(
   graduationDates: readonly (string | null | undefined)[],
   today: string,
 ): WorkHistoryGap[] {
-  return workHistoryGaps(positions, graduationDates, today).filter((gap) => !gapExplanationOf(gap, positions));
+  return workHistoryGaps(positions, graduationDates, today).filter(
+    (gap) => !gapExplanationOf(gap, positions),
+  );
 }
 
 const monthFormat = new Intl.DateTimeFormat('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' });
@@ -147,8 +154,10 @@ export function monthYear(isoDate: string): string {
 
 /** 'Jan 2024 to Sep 2024', 'May 2023 to today', with what the ends are for the two outer kinds. */
 function span(gap: WorkHistoryGap): string {
-  if (gap.kind === 'after_training') return `end of training (${monthYear(gap.from)}) to ${monthYear(gap.to)}`;
-  if (gap.kind === 'since_last_position') return `${monthYear(gap.from)} to today (since this position ended)`;
+  if (gap.kind === 'after_training')
+    return `end of training (${monthYear(gap.from)}) to ${monthYear(gap.to)}`;
+  if (gap.kind === 'since_last_position')
+    return `${monthYear(gap.from)} to today (since this position ended)`;
   return `${monthYear(gap.from)} to ${monthYear(gap.to)}`;
 }
 

@@ -9,6 +9,7 @@ import { AppError } from '../../domain/app-error.ts';
 import type { AttestationInput } from '../../domain/attestation.ts';
 import { nextStatus } from '../../domain/review/review-workflow.ts';
 import { SECTION_COUNT } from '../../domain/sections/registry.ts';
+import { unconfirmedSectionsMessage } from '../../domain/sections/section-confirmation.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { findApplication, loadApplicationFor } from '../applications/applications.service.ts';
 import { checkSignature, recordAttestation } from '../attestations/attestation.service.ts';
@@ -31,6 +32,7 @@ import {
   type NotificationRow,
 } from './completion-delivery.ts';
 import { webhookMessageIds } from './webhook-signature.ts';
+import { assertWorkHistoryGapsExplained } from './work-history-gap-check.ts';
 
 export interface CompletionRequest {
   row: NotificationRow;
@@ -57,8 +59,9 @@ export interface CompletionAttestation {
  * returns the existing record. With an endpoint configured, the first attempt is claimed right away
  * (so the caller can run it inline); without one the record is `undelivered` ('no endpoint configured').
  * @throws AppError not_found (404; not the caller's), forbidden (403; admins), conflict (409; not a
- *   draft, or not every section complete), validation_failed (400; the typed name is not the
- *   profile's full name)
+ *   draft, or not every section complete, or a copied section not confirmed (named; issue 29 item
+ *   6), or a work-history gap of 6 months or more unexplained as
+ *   of `now`: issue 29 item 7), validation_failed (400; the typed name is not the profile's full name)
  */
 export async function requestCompletion(
   db: Database,
@@ -66,6 +69,7 @@ export async function requestCompletion(
   actor: Actor,
   applicationId: string,
   attestation: CompletionAttestation,
+  now: Date = new Date(),
 ): Promise<CompletionRequest> {
   return db.transaction(async (tx) => {
     const application = await loadApplicationFor(tx, actor, applicationId, 'write');
@@ -81,12 +85,17 @@ export async function requestCompletion(
       throw new AppError('conflict', 'Only a draft application can be completed.');
     }
     const summary = await findApplication(tx, application.id);
+    // Issue 29 item 6: a copy is completed only once every copied section is confirmed, named here.
+    if (summary && summary.unconfirmedSections.length > 0) {
+      throw new AppError('conflict', unconfirmedSectionsMessage(summary.unconfirmedSections));
+    }
     if (summary?.progress !== 100) {
       throw new AppError(
         'conflict',
         `Complete every section first: ${summary?.completeSections.length ?? 0} of ${SECTION_COUNT} are complete.`,
       );
     }
+    await assertWorkHistoryGapsExplained(tx, application.id, now);
     const input = attestation.input;
     if (!input) {
       const message = 'Sign the attestation first: answer each question and type your full name.';

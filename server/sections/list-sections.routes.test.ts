@@ -106,6 +106,7 @@ const fixtures: Record<StoredListSection['key'], Fixture> = {
       responsibilities: 'Inpatient care; supervision of residents.',
       supervisorName: 'Dr. Maria Lopez',
       supervisorContact: 'mlopez@mercy.example',
+      gapExplanation: 'Fellowship abroad, 2015-2016.',
     },
     sparse: {
       employerName: '',
@@ -116,6 +117,7 @@ const fixtures: Record<StoredListSection['key'], Fixture> = {
       responsibilities: '',
       supervisorName: '',
       supervisorContact: '',
+      gapExplanation: '',
     },
     sparseSaved: {
       employerName: null,
@@ -126,6 +128,7 @@ const fixtures: Record<StoredListSection['key'], Fixture> = {
       responsibilities: null,
       supervisorName: null,
       supervisorContact: null,
+      gapExplanation: null,
     },
     required: {},
     dateField: 'startDate',
