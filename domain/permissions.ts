@@ -8,6 +8,8 @@ export const permissionsByRole = {
   user: [
     'read:application:own',
     'create:application:own',
+    /** 'Withdraw' a draft cycle (issue 29 item 2). */
+    'withdraw:application:own',
     'write:section:own',
     'read:section:own',
     'write:document:own',

@@ -5,6 +5,7 @@
 import { adminRoutes } from './admin/admin.routes.ts';
 import type { AppInstance } from './app-types.ts';
 import { credentialRoutes } from './credentials/credentials.routes.ts';
+import { cycleRoutes } from './cycles/cycles.routes.ts';
 import { documentRoutes } from './documents/documents.routes.ts';
 import { notificationRoutes } from './notifications/notifications.routes.ts';
 import { sectionRoutes } from './sections/sections.routes.ts';
@@ -13,6 +14,7 @@ export async function featureRoutes(app: AppInstance) {
   // Feature plugins are registered here as they are built.
   await app.register(adminRoutes);
   await app.register(credentialRoutes);
+  await app.register(cycleRoutes);
   await app.register(documentRoutes);
   await app.register(notificationRoutes);
   await app.register(sectionRoutes);

@@ -21,6 +21,7 @@ import { documentTypes } from '../sections/documents.ts';
 import { type SectionKey, sections } from '../sections/registry.ts';
 import { catalogSections } from '../sections/section-catalog.ts';
 import { applicationSchema } from './applications.ts';
+import { applicationCycleSchema, providerCredentialSchema } from './provider-credential.ts';
 
 // ---- Paging and search ------------------------------------------------------------------------------
 
@@ -123,8 +124,12 @@ export const providerCardSchema = z.object({
       submittedAt: z.iso.datetime().nullable(),
       /** OIG LEIE standing of an approved application after the latest import (issue 15). */
       exclusionMatch: z.enum(['match', 'possible_match']).nullable(),
+      /** Which credentialing cycle it is (issue 29). */
+      cycle: applicationCycleSchema,
     })
     .nullable(),
+  /** The provider's credential, apart from the cycle in progress (issue 29 item 1). */
+  credential: providerCredentialSchema,
   applicationCount: z.number().int(),
   /** Documents of all the user's applications. */
   documentCount: z.number().int(),
@@ -173,6 +178,8 @@ export const providerDetailsSchema = z.object({
   profile: z.object(providerIdentityFields),
   /** All the user's applications, newest first, with progress. */
   applications: z.array(applicationSchema),
+  /** The provider's credential, apart from the cycle in progress (issue 29 item 1). */
+  credential: providerCredentialSchema,
   /** The application whose sections are shown: the requested one, else the current one; null if none. */
   selectedApplicationId: z.uuid().nullable(),
   /** Every section in registry order (empty when the user has no application). */

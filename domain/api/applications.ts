@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { applicationStatuses } from '../application-status.ts';
 import { completionStatuses } from '../completion-status.ts';
+import { applicationCycleSchema, providerCredentialSchema } from './provider-credential.ts';
 
 /**
  * The completion state a provider sees (spec §4 completion button; issue 5 "the dashboard says so"):
@@ -47,11 +48,21 @@ export const applicationSchema = z.object({
   recredentialingDueOn: z.iso.date().nullable(),
   /** The earlier application this one was pre-filled from (issue 14 copy-forward), else null. */
   copiedFromId: z.uuid().nullable(),
+  /** Which credentialing cycle it is (issue 29): 'initial' or 'recredentialing'. */
+  cycle: applicationCycleSchema,
+  /** When it was withdrawn (status 'withdrawn', issue 29 item 2; ISO 8601, UTC), else null. */
+  withdrawnAt: z.iso.datetime().nullable(),
 });
 export type ApplicationDto = z.infer<typeof applicationSchema>;
 
-/** GET /api/applications: the caller's applications, newest first (spec §4). */
-export const applicationListSchema = z.object({ applications: z.array(applicationSchema) });
+/**
+ * GET /api/applications: the caller's applications, newest first (spec §4), and their credential
+ * apart from the cycle in progress (issue 29 item 1).
+ */
+export const applicationListSchema = z.object({
+  applications: z.array(applicationSchema),
+  credential: providerCredentialSchema,
+});
 export type ApplicationList = z.infer<typeof applicationListSchema>;
 
 /**

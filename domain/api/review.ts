@@ -5,6 +5,7 @@
  * serialised by server/review/review.routes.ts.
  */
 import { z } from 'zod';
+import { cycleActions } from '../credentials/provider-credential.ts';
 import { applicationStatuses } from '../application-status.ts';
 import { attestationRecordSchema } from '../attestation.ts';
 import { REVIEW_TEXT_MAX, reviewActions } from '../review/review-workflow.ts';
@@ -17,6 +18,7 @@ import {
   verificationStatuses,
 } from '../review/verification-checklist.ts';
 import { sections } from '../sections/registry.ts';
+import { applicationCycleSchema, providerCredentialSchema } from './provider-credential.ts';
 
 /** Rows per page of the review queue. */
 export const REVIEW_QUEUE_PAGE_SIZE = 25;
@@ -211,6 +213,16 @@ export const adminReviewSchema = z.object({
    * than ATTESTATION_VALID_DAYS (or it has none): the reviewer sees 'Re-attestation required'.
    */
   reattestationRequired: z.boolean(),
+  /** Which credentialing cycle this application is (issue 29). */
+  cycle: applicationCycleSchema,
+  /** When it was withdrawn or closed without a decision (ISO 8601, UTC; issue 29 item 2), else null. */
+  withdrawnAt: z.iso.datetime().nullable(),
+  /** The administrator's reason for 'Close Without Decision'; null when the provider withdrew a draft. */
+  withdrawalReason: z.string().nullable(),
+  /** The provider's credential, apart from this cycle (issue 29 item 1). */
+  credential: providerCredentialSchema,
+  /** 'Start Recredentialing Now' / 'Close Without Decision' when available (domain `availableCycleActions`). */
+  cycleActions: z.array(z.enum(cycleActions)),
 });
 export type AdminReview = z.infer<typeof adminReviewSchema>;
 

@@ -3,6 +3,7 @@
  * newest first, searched by name or email (or an exact NPI or license number, issue 28) on the server, one page of cards per query. Paging, counts
  * and the search expression: ./admin-list-query.ts.
  */
+import type { ApplicationCycle } from '../../domain/credentials/provider-credential.ts';
 import { sql } from 'drizzle-orm';
 import type { CardDocument } from '../../domain/api/admin.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
@@ -43,6 +44,8 @@ export interface ProviderCard {
     submittedAt: Date | null;
     /** OIG LEIE standing of an approved application (issue 15): 'match', 'possible_match' or null. */
     exclusionMatch: 'match' | 'possible_match' | null;
+    /** Which credentialing cycle it is (issue 29). */
+    cycle: ApplicationCycle;
   } | null;
   applicationCount: number;
   /** Documents of all the user's applications. */
@@ -63,6 +66,7 @@ interface ProviderCardRow extends Record<string, unknown> {
   application_created_at: Date | null;
   application_submitted_at: Date | null;
   application_exclusion_match: string | null;
+  application_cycle: ApplicationCycle | null;
   application_count: number;
   document_count: number;
   documents: CardDocument[];
@@ -98,13 +102,14 @@ export async function listProviderCards(
     select page.*, ${userRoles.role} as role,
            cur.id as application_id, cur.application_status, cur.created_at as application_created_at,
            cur.submitted_at as application_submitted_at, cur.exclusion_match as application_exclusion_match,
+           cur.cycle as application_cycle,
            (select count(*)::int from ${a} where ${a.userId} = page.user_id) as application_count,
            docs.document_count, docs.documents
     from page
     left join ${userRoles} on ${userRoles.userId} = page.user_id
     left join lateral (
       select ${a.id} as id, ${a.applicationStatus} as application_status, ${a.createdAt} as created_at,
-             ${a.submittedAt} as submitted_at, ${a.exclusionMatch} as exclusion_match
+             ${a.submittedAt} as submitted_at, ${a.exclusionMatch} as exclusion_match, ${a.cycle} as cycle
       from ${a} where ${a.userId} = page.user_id
       order by (${a.applicationStatus} = 'draft') desc, ${a.createdAt} desc nulls last
       limit 1
@@ -148,6 +153,7 @@ export async function listProviderCards(
                 row.application_exclusion_match === 'possible_match'
                   ? row.application_exclusion_match
                   : null,
+              cycle: row.application_cycle ?? 'initial',
             }
           : null,
       applicationCount: row.application_count,

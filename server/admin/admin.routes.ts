@@ -37,6 +37,11 @@ import { credentialKindLabel, daysLeftText } from '../../domain/credentials/expi
 import { sectionCatalog } from '../../domain/sections/section-catalog.ts';
 import type { AppInstance } from '../app-types.ts';
 import { presentApplication } from '../applications/applications.routes.ts';
+import {
+  findProviderCredential,
+  findProviderCredentials,
+  presentCredential,
+} from '../applications/provider-credential.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { requirePermission } from '../auth/actor.ts';
 import {
@@ -142,9 +147,15 @@ export async function adminRoutes(app: AppInstance) {
     async (request) => {
       await requirePermission(request, 'read:provider:any');
       const page = await listProviderCards(app.deps.db, request.query);
+      const now = new Date();
+      const credentials = await findProviderCredentials(
+        app.deps.db,
+        page.items.map((p) => p.userId),
+      );
       return {
         providers: page.items.map((p) => ({
           ...p,
+          credential: presentCredential(credentials.get(p.userId) ?? null, now),
           joinedAt: p.joinedAt.toISOString(),
           currentApplication: p.currentApplication && {
             ...p.currentApplication,
@@ -193,6 +204,10 @@ export async function adminRoutes(app: AppInstance) {
       return {
         profile: { ...details.profile, joinedAt: details.profile.joinedAt.toISOString() },
         applications: details.applications.map(presentApplication),
+        credential: presentCredential(
+          await findProviderCredential(app.deps.db, details.profile.userId),
+          new Date(),
+        ),
         selectedApplicationId: details.selectedApplicationId,
         sections: details.sections,
       };

@@ -21,6 +21,7 @@ import {
   loadApplicationFor,
 } from './applications.service.ts';
 import { startApplication } from './copy-forward.ts';
+import { findProviderCredential, presentCredential } from './provider-credential.ts';
 
 /** The contract's schemas (domain/api/applications.ts), re-exported for the admin routes. */
 export { type ApplicationDto, applicationSchema };
@@ -38,6 +39,8 @@ export function presentApplication(a: ApplicationSummary): ApplicationDto {
     recredentialingDueOn:
       a.applicationStatus === 'approved' && a.decidedAt ? recredentialingDueOn(a.decidedAt) : null,
     copiedFromId: a.copiedFromId,
+    cycle: a.cycle,
+    withdrawnAt: a.withdrawnAt?.toISOString() ?? null,
   };
 }
 
@@ -55,7 +58,11 @@ export async function applicationRoutes(app: AppInstance) {
     async (request) => {
       const actor = await requirePermission(request, 'read:application:own');
       const applications = await listApplicationsOfUser(app.deps.db, actor.userId);
-      return { applications: applications.map(presentApplication) };
+      const credential = await findProviderCredential(app.deps.db, actor.userId);
+      return {
+        applications: applications.map(presentApplication),
+        credential: presentCredential(credential, new Date()),
+      };
     },
   );
 
@@ -80,6 +87,8 @@ export async function applicationRoutes(app: AppInstance) {
       const { application, copied } = await startApplication(
         { db: app.deps.db, storage: app.deps.storage, logger: request.log },
         actor,
+        // Issue 29 item 2: the provider's own start, refused (409) before the 180-day window.
+        { by: 'provider', now: new Date() },
       );
       request.log.info(
         { applicationId: application.id, copiedSections: copied?.sections.length ?? 0 },

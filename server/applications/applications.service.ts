@@ -7,6 +7,13 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { CompletionState } from '../../domain/api/applications.ts';
 import { AppError } from '../../domain/app-error.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
+import {
+  type ApplicationCycle,
+  credentialState,
+  cycleForNewApplication,
+  providerMayStartCycle,
+  recredentialingNotYetMessage,
+} from '../../domain/credentials/provider-credential.ts';
 import { reviewStatuses } from '../../domain/review/review-workflow.ts';
 import { computeProgress, type SectionKey, sections } from '../../domain/sections/registry.ts';
 import { isUuid } from '../../domain/uuid.ts';
@@ -17,6 +24,7 @@ import { providerApplications } from '../db/schema/core.ts';
 import { completionNotifications } from '../db/schema/notifications.ts';
 import { sectionTables } from '../db/schema/sections.ts';
 import { presentCompletionState } from './completion-state.ts';
+import { findProviderCredential } from './provider-credential.ts';
 
 export interface ApplicationSummary {
   id: string;
@@ -33,6 +41,10 @@ export interface ApplicationSummary {
   decidedAt: Date | null;
   /** The application it was pre-filled from (issue 14 copy-forward), else null. */
   copiedFromId: string | null;
+  /** Which credentialing cycle it is (issue 29): 'initial' or 'recredentialing'. */
+  cycle: ApplicationCycle;
+  /** When it was withdrawn (status `withdrawn`, issue 29), else null. */
+  withdrawnAt: Date | null;
 }
 
 function applicationIdColumn(table: PgTable): PgColumn {
@@ -59,6 +71,8 @@ function summarize(row: Record<string, unknown>): ApplicationSummary {
     createdAt: row.createdAt as Date,
     decidedAt: (row.decidedAt as Date | null) ?? null,
     copiedFromId: (row.copiedFromId as string | null) ?? null,
+    cycle: row.cycle as ApplicationCycle,
+    withdrawnAt: (row.withdrawnAt as Date | null) ?? null,
     completeSections,
     progress: computeProgress(completeSections.length),
     completion: row.completionStatus
@@ -81,6 +95,8 @@ function summaryColumns() {
     createdAt: providerApplications.createdAt,
     decidedAt: providerApplications.decidedAt,
     copiedFromId: providerApplications.copiedFromId,
+    cycle: providerApplications.cycle,
+    withdrawnAt: providerApplications.withdrawnAt,
     ...completenessColumns(),
     completionStatus: completionNotifications.status,
     completionRequestedAt: completionNotifications.createdAt,
@@ -156,18 +172,39 @@ export async function assertNoOpenApplication(db: Queryable, userId: string): Pr
 }
 
 /**
+ * Who opens a new cycle and when (issue 29 item 2): the provider themselves ('Start Recredentialing',
+ * only from 180 days before their credential ends), or an administrator ('Start Recredentialing Now',
+ * at any date).
+ */
+export interface CycleOpener {
+  by: 'provider' | 'admin';
+  now: Date;
+}
+
+/**
  * Insert a new draft for `userId` inside `tx`, serialised per user (two concurrent "start" clicks
- * cannot both create one) and refused while one is open (assertNoOpenApplication).
- * @throws AppError conflict (409)
+ * cannot both create one) and refused while one is open (assertNoOpenApplication). Its cycle is
+ * 'recredentialing' while the provider holds a credential that has not ended, else 'initial'
+ * (domain/credentials/provider-credential.ts `cycleForNewApplication`, issue 29).
+ * @throws AppError conflict (409), also when the provider starts one before the recredentialing window
  */
 export async function insertDraftApplication(
   tx: Queryable,
   userId: string,
   copiedFromId: string | null,
+  opener: CycleOpener,
 ): Promise<ApplicationSummary> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`application:${userId}`}))`);
   await assertNoOpenApplication(tx, userId);
-  const [created] = await tx.insert(providerApplications).values({ userId, copiedFromId }).returning();
+  const credential = credentialState(await findProviderCredential(tx, userId), opener.now);
+  if (opener.by === 'provider' && !providerMayStartCycle(credential, opener.now) && 'endsOn' in credential) {
+    throw new AppError('conflict', recredentialingNotYetMessage(credential.endsOn));
+  }
+  const cycle = cycleForNewApplication(credential);
+  const [created] = await tx
+    .insert(providerApplications)
+    .values({ userId, copiedFromId, cycle })
+    .returning();
   return {
     id: created!.id,
     userId: created!.userId,
@@ -175,6 +212,8 @@ export async function insertDraftApplication(
     createdAt: created!.createdAt,
     decidedAt: null,
     copiedFromId: created!.copiedFromId,
+    cycle,
+    withdrawnAt: null,
     completeSections: [],
     progress: 0,
     completion: null,

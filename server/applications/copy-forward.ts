@@ -29,6 +29,7 @@ import { ObjectNotFoundError, type ObjectStorage } from '../storage/object-stora
 import {
   type ApplicationSummary,
   assertNoOpenApplication,
+  type CycleOpener,
   insertDraftApplication,
 } from './applications.service.ts';
 
@@ -123,22 +124,28 @@ async function mostRecentApplication(db: Queryable, userId: string) {
 }
 
 /**
- * Start a new draft for the signed-in provider (spec §4), pre-filled from their most recent
- * application when they have one (issue 14). Audited as 'application.copied_forward' when copied.
+ * Start a new draft (spec §4), pre-filled from the provider's most recent application when they have
+ * one (issue 14). The provider starts their own; an administrator opens one for `opener.providerId`
+ * ('Start Recredentialing Now', issue 29 item 2: server/cycles/). The draft's cycle and the
+ * provider's 180-day window are insertDraftApplication's. Audited as 'application.copied_forward'
+ * when copied, with the caller as actor.
  * @returns the draft (progress from its copied sections) and what was copied
- * @throws AppError conflict (409) while a draft or an application in review is open; storage and
- *   database errors propagate (500) after the copied files are removed
+ * @throws AppError conflict (409) while a draft or an application in review is open, or before the
+ *   provider's recredentialing window; storage and database errors propagate (500) after the copied
+ *   files are removed
  */
 export async function startApplication(
   deps: { db: Database; storage: ObjectStorage; logger: ServiceLogger },
   actor: Actor,
+  opener: CycleOpener & { providerId?: string },
 ): Promise<StartedApplication> {
   const { db } = deps;
+  const providerId = opener.providerId ?? actor.userId;
   // Checked again under the lock below; this first look spares copying files for a refused start.
-  await assertNoOpenApplication(db, actor.userId);
-  const source = await mostRecentApplication(db, actor.userId);
+  await assertNoOpenApplication(db, providerId);
+  const source = await mostRecentApplication(db, providerId);
   if (!source) {
-    const application = await db.transaction((tx) => insertDraftApplication(tx, actor.userId, null));
+    const application = await db.transaction((tx) => insertDraftApplication(tx, providerId, null, opener));
     return { application, copied: null };
   }
 
@@ -146,7 +153,7 @@ export async function startApplication(
   const { copied: files, notCopied } = await copyDocumentFiles(deps, sourceDocuments);
   try {
     return await db.transaction(async (tx) => {
-      const draft = await insertDraftApplication(tx, actor.userId, source.id);
+      const draft = await insertDraftApplication(tx, providerId, source.id, opener);
       const copiedSections: SectionKey[] = [];
       for (const section of sections) {
         const key = section.key as SectionKey;
@@ -185,7 +192,7 @@ export async function startApplication(
       await recordAudit(tx, {
         action: 'application.copied_forward',
         actorUserId: actor.userId,
-        subjectUserId: actor.userId,
+        subjectUserId: providerId,
         resourceType: 'application',
         resourceId: draft.id,
         ipAddress: actor.ipAddress,
@@ -194,6 +201,8 @@ export async function startApplication(
           sections: completeSections.length,
           documents: files.length,
           documentsNotCopied: notCopied.length,
+          cycle: draft.cycle,
+          openedBy: opener.by,
         },
       });
       return {

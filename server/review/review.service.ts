@@ -37,10 +37,19 @@ import {
 } from '../../domain/review/verification-checklist.ts';
 import type { FieldChange } from '../../domain/review/verification-fingerprint.ts';
 import { deaWarnings, npiWarning } from '../../domain/sections/identifier-checks.ts';
+import {
+  type ApplicationCycle,
+  availableCycleActions,
+  credentialState,
+} from '../../domain/credentials/provider-credential.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { countRows } from '../admin/admin-list-query.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
-import { recordDecisionCredential } from '../applications/provider-credential.ts';
+import {
+  findProviderCredential,
+  presentCredential,
+  recordDecisionCredential,
+} from '../applications/provider-credential.ts';
 import {
   listAttestations,
   reattestationDue,
@@ -639,7 +648,8 @@ export async function getAdminReview(
       .where(
         and(
           eq(auditLog.subjectUserId, row.userId),
-          sql`(${auditLog.action} like 'review.%' or ${auditLog.action} like 'notification.%')`,
+          // Issue 29: a withdrawal and a close without decision are part of the application's story too.
+          sql`(${auditLog.action} like 'review.%' or ${auditLog.action} like 'notification.%' or ${auditLog.action} in ('application.withdrawn', 'application.closed_without_decision'))`,
           sql`(${auditLog.resourceId} = ${applicationId} or ${auditLog.details}->>'applicationId' = ${applicationId})`,
         ),
       )
@@ -673,7 +683,7 @@ export async function getAdminReview(
   for (const item of items) if (item.validatorId) mentioned.add(item.validatorId);
   for (const entry of timeline) if (entry.actorUserId) mentioned.add(entry.actorUserId);
   for (const row of evidenceRows) if (row.uploadedBy) mentioned.add(row.uploadedBy);
-  const [people, [profile]] = await Promise.all([
+  const [people, [profile], credentialRecord, [openCycle]] = await Promise.all([
     mentioned.size
       ? db
           .select({ id: user.id, name: user.name })
@@ -684,7 +694,20 @@ export async function getAdminReview(
       .select({ firstName: profiles.firstName, lastName: profiles.lastName })
       .from(profiles)
       .where(eq(profiles.userId, row.userId)),
+    findProviderCredential(db, row.userId),
+    db
+      .select({ id: providerApplications.id })
+      .from(providerApplications)
+      .where(
+        and(
+          eq(providerApplications.userId, row.userId),
+          inArray(providerApplications.applicationStatus, ['draft', 'submitted', 'under_review']),
+        ),
+      )
+      .limit(1),
   ]);
+  // Issue 29: the provider's credential apart from this cycle, and the cycle actions it allows.
+  const credential = credentialState(credentialRecord, attestation.now);
   return {
     applicationId: row.id,
     userId: row.userId,
@@ -713,6 +736,17 @@ export async function getAdminReview(
     })),
     attestations,
     reattestationRequired,
+    cycle: row.cycle as ApplicationCycle,
+    withdrawnAt: row.withdrawnAt?.toISOString() ?? null,
+    withdrawalReason: row.withdrawalReason,
+    credential: presentCredential(credentialRecord, attestation.now),
+    cycleActions: availableCycleActions({
+      applicationId: row.id,
+      status: row.applicationStatus,
+      credential,
+      credentialApplicationId: credentialRecord?.applicationId ?? null,
+      openCycle: openCycle !== undefined,
+    }),
   };
 }
 

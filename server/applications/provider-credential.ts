@@ -1,0 +1,105 @@
+/**
+ * The provider's credential, stored (issue 29 item 1, decision 025): read by the dashboard, the admin
+ * screens and every start of a cycle; written only by a decision, in the transaction that records it
+ * (review.service.ts `approve` / `reject` call `recordDecisionCredential`). The rules are the
+ * domain's (domain/credentials/provider-credential.ts); this module is their SQL.
+ *
+ * It sits in `applications` (the feature every other builds on) rather than `cycles`, because both
+ * `review` (decisions) and `applications` (the cycle of a new draft) need it, and `cycles` builds on
+ * `review` (status events): a home in `cycles` would close a folder cycle (scripts/check-imports.ts).
+ */
+import { eq, inArray } from 'drizzle-orm';
+import type { ProviderCredentialDto } from '../../domain/api/provider-credential.ts';
+import {
+  type ApplicationCycle,
+  type CredentialDecision,
+  type CredentialRecord,
+  credentialAfterDecision,
+  credentialState,
+} from '../../domain/credentials/provider-credential.ts';
+import type { Queryable } from '../db/client.ts';
+import { providerApplications } from '../db/schema/core.ts';
+import { providerCredentials } from '../db/schema/credentials.ts';
+
+/** The provider's stored credential, or null when no approval ever granted one. */
+export async function findProviderCredential(
+  db: Queryable,
+  userId: string,
+): Promise<CredentialRecord | null> {
+  const [row] = await db.select().from(providerCredentials).where(eq(providerCredentials.userId, userId));
+  return row ? toRecord(row) : null;
+}
+
+/** The stored credentials of several providers, by user id (admin lists). */
+export async function findProviderCredentials(
+  db: Queryable,
+  userIds: readonly string[],
+): Promise<Map<string, CredentialRecord>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(providerCredentials)
+    .where(inArray(providerCredentials.userId, [...userIds]));
+  return new Map(rows.map((row) => [row.userId, toRecord(row)]));
+}
+
+function toRecord(row: typeof providerCredentials.$inferSelect): CredentialRecord {
+  return {
+    applicationId: row.applicationId,
+    credentialedAt: row.credentialedAt,
+    approvedAt: row.approvedAt,
+    endsOn: row.endsOn,
+    endedOn: row.endedOn,
+  };
+}
+
+/** The API shape (domain/api/provider-credential.ts) of `record` at `now`. */
+export function presentCredential(record: CredentialRecord | null, now: Date): ProviderCredentialDto {
+  const { state } = credentialState(record, now);
+  return {
+    state,
+    applicationId: record?.applicationId ?? null,
+    credentialedAt: record?.credentialedAt.toISOString() ?? null,
+    endsOn: record?.endsOn ?? null,
+    endedOn: record?.endedOn ?? null,
+  };
+}
+
+/**
+ * Apply `decision` on `application` at `decidedAt` to the provider's credential, inside the decision's
+ * transaction (issue 29 item 1): an approval grants or extends it, a denied recredentialing ends it,
+ * a denied first cycle leaves it as it is. The row is locked (select ... for update) so two decisions
+ * of one provider cannot interleave.
+ * @returns the credential after the decision (null when there still is none)
+ */
+export async function recordDecisionCredential(
+  tx: Queryable,
+  application: { id: string; userId: string },
+  decision: CredentialDecision,
+  decidedAt: Date,
+): Promise<CredentialRecord | null> {
+  const [row] = await tx
+    .select()
+    .from(providerCredentials)
+    .where(eq(providerCredentials.userId, application.userId))
+    .for('update');
+  const [cycleRow] = await tx
+    .select({ cycle: providerApplications.cycle })
+    .from(providerApplications)
+    .where(eq(providerApplications.id, application.id));
+  const current = row ? toRecord(row) : null;
+  const next = credentialAfterDecision(
+    current,
+    decision,
+    (cycleRow?.cycle ?? 'initial') as ApplicationCycle,
+    decidedAt,
+    application.id,
+  );
+  if (!next || next === current) return current;
+  const values = { ...next, updatedAt: decidedAt };
+  await tx
+    .insert(providerCredentials)
+    .values({ userId: application.userId, ...values })
+    .onConflictDoUpdate({ target: providerCredentials.userId, set: values });
+  return next;
+}
