@@ -14,13 +14,13 @@
  * state is the credentialing team's business: the admin 'Notifications' tab), and once the team has
  * the application (under review, decided) the button is gone unless it was delivered ('Completed ✓').
  */
-import { Button, Stack, Text } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import type { completionResponseSchema } from '../../../domain/api/notifications.ts';
 import type { AttestationInput } from '../../../domain/attestation.ts';
-import { api } from '../../api.ts';
+import { ApiError, api } from '../../api.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { type Application, applicationsQueryKey } from './applications-api.ts';
 import { LazyAttestationDialog } from './lazy-attestation-dialog.tsx';
@@ -78,6 +78,9 @@ export function CompletionSlot({
 }) {
   const complete = useCompleteApplication(application.id);
   const [signing, setSigning] = useState(false);
+  // A 409 refusal (e.g. an unexplained work-history gap, issue 29 item 7): the server's message, which
+  // says what to fix where, stays under the button until the next click.
+  const [refusal, setRefusal] = useState<string | null>(null);
   const completion = application.completion;
   const delivered = completion?.status === 'delivered';
   // The provider acted in this page: only then is the delivery theirs to hear about (issue 28).
@@ -88,8 +91,9 @@ export function CompletionSlot({
     (completion !== null && (delivered || application.applicationStatus === 'submitted'));
   if (!offered) return null;
 
-  const send = (attestation?: AttestationInput) =>
-    complete.mutateAsync(attestation).then(
+  const send = (attestation?: AttestationInput) => {
+    setRefusal(null);
+    return complete.mutateAsync(attestation).then(
       (state) => {
         setSigning(false);
         if (state.status === 'delivered') {
@@ -100,10 +104,17 @@ export function CompletionSlot({
       },
       (error: unknown) => {
         notifyError('Error', 'Failed to send application completion notification');
+        if (error instanceof ApiError && error.status === 409) {
+          // Nothing in the dialog to correct: close it and say what to fix in the application.
+          setSigning(false);
+          setRefusal(error.message);
+          return;
+        }
         // The dialog shows the server's field messages, and stays open to correct them.
         throw error;
       },
     );
+  };
 
   return (
     <Stack gap="xs" align="flex-start">
@@ -129,6 +140,11 @@ export function CompletionSlot({
         onSign={send}
         submitting={complete.isPending}
       />
+      {refusal && !complete.isPending && (
+        <Alert color="red.9" variant="light" role="alert" title="Not completed yet">
+          {refusal}
+        </Alert>
+      )}
       {answered && completion && completion.status !== 'delivered' && !complete.isPending && (
         <Text size="sm" role="status">
           {undeliveredExplanation[completion.status]}

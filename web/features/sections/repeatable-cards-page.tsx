@@ -216,6 +216,8 @@ function CardsForm({
                   input={(name, options) => form.getInputProps(`rows.${index}.${name}`, options)}
                   values={card}
                   setValue={(name, value) => form.getInputProps(`rows.${index}.${name}`).onChange(value)}
+                  cards={cards}
+                  index={index}
                 />
               </SectionFieldset>
             </Card>

@@ -17,6 +17,12 @@ export interface FieldsProps<Values extends FormValues> {
   /** Current values, for conditional fields. */
   values: Values;
   setValue: <Name extends keyof Values & string>(name: Name, value: Values[Name]) => void;
+  /**
+   * Repeatable cards only: every card's values in screen order, and this card's index, for rules that
+   * read across cards (work-history gaps, issue 29 item 7). Undefined on the other layouts.
+   */
+  cards?: readonly Values[];
+  index?: number;
 }
 
 /** A screen's fields component, with the form values erased to the generic shape the pages use. */
