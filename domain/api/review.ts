@@ -156,6 +156,12 @@ export const verificationItemSchema = z.object({
    */
   warnings: z.array(z.string()),
   /**
+   * Lines the reviewer reads under the item, from the newest snapshot: for the work-history item, one
+   * per gap of 6 months or more with its explanation or 'not explained' (issue 29 item 7, NCQA CR 3;
+   * domain/sections/work-history-gaps.ts `workHistoryGapLines`); [] for other kinds and in the PATCH answer.
+   */
+  details: z.array(z.string()),
+  /**
    * While `needs_reverification` (issue 29): what changed since the verification, field by field
    * (domain/review/verification-fingerprint.ts `FieldChange`); [] otherwise.
    */

@@ -1,12 +1,14 @@
 /**
- * Completion refuses an unexplained work-history gap and names it (issue 29 item 7, NCQA CR 3), over
+ * Completion refuses an unexplained work-history gap and names it, and the review's work-history item
+ * lists the gaps with their explanations (issue 29 item 7, NCQA CR 3), over
  * real HTTP on a fresh PostgreSQL database. The dates are relative to today, since the route reads the
  * clock: the gap lies well inside the 5-year lookback, 8 whole months long whatever today is.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminReview } from '../../domain/api/review.ts';
 import { addMonths, isoDay } from '../../domain/calendar.ts';
-import { createTestApp, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { signedAttestation } from '../../tests/http-client.ts';
 import { createCompletedApplication } from './testing/completed-application.ts';
 
@@ -129,6 +131,21 @@ describe('POST /api/applications/:id/completion and work-history gaps', () => {
     );
     // The explanation reaches the snapshot the review reads (and the payload, same rows).
     expect(after.rows[0]).toEqual({ status: 'submitted', explanation: 'Parental leave' });
+
+    // Last, the reviewer's work-history item lists the gap with its explanation; no separate gap item.
+    const admin = await signUpAndSignIn(app, { firstName: 'Ada' });
+    await grantAdmin(app, admin);
+    const started = await admin.json('POST', `/api/admin/applications/${applicationId}/start-review`, {});
+    expect(started.status).toBe(200);
+    const review = await admin.json<AdminReview>('GET', `/api/admin/applications/${applicationId}/review`);
+    expect(review.body.checklist.filter((i) => i.kind === 'work_history_gap')).toEqual([]);
+    const workItem = review.body.checklist.find((i) => i.kind === 'work_history')!;
+    expect(workItem.details).toEqual([
+      `Gap ${firstEnd} to ${secondStart} (8 months): Explanation: Parental leave`,
+    ]);
+    expect(
+      review.body.checklist.filter((i) => i.kind !== 'work_history').every((i) => i.details.length === 0),
+    ).toBe(true);
   });
 
   it('counts the other unexplained gaps in the message', async () => {

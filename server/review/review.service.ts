@@ -42,6 +42,7 @@ import {
   availableCycleActions,
   credentialState,
 } from '../../domain/credentials/provider-credential.ts';
+import { workHistoryGapLines } from '../../domain/sections/work-history-gaps.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { countRows } from '../admin/admin-list-query.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
@@ -460,10 +461,12 @@ function presentItem(
   row: typeof verificationItems.$inferSelect,
   evidence: VerificationItemDto['evidence'] = [],
   warnings: string[] = [],
+  details: string[] = [],
 ): VerificationItemDto {
   return {
     evidence,
     warnings,
+    details,
     changes: row.status === 'needs_reverification' ? ((row.changes as FieldChange[] | null) ?? []) : [],
     carriedForwardFrom: row.carriedForwardFrom,
     id: row.id,
@@ -674,6 +677,8 @@ export async function getAdminReview(
   // Issue 15: the NPI and DEA format checks of the newest snapshot, shown on their items.
   const newest = await newestSnapshot(db, applicationId);
   const identifierWarnings = newest ? snapshotIdentifierWarnings(newest) : {};
+  // Issue 29 item 7: the work-history item lists the gaps of the newest snapshot with their explanations.
+  const gapLines = newest ? workHistoryGapLines(newest.lists, isoDay(attestation.now)) : [];
   const evidenceByItem = new Map<string, VerificationItemDto['evidence']>();
   for (const row of evidenceRows) {
     evidenceByItem.set(row.itemId, [...(evidenceByItem.get(row.itemId) ?? []), presentEvidence(row)]);
@@ -726,6 +731,7 @@ export async function getAdminReview(
         item,
         evidenceByItem.get(item.id) ?? [],
         identifierWarnings[item.kind as VerificationKind] ?? [],
+        item.kind === 'work_history' ? gapLines : [],
       ),
     ),
     requests: requests.map(presentRequest),

@@ -23,6 +23,7 @@ import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { badgeColor } from '../../theme.ts';
 import { EvidenceFiles } from './evidence-files.tsx';
+import { ItemDetails } from './item-details.tsx';
 import { NppesCheckPanel } from './nppes-check.tsx';
 import { useUpdateVerification, type VerificationItemDto } from './review-api.ts';
 
@@ -155,6 +156,7 @@ function ChecklistItem({
             {warning}
           </Text>
         ))}
+        <ItemDetails item={item} />
         {item.status === 'verified' && (
           <Text size="sm">
             Verified against {item.source} on {formatDate(item.verifiedAt)}
