@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { cycleActions } from '../credentials/provider-credential.ts';
 import { applicationStatuses } from '../application-status.ts';
 import { attestationRecordSchema } from '../attestation.ts';
+import { rowChangeKinds } from '../review/application-snapshot.ts';
 import { REVIEW_TEXT_MAX, reviewActions } from '../review/review-workflow.ts';
 
 export { REVIEW_TEXT_MAX };
@@ -232,6 +233,9 @@ export const adminReviewSchema = z.object({
 });
 export type AdminReview = z.infer<typeof adminReviewSchema>;
 
+/** A value of a snapshot row (domain/review/application-snapshot.ts `SnapshotValue`). */
+const snapshotValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
 /** GET /api/admin/applications/:applicationId/versions/:version: one snapshot and its changes. */
 export const applicationVersionSchema = z.object({
   version: z.number().int(),
@@ -240,11 +244,42 @@ export const applicationVersionSchema = z.object({
   createdAt: z.iso.datetime(),
   /** domain/review/application-snapshot.ts `ApplicationSnapshot`. */
   snapshot: z.record(z.string(), z.unknown()),
-  /** Field-by-field changes from the previous version (empty for version 1). */
+  /**
+   * What this version is compared with (issue 29 item 5): the previous version of the application;
+   * for version 1 of a copied application ('Start Recredentialing', 'Start New Application'), the
+   * newest version of the application it was copied from ('Changes since the previous cycle'); null
+   * when there is nothing to compare with (version 1 of a first application).
+   */
+  comparedWith: z
+    .discriminatedUnion('kind', [
+      z.object({ kind: z.literal('previous_version'), version: z.number().int() }),
+      z.object({ kind: z.literal('previous_cycle'), applicationId: z.uuid(), version: z.number().int() }),
+    ])
+    .nullable(),
+  /**
+   * The rows that differ from `comparedWith`, paired by row identity (domain/review/application-snapshot.ts
+   * `diffByRow`, issue 29 item 5); [] when `comparedWith` is null.
+   */
   changes: z.array(
-    z.object({ path: z.string(), before: z.unknown().optional(), after: z.unknown().optional() }),
+    z.object({
+      section: z.string(),
+      sectionLabel: z.string(),
+      rowKey: z.string(),
+      rowLabel: z.string().nullable(),
+      change: z.enum(rowChangeKinds),
+      fields: z.array(
+        z.object({
+          field: z.string(),
+          label: z.string(),
+          before: snapshotValueSchema,
+          after: snapshotValueSchema,
+        }),
+      ),
+    }),
   ),
 });
+
+export type ApplicationVersion = z.infer<typeof applicationVersionSchema>;
 
 /** GET /api/admin/review-queue query: status filter, 'assigned to me', page. */
 export const reviewQueueQuerySchema = z.object({

@@ -1,20 +1,11 @@
 /**
- * Labels of a snapshot change's path (decision 018 "field-by-field changes ... from the section
- * registry's field labels"): `lists.licenses[0].license_number` reads "Professional Licenses, entry 1:
- * License Number". Section titles and field labels come from the registry, never retyped.
+ * Labels of a snapshot's sections, rows and fields (decision 018 "field-by-field changes ... from the
+ * section registry's field labels"; issue 29 item 5, changes by row identity): section titles, field
+ * labels and row summaries come from the registry, never retyped. Also the eleven sections of a
+ * snapshot as the review page lists them (`describeSnapshot`).
  */
 import { payloadKeyOfSection } from '../sections/payload-keys.ts';
 import { type Section, sectionByKey } from '../sections/registry.ts';
-
-/** Where a changed field sits, in the words of the application's screens. */
-export interface ChangeLabel {
-  /** The section's title ('Personal Information', 'Professional Licenses', ...) or 'Profile'. */
-  section: string;
-  /** 1-based entry number within a list section, when the field belongs to one. */
-  entry?: number;
-  /** The field's label ('License Number'), or the column in words when the registry has no label. */
-  field: string;
-}
 
 const sectionOfPayloadKey = new Map<string, Section>(
   Object.entries(payloadKeyOfSection).map(([key, payloadKey]) => [
@@ -22,6 +13,15 @@ const sectionOfPayloadKey = new Map<string, Section>(
     sectionByKey[key as keyof typeof payloadKeyOfSection],
   ]),
 );
+
+/**
+ * Payload columns named otherwise than the registry's fields (spec §7 renames the license and
+ * certification dates): payload key -> column -> registry field name.
+ */
+const payloadColumnAliases: Record<string, Record<string, string>> = {
+  licenses: { license_issue: 'issueDate', license_exp: 'expirationDate' },
+  certifications: { cert_issue_date: 'issueDate', cert_exp_date: 'expirationDate' },
+};
 
 /** `license_number` -> `licenseNumber` (the registry's field names are the camelCase columns). */
 function camel(column: string): string {
@@ -34,44 +34,66 @@ function words(column: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function fieldLabel(section: Section | undefined, column: string | undefined): string {
-  if (!column) return 'Entry';
-  const name = camel(column);
-  const field = section?.fields.find((f) => f.name === name);
+/** A snapshot section: `personalInformation`, `profile`, a list's payload key, or `documents`. */
+export type SnapshotSectionKey = string;
+
+/** The registry section of a snapshot section key (undefined for `profile` and unknown keys). */
+function sectionOf(key: SnapshotSectionKey): Section | undefined {
+  if (key === 'personalInformation') return sectionByKey.personalInformation;
+  if (key === 'documents') return sectionByKey.documents;
+  return sectionOfPayloadKey.get(key);
+}
+
+/** The section's title ('Professional Licenses'), 'Profile', or the key in words. */
+export function snapshotSectionLabel(key: SnapshotSectionKey): string {
+  if (key === 'profile') return 'Profile';
+  return sectionOf(key)?.title ?? words(key);
+}
+
+/** The snapshot columns of `key`'s registry fields, in the registry's (screen) order. */
+export function snapshotColumns(key: SnapshotSectionKey): string[] {
+  const section = sectionOf(key);
+  if (!section) return [];
+  const aliasOf = new Map(Object.entries(payloadColumnAliases[key] ?? {}).map(([c, f]) => [f, c]));
+  return section.fields.map((f) => aliasOf.get(f.name) ?? snake(f.name));
+}
+
+/**
+ * The label of one snapshot column: the registry field's ('License Number', 'Expiration Date' for
+ * `license_exp`), 'File Name' and 'File' for a document's name and bytes, else the column in words.
+ */
+export function snapshotFieldLabel(key: SnapshotSectionKey, column: string): string {
+  if (key === 'documents' && column === 'filename') return 'File Name';
+  if (key === 'documents' && column === 'sha256') return 'File';
+  const name = payloadColumnAliases[key]?.[column] ?? camel(column);
+  const field = sectionOf(key)?.fields.find((f) => f.name === name);
   return field?.label ?? words(column);
 }
 
 /**
- * The label of one change path from `diffSnapshots` (domain/review/application-snapshot.ts).
- * Unknown shapes fall back to the path in words rather than failing.
+ * How a person names one row: a document by its name ('cv.pdf'), a list row by the registry's
+ * summary ('MD License · 12345 · CA · Active'), else 'Entry {n}' (1-based position in its snapshot);
+ * null for the single records (personal information, profile), named by their section alone.
  */
-export function changeLabel(path: string): ChangeLabel {
-  const personal = /^personalInformation\.(\w+)$/.exec(path);
-  if (personal) {
-    const section = sectionByKey.personalInformation;
-    return { section: section.title, field: fieldLabel(section, personal[1]) };
+export function snapshotRowLabel(
+  key: SnapshotSectionKey,
+  row: Readonly<Record<string, unknown>>,
+  index: number,
+): string | null {
+  if (key === 'personalInformation' || key === 'profile') return null;
+  const fallback = `Entry ${index + 1}`;
+  if (key === 'documents') return shown(row.document_name ?? row.filename) || fallback;
+  const section = sectionOf(key);
+  if (!section) return fallback;
+  const aliases = payloadColumnAliases[key] ?? {};
+  const camelRow: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row)) camelRow[aliases[column] ?? camel(column)] = value;
+  try {
+    return (section.summarize as (r: Record<string, unknown>) => string)(camelRow) || fallback;
+  } catch {
+    // A summary written for a complete row may not cope with an old snapshot's partial one.
+    return fallback;
   }
-  const profile = /^profile\.(\w+)$/.exec(path);
-  if (profile) return { section: 'Profile', field: words(profile[1]!) };
-  const list = /^lists\.(\w+)\[(\d+)\](?:\.(\w+))?$/.exec(path);
-  if (list) {
-    const section = sectionOfPayloadKey.get(list[1]!);
-    return {
-      section: section?.title ?? words(list[1]!),
-      entry: Number(list[2]) + 1,
-      field: fieldLabel(section, list[3]),
-    };
-  }
-  const document = /^documents\[(\d+)\](?:\.(\w+))?$/.exec(path);
-  if (document) {
-    const section = sectionByKey.documents;
-    return {
-      section: section.title,
-      entry: Number(document[1]) + 1,
-      field: fieldLabel(section, document[2]),
-    };
-  }
-  return { section: 'Application', field: path };
 }
 
 /** One section of a snapshot as the review page lists it: its title and entries of labelled values. */
@@ -94,10 +116,12 @@ function shown(value: unknown): string {
 
 function labelledRow(
   section: Section,
+  key: SnapshotSectionKey,
   row: Readonly<Record<string, unknown>>,
   extra: readonly (readonly [column: string, label: string])[] = [],
 ): { label: string; value: string }[] {
-  const fields = section.fields.map((f) => ({ label: f.label, value: shown(row[snake(f.name)]) }));
+  const columns = snapshotColumns(key);
+  const fields = section.fields.map((f, i) => ({ label: f.label, value: shown(row[columns[i]!]) }));
   for (const [column, label] of extra) fields.push({ label, value: shown(row[column]) });
   return fields;
 }
@@ -116,7 +140,7 @@ export function describeSnapshot(snapshot: {
   views.push({
     key: personal.key,
     title: personal.title,
-    entries: [labelledRow(personal, snapshot.personalInformation ?? {})],
+    entries: [labelledRow(personal, 'personalInformation', snapshot.personalInformation ?? {})],
   });
   for (const [key, payloadKey] of Object.entries(payloadKeyOfSection)) {
     const section = sectionByKey[key as keyof typeof payloadKeyOfSection];
@@ -124,7 +148,7 @@ export function describeSnapshot(snapshot: {
     views.push({
       key: section.key,
       title: section.title,
-      entries: rows.map((row) => labelledRow(section, row)),
+      entries: rows.map((row) => labelledRow(section, payloadKey, row)),
     });
   }
   const documents = sectionByKey.documents;
@@ -132,7 +156,7 @@ export function describeSnapshot(snapshot: {
     key: documents.key,
     title: documents.title,
     entries: (snapshot.documents ?? []).map((row) =>
-      labelledRow(documents, row, [
+      labelledRow(documents, 'documents', row, [
         ['filename', 'File Name'],
         ['sha256', 'SHA-256'],
       ]),

@@ -2,7 +2,7 @@
  * The verification checklist's generation and the approve guard (issue 13), with "now" fixed.
  */
 import { describe, expect, it } from 'vitest';
-import { type ApplicationSnapshot, canonicalJson, diffSnapshots } from './application-snapshot.ts';
+import type { ApplicationSnapshot } from './application-snapshot.ts';
 import { generateChecklist, itemsToRedo } from './verification-checklist.ts';
 
 const now = new Date('2026-11-23T12:00:00Z');
@@ -106,22 +106,5 @@ describe('itemsToRedo (the approve guard)', () => {
       'Education (discrepancy)',
     ]);
     expect(itemsToRedo(items.slice(0, 1), now, 120)).toEqual([]);
-  });
-});
-
-describe('snapshots', () => {
-  it('hash the same whatever the key order, and diff field by field', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { f: 2, e: 3 }], c: null } })).toBe(
-      '{"a":{"c":null,"d":[1,{"e":3,"f":2}]},"b":1}',
-    );
-    const before = snapshot();
-    const after = snapshot();
-    after.lists = { ...after.lists, licenses: [{ ...before.lists.licenses![0]!, license_number: 'MD-2' }] };
-    expect(diffSnapshots(before, after)).toEqual([
-      { path: 'lists.licenses[0].license_number', before: 'MD-1', after: 'MD-2' },
-      { path: 'lists.licenses[1].license_type', before: 'nursing_license', after: undefined },
-      { path: 'lists.licenses[1].license_number', before: 'RN-7', after: undefined },
-      { path: 'lists.licenses[1].issuing_state', before: 'WI', after: undefined },
-    ]);
   });
 });

@@ -222,4 +222,29 @@ describe('POST /api/applications after a decision (copy-forward)', () => {
     expect(retried.body.copied?.applicationId).toBe(oldId);
     expect(retried.body.progress).toBe(100);
   });
+
+  it('keeps each copied row and document under its row_key, so a change pairs with its source (issue 29 item 5)', async () => {
+    const { provider, applicationId: oldId } = await completedApplication(app);
+    await approve(oldId, '2024-03-10T10:00:00Z');
+    const keys = (table: string, applicationId: string) =>
+      query<{ id: string; row_key: string }>(
+        `select id, row_key from ${table} where application_id = $1 order by row_key`,
+        [applicationId],
+      );
+    const oldLicenses = await keys('professional_licenses', oldId);
+    const oldDocuments = await keys('documents', oldId);
+    expect(oldLicenses.length).toBeGreaterThan(0);
+    expect(oldDocuments.length).toBeGreaterThan(0);
+
+    const created = await provider.json<Created>('POST', '/api/applications', {});
+    expect(created.status).toBe(201);
+
+    // New ids, the same row keys: a license and a document are the same rows in the new cycle.
+    const newLicenses = await keys('professional_licenses', created.body.id);
+    const newDocuments = await keys('documents', created.body.id);
+    expect(newLicenses.map((r) => r.row_key)).toEqual(oldLicenses.map((r) => r.row_key));
+    expect(newDocuments.map((r) => r.row_key)).toEqual(oldDocuments.map((r) => r.row_key));
+    expect(newDocuments.some((d) => oldDocuments.some((o) => o.id === d.id))).toBe(false);
+    expect(newLicenses.some((l) => oldLicenses.some((o) => o.id === l.id))).toBe(false);
+  });
 });

@@ -166,6 +166,8 @@ export async function startApplication(
       if (files.length > 0) {
         await tx.insert(documents).values(
           files.map(({ row, newKey }) => ({
+            // The document's identity across copies (issue 29 item 5): the changes view pairs it with its source.
+            rowKey: row.rowKey,
             applicationId: draft.id,
             userId: row.userId,
             documentName: row.documentName,

@@ -5,19 +5,25 @@
  * the receiver got. The SSN is masked as administrators see it (spec §6, from `ssn_last4`): the
  * ciphertext is never decrypted here. Documents are metadata with their SHA-256, never content.
  * Lives beside completion.service.ts, whose transaction stores version 1 (a new file of issue 13).
+ * Each list row and document also carries its `row_key` (issue 29 item 5: the changes view pairs rows
+ * by it across versions and copies), read here and never put in the completion payload.
  */
 import { createHash } from 'node:crypto';
-import { desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Logger } from 'pino';
 import {
   type ApplicationSnapshot,
   canonicalJson,
   type SnapshotRow,
 } from '../../domain/review/application-snapshot.ts';
+import { payloadKeyOfSection } from '../../domain/sections/payload-keys.ts';
 import { maskSsn } from '../../domain/sections/personal-information.ts';
-import type { Queryable } from '../db/client.ts';
+import { listSections } from '../../domain/sections/registry.ts';
+import { type Queryable, readAll } from '../db/client.ts';
 import { applicationVersions } from '../db/schema/review.ts';
-import { personalInformation } from '../db/schema/sections.ts';
+import { personalInformation, sectionTables } from '../db/schema/sections.ts';
+import { sectionOrderBy } from '../sections/section-columns.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 import { loadCompletionSource } from './completion-payload.ts';
 
@@ -25,6 +31,41 @@ import { loadCompletionSource } from './completion-payload.ts';
 const noDecrypt = { decrypt: () => '' } as unknown as FieldCipher;
 /** loadCompletionSource logs only when decryption throws, which `noDecrypt` never does. */
 const silent = { warn: () => {} } as unknown as Logger;
+
+/**
+ * `row_key` of every row of each list section (documents included), by registry key, in the order
+ * loadCompletionSource reads them (the section's order, ties broken by id).
+ */
+async function rowKeys(tx: Queryable, applicationId: string) {
+  const sets = await readAll(
+    tx,
+    listSections.map((section) => () => {
+      const table = sectionTables[section.key] as PgTable;
+      const columns = getTableColumns(table) as Record<string, PgColumn>;
+      return tx
+        .select({ id: columns.id!, rowKey: columns.rowKey! })
+        .from(table)
+        .where(eq(columns.applicationId!, applicationId))
+        .orderBy(...sectionOrderBy(table, section.orderBy)) as Promise<{ id: string; rowKey: string }[]>;
+    }),
+  );
+  return new Map(listSections.map((section, i) => [section.key, sets[i]!]));
+}
+
+/**
+ * `rows` with each one's row_key added. A row with an `id` takes its own row's key; the license and
+ * certification rows (spec §7 names, no id) take the key at their position, the same reads in the same
+ * transaction, under the application row's lock that keeps section writes out (review-lock.ts). Rows
+ * that cannot be matched keep no row_key; the diff then pairs them as it pairs old snapshots.
+ */
+function withRowKeys(rows: SnapshotRow[], keys: { id: string; rowKey: string }[]): SnapshotRow[] {
+  const byId = new Map(keys.map((k) => [k.id, k.rowKey]));
+  const sameLength = keys.length === rows.length;
+  return rows.map((row, i) => {
+    const rowKey = typeof row.id === 'string' ? byId.get(row.id) : sameLength ? keys[i]!.rowKey : undefined;
+    return rowKey ? { ...row, row_key: rowKey } : row;
+  });
+}
 
 /** The snapshot of `applicationId` as it is now in the database (read inside the caller's transaction). */
 export async function buildApplicationSnapshot(
@@ -46,6 +87,14 @@ export async function buildApplicationSnapshot(
     .select({ ssnLast4: personalInformation.ssnLast4 })
     .from(personalInformation)
     .where(eq(personalInformation.applicationId, application.id));
+  const keys = await rowKeys(tx, application.id);
+  const lists: Record<string, SnapshotRow[]> = {};
+  for (const [key, payloadKey] of Object.entries(payloadKeyOfSection)) {
+    lists[payloadKey] = withRowKeys(
+      source.lists[payloadKey as keyof typeof source.lists],
+      keys.get(key as keyof typeof payloadKeyOfSection) ?? [],
+    );
+  }
   return {
     applicationId: application.id,
     userId: application.userId,
@@ -54,12 +103,15 @@ export async function buildApplicationSnapshot(
       ssn: maskSsn(personal?.ssnLast4),
     },
     profile: source.head.applicantInfo.profile,
-    lists: source.lists as Record<string, SnapshotRow[]>,
+    lists,
     // The object key is storage bookkeeping, not what the provider gave: left out.
-    documents: source.documents.map((d) => {
-      const { file_path: _key, ...row } = d.row;
-      return row;
-    }),
+    documents: withRowKeys(
+      source.documents.map((d) => {
+        const { file_path: _key, ...row } = d.row;
+        return row;
+      }),
+      keys.get('documents') ?? [],
+    ),
   };
 }
 
@@ -69,13 +121,14 @@ export function snapshotSha256(snapshot: ApplicationSnapshot): string {
 }
 
 /**
- * Store the next version of `application`'s snapshot (1 at completion, +1 per response) and return
+ * Store the next version of `application`'s snapshot (1 at completion, +1 per response or credential
+ * update, issue 29 item 4) and return
  * its number and hash. Call inside the transaction that holds the application row's lock.
  */
 export async function storeNextVersion(
   tx: Queryable,
   application: { id: string; userId: string },
-  reason: 'completion' | 'response',
+  reason: 'completion' | 'response' | 'credential_update',
 ): Promise<{ version: number; sha256: string }> {
   const snapshot = await buildApplicationSnapshot(tx, application);
   const sha256 = snapshotSha256(snapshot);

@@ -7,7 +7,7 @@
  * the emails.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminReview, ProviderReview } from '../../domain/api/review.ts';
+import type { AdminReview, ApplicationVersion, ProviderReview } from '../../domain/api/review.ts';
 import { minimalPdf } from '../../tests/fixtures/files.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { signedAttestation } from '../../tests/http-client.ts';
@@ -206,15 +206,17 @@ describe('the credentialing review', () => {
     );
     expect(relocked.status).toBe(409);
 
-    const v2 = await admin.json<{ changes: { path: string; before: unknown; after: unknown }[] }>(
-      'GET',
-      adminPath(applicationId, 'versions/2'),
-    );
-    expect(v2.body.changes).toContainEqual({
-      path: 'lists.licenses[0].license_number',
-      before: 'MD-1',
-      after: 'MD-2',
-    });
+    const v2 = await admin.json<ApplicationVersion>('GET', adminPath(applicationId, 'versions/2'));
+    // Changes by row identity (issue 29 item 5): the one license row, its one changed field.
+    expect(v2.body.comparedWith).toEqual({ kind: 'previous_version', version: 1 });
+    expect(v2.body.changes).toEqual([
+      expect.objectContaining({
+        section: 'licenses',
+        sectionLabel: 'Professional Licenses',
+        change: 'changed',
+        fields: [{ field: 'license_number', label: 'License Number', before: 'MD-1', after: 'MD-2' }],
+      }),
+    ]);
     // The changed license is a new credential: its own pending item.
     const afterResponse = await review(applicationId);
     expect(afterResponse.checklist.filter((i) => i.kind === 'license').map((i) => i.target)).toEqual([
@@ -418,11 +420,11 @@ describe('the credentialing review', () => {
       `/api/applications/${applicationId}/documents/${documentId}`,
     );
     expect(removed.status).toBe(409);
-    const v2 = await admin.json<{ changes: { path: string }[] }>(
-      'GET',
-      adminPath(applicationId, 'versions/2'),
-    );
-    expect(v2.body.changes.some((c) => c.path.startsWith('documents['))).toBe(true);
+    const v2 = await admin.json<ApplicationVersion>('GET', adminPath(applicationId, 'versions/2'));
+    // The upload is one added document (issue 29 item 5), not every document after it shifted.
+    expect(v2.body.changes).toEqual([
+      expect.objectContaining({ section: 'documents', change: 'added', rowKey: expect.any(String) }),
+    ]);
 
     // application_versions refuses UPDATE and DELETE; the application's own deletion cascades.
     const pool = app.runtime.deps.database.pool;

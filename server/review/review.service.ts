@@ -5,7 +5,7 @@
  * UPDATE (`WHERE application_status = $from`), writes its audit row (actor, before/after status) and
  * returns the emails to send once committed. "Now" is a parameter wherever a rule depends on the date.
  */
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { NppesCheck } from '../../domain/api/nppes.ts';
 import type {
   AdminReview,
@@ -21,7 +21,7 @@ import { REVIEW_QUEUE_PAGE_SIZE } from '../../domain/api/review.ts';
 import { AppError } from '../../domain/app-error.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
 import type { AuditAction } from '../../domain/audit-actions.ts';
-import { type ApplicationSnapshot, diffSnapshots } from '../../domain/review/application-snapshot.ts';
+import { type ApplicationSnapshot, diffByRow } from '../../domain/review/application-snapshot.ts';
 import {
   availableActions,
   nextStatus,
@@ -756,7 +756,14 @@ export async function getAdminReview(
   };
 }
 
-/** One version of the snapshot and its field-by-field changes from the previous one. @throws 404 */
+/**
+ * One version of the snapshot and the rows that changed (issue 29 item 5, `diffByRow`): since the
+ * previous version; for version 1 of a copied application (provider_applications.copied_from_id),
+ * since the newest version of the application it was copied from ('Changes since the previous
+ * cycle'); nothing to compare for version 1 of a first application.
+ * @returns the applicationVersionSchema shape (domain/api/review.ts)
+ * @throws AppError not_found (404) for an unknown application or version
+ */
 export async function getVersion(db: Database, applicationId: string, version: number) {
   const notFound = new AppError(
     'not_found',
@@ -774,15 +781,39 @@ export async function getVersion(db: Database, applicationId: string, version: n
     );
   const current = rows.find((r) => r.version === version);
   if (!current) throw notFound;
-  const previous = rows.find((r) => r.version === version - 1);
+  let comparedWith:
+    | { kind: 'previous_version'; version: number }
+    | { kind: 'previous_cycle'; applicationId: string; version: number }
+    | null = null;
+  let previous = rows.find((r) => r.version === version - 1);
+  if (previous) comparedWith = { kind: 'previous_version', version: previous.version };
+  else if (version === 1) {
+    const [copy] = await db
+      .select({ copiedFromId: providerApplications.copiedFromId })
+      .from(providerApplications)
+      .where(eq(providerApplications.id, applicationId));
+    const [source] = copy?.copiedFromId
+      ? await db
+          .select()
+          .from(applicationVersions)
+          .where(eq(applicationVersions.applicationId, copy.copiedFromId))
+          .orderBy(desc(applicationVersions.version))
+          .limit(1)
+      : [];
+    if (source) {
+      previous = source;
+      comparedWith = { kind: 'previous_cycle', applicationId: source.applicationId, version: source.version };
+    }
+  }
   return {
     version: current.version,
     sha256: current.sha256,
     reason: current.reason,
     createdAt: current.createdAt.toISOString(),
     snapshot: current.snapshot as Record<string, unknown>,
+    comparedWith,
     changes: previous
-      ? diffSnapshots(previous.snapshot as ApplicationSnapshot, current.snapshot as ApplicationSnapshot)
+      ? diffByRow(previous.snapshot as ApplicationSnapshot, current.snapshot as ApplicationSnapshot)
       : [],
   };
 }

@@ -298,11 +298,12 @@ test('from completion to approval: queue, Start Review, a request on Professiona
   // The administrator sees what changed between the versions.
   await page.reload();
   await expect(page.getByRole('combobox', { name: 'Version' })).toHaveValue(/^Version 2/);
-  const changes = page.getByRole('table', { name: 'Changes since version 1' });
-  const changed = changes.getByRole('row').filter({ hasText: 'License Number' });
-  await expect(changed).toContainText('Professional Licenses, entry 1');
-  await expect(changed).toContainText('L-1');
-  await expect(changed).toContainText('IL-2026-77');
+  // Changes by row identity (issue 29 item 5): the one license, its number before and after.
+  const changes = page.getByRole('list', { name: 'Changes since version 1' });
+  const changed = changes.getByRole('listitem', { name: /^Professional Licenses › .*, changed$/ });
+  await expect(changed).toHaveCount(1);
+  await expect(changed.getByRole('heading', { level: 4 })).toContainText('IL-2026-77');
+  await expect(changed).toContainText('License Number: Before: L-1 After: IL-2026-77');
   await expectNoAxeViolations(page);
   await shot(page, 'review-page-changes');
 

@@ -1,74 +1,138 @@
 /**
  * The frozen snapshot of the review page (issue 13, decision 018): a version picker (version 1 at
- * completion, one more per response to an information request), the field-by-field changes from the
- * previous version, and the eleven sections as they were in the chosen version. Labels come from the
- * section registry (domain/review/snapshot-labels.ts).
+ * completion, one more per response to an information request), the rows that changed since the
+ * previous version (or, for a copied application's version 1, since the previous cycle; issue 29
+ * item 5), and the eleven sections as they were in the chosen version. Labels come from the section
+ * registry (domain/review/snapshot-labels.ts); changes are paired by row identity on the server
+ * (domain/review/application-snapshot.ts `diffByRow`).
  */
-import { Accordion, Alert, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Accordion,
+  Alert,
+  Badge,
+  Box,
+  Group,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useState } from 'react';
-import { changeLabel, describeSnapshot } from '../../../domain/review/snapshot-labels.ts';
+import type { RowChangeKind } from '../../../domain/review/application-snapshot.ts';
+import { describeSnapshot } from '../../../domain/review/snapshot-labels.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { formatDate } from '../../format.ts';
-import { type AdminReview, useApplicationVersion } from './review-api.ts';
+import { badgeColor } from '../../theme.ts';
+import { type AdminReview, type ApplicationVersion, useApplicationVersion } from './review-api.ts';
 
 const reasonLabel: Record<string, string> = {
   completion: 'completed',
   response: 'response to a request',
 };
 
-function shown(value: unknown): string {
-  if (value === undefined) return '(none)';
+const changeBadge: Record<RowChangeKind, { label: string; color: string }> = {
+  added: { label: 'Added', color: badgeColor.green },
+  removed: { label: 'Removed', color: badgeColor.red },
+  changed: { label: 'Changed', color: badgeColor.blue },
+};
+
+/** Long values (a 200-character description, a hash) wrap anywhere: no truncation, no sideways scroll. */
+const wrap = { overflowWrap: 'anywhere', minWidth: 0 } as const;
+
+function shown(value: string | number | boolean | null): string {
   if (value === null || value === '') return '(empty)';
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   return String(value);
 }
 
-function ChangesTable({
-  changes,
-  previous,
-}: {
-  changes: { path: string; before?: unknown; after?: unknown }[];
-  previous: number;
-}) {
-  if (changes.length === 0) {
-    return <Text size="sm">No field changed since version {previous}.</Text>;
-  }
+type Change = ApplicationVersion['changes'][number];
+
+/** One field of a row change: 'Label: before → after' ('Before'/'After' named for screen readers). */
+function FieldChangeLine({ field, change }: { field: Change['fields'][number]; change: RowChangeKind }) {
   return (
-    // A plain scrolling box (keyboard-focusable, named): on a phone the four columns scroll sideways
-    // inside it, never the page.
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable)
-    <section tabIndex={0} aria-label="Changed fields" style={{ overflowX: 'auto' }}>
-      <Table striped withTableBorder miw={520} aria-label={`Changes since version ${previous}`}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Section</Table.Th>
-            <Table.Th scope="col">Field</Table.Th>
-            <Table.Th scope="col">Before</Table.Th>
-            <Table.Th scope="col">After</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {changes.map((change) => {
-            const label = changeLabel(change.path);
-            return (
-              <Table.Tr key={change.path}>
-                <Table.Td>
-                  {label.section}
-                  {label.entry !== undefined ? `, entry ${label.entry}` : ''}
-                </Table.Td>
-                <Table.Td>{label.field}</Table.Td>
-                <Table.Td>
-                  <del>{shown(change.before)}</del>
-                </Table.Td>
-                <Table.Td>
-                  <ins>{shown(change.after)}</ins>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </section>
+    <Box component="li" style={wrap}>
+      <Text component="span" size="sm" fw={600}>
+        {field.label}:
+      </Text>{' '}
+      {change !== 'added' && (
+        <Text component="del" size="sm" c="red.9" style={wrap}>
+          <VisuallyHidden>Before: </VisuallyHidden>
+          {shown(field.before)}
+        </Text>
+      )}
+      {change === 'changed' && (
+        <Text component="span" size="sm" aria-hidden="true">
+          {' → '}
+        </Text>
+      )}
+      {change !== 'removed' && (
+        <Text
+          component="ins"
+          size="sm"
+          c="green.9"
+          style={{ ...wrap, textDecoration: 'none', fontWeight: 500 }}
+        >
+          <VisuallyHidden>After: </VisuallyHidden>
+          {shown(field.after)}
+        </Text>
+      )}
+    </Box>
   );
+}
+
+/**
+ * The rows that differ, one card each: a heading 'Section › row' with an Added / Removed / Changed
+ * badge, then its fields, before → after. Wraps at 390 px and 1280 px alike.
+ */
+function RowChanges({ changes, since }: { changes: Change[]; since: string }) {
+  if (changes.length === 0) return <Text size="sm">Nothing changed since {since}.</Text>;
+  return (
+    <Stack
+      component="ul"
+      gap="xs"
+      p={0}
+      m={0}
+      style={{ listStyle: 'none' }}
+      aria-label={`Changes since ${since}`}
+    >
+      {changes.map((change) => {
+        const badge = changeBadge[change.change];
+        const title = change.rowLabel ? `${change.sectionLabel} › ${change.rowLabel}` : change.sectionLabel;
+        return (
+          <Paper
+            component="li"
+            key={`${change.section}:${change.rowKey}`}
+            withBorder
+            p="sm"
+            aria-label={`${title}, ${badge.label.toLowerCase()}`}
+            style={wrap}
+          >
+            <Group gap="xs" wrap="nowrap" align="flex-start" justify="space-between">
+              <Title order={4} size="h6" style={wrap}>
+                {title}
+              </Title>
+              <Badge color={badge.color} variant="filled" autoContrast style={{ flexShrink: 0 }}>
+                {badge.label}
+              </Badge>
+            </Group>
+            <Stack component="ul" gap={2} mt={4} p={0} m={0} style={{ listStyle: 'none' }}>
+              {change.fields.map((field) => (
+                <FieldChangeLine key={field.field} field={field} change={change.change} />
+              ))}
+            </Stack>
+          </Paper>
+        );
+      })}
+    </Stack>
+  );
+}
+
+/** 'version 1', or 'the previous cycle' for a copied application's first version. */
+function comparedWithText(comparedWith: ApplicationVersion['comparedWith']): string | null {
+  if (!comparedWith) return null;
+  return comparedWith.kind === 'previous_cycle' ? 'the previous cycle' : `version ${comparedWith.version}`;
 }
 
 /** The snapshot with its version picker; starts at the newest version. */
@@ -119,12 +183,12 @@ export function SnapshotPanel({ review }: { review: AdminReview }) {
           <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
             SHA-256 {data.sha256}
           </Text>
-          {data.version > 1 && (
+          {comparedWithText(data.comparedWith) && (
             <Stack gap={4}>
               <Title order={3} size="h5">
-                Changes since version {data.version - 1}
+                Changes since {comparedWithText(data.comparedWith)}
               </Title>
-              <ChangesTable changes={data.changes} previous={data.version - 1} />
+              <RowChanges changes={data.changes} since={comparedWithText(data.comparedWith)!} />
             </Stack>
           )}
           <Accordion multiple variant="separated" defaultValue={['personalInformation']}>
