@@ -36,6 +36,7 @@ import {
 } from '../../../domain/sections/registry.ts';
 import { isTwoFactorRequired } from '../../api.ts';
 import { reviewPath } from '../../app/paths.ts';
+import { CredentialAndCycle } from '../../components/credential-badge.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { ResponsiveTable, type TableColumn } from '../../components/responsive-table.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
@@ -227,6 +228,8 @@ function DetailsBody({
           ))}
         </SimpleGrid>
       </Box>
+      {/* Issue 29 item 1: the credential beside the current cycle, each with its own badge. */}
+      <CredentialAndCycle credential={details.credential} cycle={current ?? null} />
       {applications.length > 0 && <CyclesTable applications={applications} />}
       {!selected ? (
         <Text>No Application</Text>

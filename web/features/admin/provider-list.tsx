@@ -8,6 +8,7 @@ import { useId } from 'react';
 import { Link, useLocation } from 'react-router';
 import { fromAdminState } from '../../app/admin-tabs.ts';
 import { reviewPath } from '../../app/paths.ts';
+import { CredentialBadge } from '../../components/credential-badge.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatDate } from '../../format.ts';
@@ -54,6 +55,8 @@ function ProviderCardView({
                   : 'Possible OIG exclusion match'}
               </Badge>
             )}
+            {/* Issue 29 item 1: the credential beside the cycle in progress, each with its own badge. */}
+            {provider.credential.state !== 'none' && <CredentialBadge credential={provider.credential} />}
             {provider.currentApplication ? (
               <StatusBadge status={provider.currentApplication.applicationStatus} />
             ) : (

@@ -6,6 +6,7 @@ import type {
   applicationSchema,
   CreatedApplication,
 } from '../../../domain/api/applications.ts';
+import type { CycleTransition } from '../../../domain/api/provider-credential.ts';
 import { api } from '../../api.ts';
 
 /** An application as the API returns it (domain/api/applications.ts). */
@@ -18,6 +19,27 @@ export function useApplications() {
   return useQuery({
     queryKey: applicationsQueryKey,
     queryFn: async () => (await api<ApplicationList>('GET', '/api/applications')).applications,
+  });
+}
+
+/**
+ * The provider's credential, apart from the cycle in progress (issue 29 item 1). Its key sits under
+ * ['applications'], so whatever refreshes the applications refreshes it too.
+ */
+export function useCredential() {
+  return useQuery({
+    queryKey: [...applicationsQueryKey, 'credential'],
+    queryFn: async () => (await api<ApplicationList>('GET', '/api/applications')).credential,
+  });
+}
+
+/** 'Withdraw' of the provider's draft (issue 29 item 2): the credential is untouched. */
+export function useWithdrawApplication() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (applicationId: string) =>
+      api<CycleTransition>('POST', `/api/applications/${applicationId}/withdraw`, {}),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: applicationsQueryKey }),
   });
 }
 

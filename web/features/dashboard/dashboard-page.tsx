@@ -19,27 +19,30 @@ import {
 import { IconCircleCheck, IconCircleDashed } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
+import type { ProviderCredentialDto } from '../../../domain/api/provider-credential.ts';
 import { pickCurrentApplication } from '../../../domain/application-status.ts';
+import { recredentialingOpen } from '../../../domain/credentials/recredentialing.ts';
 import { finalStatuses, reviewStatuses } from '../../../domain/review/review-workflow.ts';
 import { catalogSections, sectionPath } from '../../../domain/sections/section-catalog.ts';
 import { type ProviderReview, useProviderReview } from '../../app/provider-review.ts';
 import type { Me } from '../../app/session.ts';
+import { CredentialAndCycle } from '../../components/credential-badge.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatDate } from '../../format.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
-import { type Application, useApplications, useCreateApplication } from './applications-api.ts';
+import {
+  type Application,
+  useApplications,
+  useCreateApplication,
+  useCredential,
+} from './applications-api.ts';
 import { CompletionSlot } from './completion-slot.tsx';
+import { StartCycleButton, WithdrawButton } from './cycle-actions.tsx';
 import { ExpiringCredentialsCard } from './expiring-credentials-card.tsx';
 import { useProfile } from './profile-api.ts';
 import { ReattestationCard } from './reattestation-card.tsx';
-import {
-  CopiedFromCard,
-  copiedSummary,
-  notCopiedSummary,
-  RecredentialingNote,
-  recredentialingState,
-} from './recredentialing.tsx';
+import { CopiedFromCard, copiedSummary, notCopiedSummary, RecredentialingNote } from './recredentialing.tsx';
 import { ActionRequiredBanner, DecisionNote } from './review-status.tsx';
 
 /**
@@ -70,13 +73,24 @@ function StatusCard({
   application,
   review,
   signer,
+  credential,
 }: {
   application: Application;
   review: ProviderReview | undefined;
   /** The profile's names, for the attestation's signature. */
   signer: { firstName: string; lastName: string } | null;
+  /** The provider's credential apart from this cycle (issue 29 item 1); undefined while loading. */
+  credential: ProviderCredentialDto | undefined;
 }) {
-  const recredentialing = recredentialingState(application, new Date());
+  const now = new Date();
+  // Issue 29: recredentialing follows the credential, not this application (a withdrawn cycle may be current).
+  const recredentialing =
+    credential?.state === 'credentialed' && credential.endsOn
+      ? { dueOn: credential.endsOn, open: recredentialingOpen(credential.endsOn, now) }
+      : null;
+  const credentialHeld = credential?.state === 'credentialed' || credential?.state === 'expired';
+  const decidedOrWithdrawn =
+    finalStatuses.includes(application.applicationStatus) || application.applicationStatus === 'withdrawn';
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="status-title">
       <Stack>
@@ -84,7 +98,11 @@ function StatusCard({
           <Title order={2} size="h3" id="status-title">
             Application Status
           </Title>
-          <StatusBadge status={application.applicationStatus} />
+          {credential ? (
+            <CredentialAndCycle credential={credential} cycle={application} />
+          ) : (
+            <StatusBadge status={application.applicationStatus} />
+          )}
         </Group>
         <Text size="sm" c="dimmed">
           Created {formatDate(application.createdAt)}
@@ -103,7 +121,17 @@ function StatusCard({
           </Progress.Root>
         </div>
         {application.applicationStatus === 'draft' && (
-          <Text size="sm">Complete all sections to submit your application for review.</Text>
+          <Group justify="space-between" wrap="wrap">
+            <Text size="sm">Complete all sections to submit your application for review.</Text>
+            <WithdrawButton applicationId={application.id} />
+          </Group>
+        )}
+        {application.applicationStatus === 'withdrawn' && (
+          <Text size="sm">
+            This application was withdrawn
+            {application.withdrawnAt ? ` on ${formatDate(application.withdrawnAt)}` : ''} without a decision.
+            Your credential is not affected.
+          </Text>
         )}
         <CompletionSlot application={application} signer={signer} />
         {reviewStatuses.includes(application.applicationStatus) && !review?.openRequest && (
@@ -114,17 +142,19 @@ function StatusCard({
         )}
         {review && <DecisionNote review={review} />}
         {recredentialing && <RecredentialingNote {...recredentialing} />}
-        {finalStatuses.includes(application.applicationStatus) &&
-          (recredentialing?.open ? (
-            <div>
-              <StartApplicationButton label="Start Recredentialing" />
-            </div>
+        {decidedOrWithdrawn &&
+          credential &&
+          (credentialHeld ? (
+            // Issue 29 item 2: while credentialed, only from 180 days before the end date (the server agrees).
+            (!recredentialing || recredentialing.open) && (
+              <div>
+                <StartCycleButton label="Start Recredentialing" />
+              </div>
+            )
           ) : (
             <Group>
-              <Text size="sm">
-                Credentialing repeats every few years. You can start a new application at any time.
-              </Text>
-              <StartApplicationButton />
+              <Text size="sm">You can start a new application at any time.</Text>
+              <StartCycleButton label="Start New Application" />
             </Group>
           ))}
       </Stack>
@@ -209,6 +239,7 @@ function PreviousApplicationsCard({ applications }: { applications: Application[
 
 export default function DashboardPage({ me }: { me: Me }) {
   const { data: applications, isPending, isError } = useApplications();
+  const credential = useCredential().data;
   const current = applications ? pickCurrentApplication(applications) : undefined;
   useEffect(() => {
     if (isError) notifyError('Error', 'Failed to load applications');
@@ -261,7 +292,12 @@ export default function DashboardPage({ me }: { me: Me }) {
             {current.copiedFromId && current.applicationStatus === 'draft' && (
               <CopiedFromCard source={applications?.find((a) => a.id === current.copiedFromId)} />
             )}
-            <StatusCard application={current} review={review.data} signer={profile ?? null} />
+            <StatusCard
+              application={current}
+              review={review.data}
+              signer={profile ?? null}
+              credential={credential}
+            />
             <SectionsCard application={current} />
             {previous.length > 0 && <PreviousApplicationsCard applications={previous} />}
           </Stack>

@@ -9,9 +9,11 @@ import { Alert, Button, Checkbox, Group, List, Modal, Stack, Text, Textarea } fr
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { rejectBodySchema, requestInformationBodySchema } from '../../../domain/api/review.ts';
+import { rejectionEndsCredentialText } from '../../../domain/credentials/provider-credential.ts';
 import { type ReviewAction, reviewActionLabel } from '../../../domain/review/review-workflow.ts';
 import { sections } from '../../../domain/sections/registry.ts';
 import { ApiError } from '../../api.ts';
+import { credentialStateOf } from '../../components/credential-badge.tsx';
 import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { type AdminReview, type Transition, useTransition } from './review-api.ts';
@@ -88,10 +90,13 @@ function RejectDialog({
   opened,
   onClose,
   onSubmit,
+  endsCredential,
 }: {
   opened: boolean;
   onClose: () => void;
   onSubmit: (reason: string) => Promise<void>;
+  /** Issue 29 item 1: what a recredentialing denial does to the credential, said before confirming. */
+  endsCredential: string | null;
 }) {
   const [busy, setBusy] = useState(false);
   const form = useForm({ initialValues: { reason: '' }, validate: zodValidate(rejectBodySchema) });
@@ -118,6 +123,11 @@ function RejectDialog({
       <form onSubmit={submit} noValidate aria-label="Reject the application">
         <Stack>
           <Text size="sm">The decision is final. The provider sees the reason and is emailed.</Text>
+          {endsCredential && (
+            <Alert color="red" variant="light" role="alert" title="The credential ends">
+              {endsCredential}
+            </Alert>
+          )}
           <Textarea label="Reason" required autosize minRows={3} {...form.getInputProps('reason')} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose} disabled={busy}>
@@ -254,6 +264,12 @@ export function ReviewActions({ review }: { review: AdminReview }) {
         opened={dialog === 'reject'}
         onClose={() => setDialog(null)}
         onSubmit={(reason) => run({ action: 'reject', reason })}
+        endsCredential={rejectionEndsCredentialText(
+          review.cycle,
+          credentialStateOf(review.credential),
+          review.providerName,
+          new Date(),
+        )}
       />
       <ApproveDialog
         opened={dialog === 'approve'}

@@ -21,16 +21,19 @@ import {
   Timeline,
   Title,
 } from '@mantine/core';
-import { Link, useLocation, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { type ApplicationStatus, applicationStatusLabel } from '../../../domain/application-status.ts';
 import { type AuditAction, auditActionLabel } from '../../../domain/audit-actions.ts';
+import { cycleTexts } from '../../../domain/credentials/provider-credential.ts';
 import { type SectionKey, sectionByKey } from '../../../domain/sections/registry.ts';
 import { adminReturn } from '../../app/admin-tabs.ts';
+import { reviewPath } from '../../app/paths.ts';
 import type { Me } from '../../app/session.ts';
+import { CredentialAndCycle } from '../../components/credential-badge.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
-import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatDate } from '../../format.ts';
 import { AttestationPanel, DisclosureAlert, ReattestationBadge } from './attestation-panel.tsx';
+import { CycleActions } from './cycle-actions.tsx';
 import { ReviewActions } from './review-actions.tsx';
 import { type AdminReview, useAdminReview } from './review-api.ts';
 import { SnapshotPanel } from './snapshot-panel.tsx';
@@ -164,6 +167,7 @@ export default function ReviewPage({ me }: { me: Me }) {
   const { applicationId = '' } = useParams();
   const query = useAdminReview(applicationId);
   const review = query.data;
+  const navigate = useNavigate();
   // Back to the dashboard as the link from it left it: tab, search and filters (issue 28).
   const back = adminReturn(useLocation().state);
 
@@ -196,17 +200,26 @@ export default function ReviewPage({ me }: { me: Me }) {
                 <Title order={1} size="h3">
                   {review.providerName || 'Provider without a profile'}
                 </Title>
-                <StatusBadge status={review.applicationStatus} />
+                {/* Issue 29 item 1: the provider's credential beside this cycle, each with its own badge. */}
+                <CredentialAndCycle credential={review.credential} cycle={review} />
                 <ReattestationBadge review={review} />
               </Group>
               <Facts review={review} me={me} />
               {review.applicationStatus === 'rejected' && review.decisionReason && (
                 <Text size="sm">Reason for the rejection: {review.decisionReason}</Text>
               )}
+              {review.applicationStatus === 'withdrawn' && (
+                <Text size="sm">
+                  {review.withdrawalReason
+                    ? `Closed without a decision${review.withdrawnAt ? ` on ${formatDate(review.withdrawnAt)}` : ''}. Reason: ${review.withdrawalReason}`
+                    : `${cycleTexts.withdrawnByProvider}${review.withdrawnAt ? ` on ${formatDate(review.withdrawnAt)}` : ''}.`}
+                </Text>
+              )}
             </Stack>
             {/* Above the actions, visible without scrolling (issue 28): the full answers are at the bottom. */}
             <DisclosureAlert review={review} />
             <ReviewActions review={review} />
+            <CycleActions review={review} onOpened={(id) => navigate(reviewPath(id))} />
             <Grid gap="xl">
               <Grid.Col span={{ base: 12, md: 5 }}>
                 <VerificationChecklistPanel
