@@ -244,7 +244,8 @@ export function ReviewActions({ review }: { review: AdminReview }) {
           {refusal.reasons.length > 0 ? (
             <Stack gap={4}>
               <Text size="sm">{refusal.message.split(' Redo: ')[0]} Redo:</Text>
-              <List size="sm">
+              {/* Issue 29: a reason names the item and its changes in full, wrapped on a phone. */}
+              <List size="sm" style={{ overflowWrap: 'anywhere' }}>
                 {refusal.reasons.map((reason) => (
                   <List.Item key={reason}>{reason}</List.Item>
                 ))}

@@ -4,15 +4,29 @@
  * primary source and its outcome; while the application is Under Review the reviewer records one with
  * 'Verify' (Source, Date, Note, 'Save'), 'Discrepancy' (a note) or 'Waive' (a reason). The form is
  * validated with the server's schema (domain/api/review.ts `verificationUpdateSchema`).
+ * An item whose covered data changed after its verification (issue 29 item 3) shows 'Needs
+ * re-verification' (orange), what it was verified against and what changed, and the same actions.
  */
-import { Badge, Button, Card, Group, Progress, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Badge,
+  Button,
+  Card,
+  Group,
+  List,
+  Progress,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { type VerificationUpdate, verificationUpdateSchema } from '../../../domain/api/review.ts';
 import {
+  changeText,
   isoDay,
   type RecordableVerificationStatus,
-  type VerificationStatus,
   verificationKindLabel,
   verificationStatusColor,
   verificationStatusLabel,
@@ -50,7 +64,9 @@ function OutcomeForm({
   const form = useForm({
     initialValues: {
       source: item.source ?? item.primarySource,
-      verifiedAt: item.verifiedAt ?? isoDay(new Date()),
+      // A re-verification (issue 29) is a new check: it defaults to today, not the old date.
+      verifiedAt:
+        item.status === 'needs_reverification' ? isoDay(new Date()) : (item.verifiedAt ?? isoDay(new Date())),
       note: item.note ?? '',
       waiverReason: item.waiverReason ?? '',
     },
@@ -119,6 +135,37 @@ function toUpdate(outcome: Outcome, v: Record<string, string>): VerificationUpda
   };
 }
 
+/**
+ * Why an item needs re-verification (issue 29 item 3): what it was verified (or waived) against, and
+ * each covered field that changed since, as 'Expiration date 2026-12-15 → 2028-12-15'
+ * (domain `changeText`), in a list named for screen readers.
+ */
+function ReverificationChanges({ item, validator }: { item: VerificationItemDto; validator: string | null }) {
+  const headingId = `changes-${item.id}`;
+  const by = validator ? ` by ${validator}` : '';
+  return (
+    <Stack gap={2}>
+      <Text size="sm">
+        {item.waiverReason
+          ? `Waived${by}: ${item.waiverReason}`
+          : `Verified against ${item.source ?? item.primarySource} on ${formatDate(item.verifiedAt)}${by}`}
+      </Text>
+      {item.changes.length > 0 && (
+        <>
+          <Text size="sm" fw={600} id={headingId}>
+            What changed since the verification
+          </Text>
+          <List size="sm" aria-labelledby={headingId} style={{ overflowWrap: 'anywhere' }}>
+            {item.changes.map((change) => (
+              <List.Item key={change.field}>{changeText(change)}</List.Item>
+            ))}
+          </List>
+        </>
+      )}
+    </Stack>
+  );
+}
+
 function ChecklistItem({
   applicationId,
   item,
@@ -170,6 +217,9 @@ function ChecklistItem({
         )}
         {item.status === 'discrepancy' && validator && (
           <Text size="sm">Discrepancy recorded by {validator}</Text>
+        )}
+        {item.status === 'needs_reverification' && (
+          <ReverificationChanges item={item} validator={validator} />
         )}
         {item.note && <Text size="sm">Note: {item.note}</Text>}
         {editable && item.kind === 'npi' && (
@@ -231,7 +281,9 @@ export function VerificationChecklistPanel({
   editable: boolean;
   people: Record<string, string>;
 }) {
+  // Issue 29: an item needing re-verification no longer counts as done.
   const done = items.filter((i) => i.status === 'verified' || i.status === 'waived').length;
+  const toReverify = items.filter((i) => i.status === 'needs_reverification').length;
   return (
     <Stack gap="sm">
       <Title order={2} size="h4">
@@ -243,6 +295,7 @@ export function VerificationChecklistPanel({
         <>
           <Text size="sm" id="checklist-progress">
             {done} of {items.length} verified or waived
+            {toReverify > 0 && `, ${toReverify} ${toReverify === 1 ? 'needs' : 'need'} re-verification`}
           </Text>
           <Progress.Root>
             <Progress.Section value={(done / items.length) * 100} aria-labelledby="checklist-progress" />
