@@ -67,18 +67,18 @@ export function expiringFrom(filter: ExpiringFilter, now: Date, cursor?: Cursor)
     sql` union all `,
   );
   const a = providerApplications;
-  // The application is the provider's current one: not rejected, and no other application of theirs
-  // that is not rejected comes first in the job's order (non-drafts before drafts, newest first, the
+  // The application is the provider's current one: not rejected nor withdrawn (issue 29 item 2), and
+  // no other application of theirs that is neither comes first in the job's order (non-drafts before drafts, newest first, the
   // larger id first between two created at the same instant, so exactly one is current).
   // Written as NOT EXISTS: PostgreSQL estimates an anti-join well, where `a.id = (subquery)` made it
   // expect a handful of applications and read them all first.
   return sql`from (${union}) c
     join ${a} on ${a.id} = c.application_id
     where ${window}${after}
-      and ${a.applicationStatus} <> 'rejected'
+      and ${a.applicationStatus} not in ('rejected', 'withdrawn')
       and not exists (
         select 1 from ${a} other
-        where other.user_id = ${a.userId} and other.application_status <> 'rejected'
+        where other.user_id = ${a.userId} and other.application_status not in ('rejected', 'withdrawn')
           and ((other.application_status = 'draft') < (${a.applicationStatus} = 'draft')
             or ((other.application_status = 'draft') = (${a.applicationStatus} = 'draft')
               and (other.created_at, other.id) > (${a.createdAt}, ${a.id}))))`;
