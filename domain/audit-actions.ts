@@ -59,6 +59,10 @@ export const auditActions = [
   'review.evidence_deleted',
   'review.nppes_checked',
   'review.leie_imported',
+  /** An approved provider sent a credential update (issue 29 item 4): details carry applicationId, version, sections. */
+  'credential.update_submitted',
+  /** A reviewer completed the review of a credential update (issue 29 item 4): details carry applicationId, version. */
+  'credential.update_reviewed',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -109,4 +113,6 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'review.evidence_deleted': 'Evidence file removed',
   'review.nppes_checked': 'NPPES record checked',
   'review.leie_imported': 'OIG LEIE list imported',
+  'credential.update_submitted': 'Credential update sent by the provider',
+  'credential.update_reviewed': 'Credential update reviewed',
 };

@@ -4,6 +4,7 @@
  */
 import { adminRoutes } from './admin/admin.routes.ts';
 import type { AppInstance } from './app-types.ts';
+import { credentialUpdateRoutes } from './credential-updates/credential-updates.routes.ts';
 import { credentialRoutes } from './credentials/credentials.routes.ts';
 import { cycleRoutes } from './cycles/cycles.routes.ts';
 import { documentRoutes } from './documents/documents.routes.ts';
@@ -13,6 +14,7 @@ import { sectionRoutes } from './sections/sections.routes.ts';
 export async function featureRoutes(app: AppInstance) {
   // Feature plugins are registered here as they are built.
   await app.register(adminRoutes);
+  await app.register(credentialUpdateRoutes);
   await app.register(credentialRoutes);
   await app.register(cycleRoutes);
   await app.register(documentRoutes);

@@ -300,11 +300,18 @@ export const reviewQueueSchema = z.object({
   items: z.array(
     z.object({
       applicationId: z.uuid(),
+      /**
+       * 'application' (submitted or under review) or 'credential_update': an approved application's
+       * open credential update (issue 29 item 4), listed as 'Credential Update'.
+       */
+      kind: z.enum(['application', 'credential_update']),
+      /** The open update of a 'credential_update' row: when it was sent and the sections changed. */
+      credentialUpdate: z.object({ openedAt: z.iso.datetime(), sections: z.array(z.string()) }).nullable(),
       userId: z.string(),
       providerName: z.string(),
       applicationStatus: z.enum(applicationStatuses),
       submittedAt: z.iso.datetime(),
-      /** Whole days since submission as of the server's now. */
+      /** Whole days since submission (a credential update: since it was sent) as of the server's now. */
       daysSinceSubmission: z.number().int(),
       reviewerId: z.string().nullable(),
       reviewerName: z.string().nullable(),

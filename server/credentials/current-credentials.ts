@@ -9,6 +9,9 @@
  * and the branches are merged in date order; joined to the application, kept when it is the
  * provider's current one; the profile joined to the rows read only. "Current": the latest
  * application that is not rejected, preferring one that is not a draft.
+ *
+ * Issue 29 item 4: a credential whose verification needs re-verification (a credential update not
+ * verified yet) is noticed by the expiry that was verified (`awaitingReverification`), not its new one.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { ExpiringListItem } from '../../domain/api/admin.ts';
@@ -17,11 +20,13 @@ import {
   credentialKindSection,
   credentialKinds,
   daysUntil,
+  EXPIRING_WINDOW_DAYS,
   type ExpiringWindow,
   expiryUrgency,
 } from '../../domain/credentials/expiring-credentials.ts';
 import type { Queryable } from '../db/client.ts';
 import { profiles, providerApplications } from '../db/schema/core.ts';
+import { certifications, malpracticeInsurance, professionalLicenses } from '../db/schema/sections.ts';
 import { credentialSourceSelect, credentialSources } from './expiring-credentials.ts';
 
 /** What the tab and the export filter on: the window and, optionally, one kind. */
@@ -66,22 +71,107 @@ export function expiringFrom(filter: ExpiringFilter, now: Date, cursor?: Cursor)
     kinds.map((kind) => credentialSourceSelect(kind)),
     sql` union all `,
   );
-  const a = providerApplications;
-  // The application is the provider's current one: not rejected nor withdrawn (issue 29 item 2), and
-  // no other application of theirs that is neither comes first in the job's order (non-drafts before drafts, newest first, the
-  // larger id first between two created at the same instant, so exactly one is current).
-  // Written as NOT EXISTS: PostgreSQL estimates an anti-join well, where `a.id = (subquery)` made it
-  // expect a handful of applications and read them all first.
   return sql`from (${union}) c
-    join ${a} on ${a.id} = c.application_id
-    where ${window}${after}
-      and ${a.applicationStatus} not in ('rejected', 'withdrawn')
+    join ${providerApplications} on ${providerApplications.id} = c.application_id
+    where ${window}${after} and ${isCurrentApplication()}`;
+}
+
+/**
+ * The joined application (`provider_applications`) is the provider's current one: not rejected nor
+ * withdrawn, and no other application of theirs that is neither comes first in the job's order (non-drafts
+ * before drafts, newest first, the larger id first between two created at the same instant, so
+ * exactly one is current). Written as NOT EXISTS: PostgreSQL estimates an anti-join well, where
+ * `a.id = (subquery)` made it expect a handful of applications and read them all first.
+ */
+function isCurrentApplication(): SQL {
+  const a = providerApplications;
+  // Issue 29 item 2: a withdrawn cycle is skipped like a rejected one (it never changes the credential).
+  return sql`${a.applicationStatus} not in ('rejected', 'withdrawn')
       and not exists (
         select 1 from ${a} other
         where other.user_id = ${a.userId} and other.application_status not in ('rejected', 'withdrawn')
           and ((other.application_status = 'draft') < (${a.applicationStatus} = 'draft')
             or ((other.application_status = 'draft') = (${a.applicationStatus} = 'draft')
               and (other.created_at, other.id) > (${a.createdAt}, ${a.id}))))`;
+}
+
+/**
+ * Credentials whose verification needs re-verification (issue 29 item 4: "expiry notices for a
+ * credential stop once a newer expiry is verified"), in the shape of `credentialSourceSelect`, with
+ * `expires_on` the expiry that was VERIFIED (the item's `verified_values`), not the row's new one:
+ * until a reviewer verifies the change, the credential is noticed by the date the credentialing team
+ * confirmed. The item finds its row by `row_key` (licenses, certifications, the malpractice policy;
+ * the row's id in items older than row keys) or, for the DEA item, as the DEA license row. A row whose
+ * verified values hold no date is noticed by its own date.
+ */
+function reverificationSelect(): SQL {
+  const l = professionalLicenses;
+  const c = certifications;
+  const m = malpracticeInsurance;
+  const verified = (label: string, column: SQL) =>
+    sql`coalesce(nullif(v.verified_values->>${label}, '')::date, ${column})`;
+  const byRow = (rowKey: SQL, id: SQL) => sql`(${rowKey} = v.row_key or ${id} = v.row_key)`;
+  return sql`
+    select 'professional_license'::text as kind, ${l.id} as row_id, ${l.applicationId} as application_id,
+      ${verified('Expiration date', sql`${l.expirationDate}`)} as expires_on,
+      ${l.licenseType}::text as n1, ${l.licenseNumber}::text as n2, ${l.issuingState}::text as n3
+    from verification_items v join ${l} on ${l.applicationId} = v.application_id
+      and ${byRow(sql`${l.rowKey}`, sql`${l.id}`)}
+    where v.status = 'needs_reverification' and v.kind = 'license'
+    union all
+    select 'professional_license'::text, ${l.id}, ${l.applicationId},
+      ${verified('DEA license expiration date', sql`${l.expirationDate}`)},
+      ${l.licenseType}::text, ${l.licenseNumber}::text, ${l.issuingState}::text
+    from verification_items v join ${l} on ${l.applicationId} = v.application_id
+      and ${l.licenseType} = 'dea_license'
+    where v.status = 'needs_reverification' and v.kind = 'dea'
+    union all
+    select 'certification'::text, ${c.id}, ${c.applicationId},
+      ${verified('Expiration date', sql`${c.expirationDate}`)},
+      ${c.certificationName}::text, null::text, null::text
+    from verification_items v join ${c} on ${c.applicationId} = v.application_id
+      and ${byRow(sql`${c.rowKey}`, sql`${c.id}`)}
+    where v.status = 'needs_reverification' and v.kind = 'board_certification'
+    union all
+    select 'malpractice_insurance'::text, ${m.id}, ${m.applicationId},
+      ${verified('Expiration date', sql`${m.expirationDate}`)},
+      ${m.insuranceCompany}::text, ${m.policyNumber}::text, null::text
+    from verification_items v join ${m} on ${m.applicationId} = v.application_id
+      and ${byRow(sql`${m.rowKey}`, sql`${m.id}`)}
+    where v.status = 'needs_reverification' and v.kind = 'malpractice'`;
+}
+
+/** `kind:rowId`, the identity of one dated credential across both reads. */
+export const credentialIdentity = (c: { kind: string; rowId: string }) => `${c.kind}:${c.rowId}`;
+
+/**
+ * The credentials of current applications awaiting re-verification (issue 29 item 4), for the daily
+ * `credential-expiry` job: `held` names every such credential (the job ignores its row's new date),
+ * `expiring` those whose VERIFIED expiry falls within the widest threshold at `now` or has passed
+ * (the job notices them by that date). A handful of rows: only open changes need re-verification.
+ */
+export async function awaitingReverification(
+  db: Queryable,
+  now: Date,
+): Promise<{ held: Set<string>; expiring: ExpiringListItem[] }> {
+  const a = providerApplications;
+  const result = await db.execute<ExpiringRow>(sql`
+    select c.kind, c.row_id, c.application_id, c.expires_on::text as expires_on, c.n1, c.n2, c.n3,
+      ${a.userId} as user_id, ${profiles.firstName} as first_name, ${profiles.lastName} as last_name,
+      ${profiles.email} as email
+    from (${reverificationSelect()}) c
+    join ${a} on ${a.id} = c.application_id
+    left join ${profiles} on ${profiles.userId} = ${a.userId}
+    where ${isCurrentApplication()}
+    order by c.expires_on, c.row_id`);
+  const held = new Set<string>();
+  const expiring: ExpiringListItem[] = [];
+  const last = isoDayFrom(now, EXPIRING_WINDOW_DAYS);
+  for (const row of result.rows) {
+    held.add(credentialIdentity({ kind: row.kind, rowId: row.row_id }));
+    if (row.expires_on && row.expires_on <= last) expiring.push(presentCredential(row, now));
+  }
+  return { held, expiring };
 }
 
 export type ExpiringRow = {

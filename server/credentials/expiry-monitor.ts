@@ -7,11 +7,14 @@
  * (server/cluster/scheduled-jobs.ts); safe to repeat after an interruption: it sends what is unsent.
  *
  * A provider's current application is their latest submitted, under review or approved one, else
- * their latest draft (rejected applications are not watched). The credentials are read set-based,
+ * their latest draft (rejected applications are not watched). A credential whose change awaits
+ * re-verification (issue 29 item 4, a credential update) is noticed by the expiry that was verified
+ * until a reviewer verifies the new one: notices stop once a newer expiry is verified. The credentials are read set-based,
  * in keyset batches of the admin tab's query (./current-credentials.ts).
  */
 import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import type { ExpiringListItem } from '../../domain/api/admin.ts';
 import { formatIsoDay } from '../../domain/calendar.ts';
 import {
   type CredentialKind,
@@ -35,7 +38,11 @@ import { providerApplications, userRoles } from '../db/schema/core.ts';
 import { credentialExpiryNotices } from '../db/schema/credentials.ts';
 import { verificationItems } from '../db/schema/review.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { expiringCredentialBatches } from './current-credentials.ts';
+import {
+  awaitingReverification,
+  credentialIdentity,
+  expiringCredentialBatches,
+} from './current-credentials.ts';
 import { credentialSources } from './expiring-credentials.ts';
 
 /** Rows per notice INSERT statement (a 2,000-row statement overflowed Drizzle's query builder's stack). */
@@ -147,8 +154,11 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
   // record a notice (which never fires again) without its reopening.
   let recorded = 0;
   let reopened = 0;
-  const batches = expiringCredentialBatches(db, { window: DEFAULT_EXPIRING_WINDOW }, now);
-  for await (const batch of batches) {
+  // Issue 29 item 4: a changed credential awaiting re-verification is noticed by the expiry that was
+  // verified, whatever its row says now; once verified, its row's (newer) date rules again.
+  const awaiting = await awaitingReverification(db, now);
+  const recordBatch = async (batch: ExpiringListItem[]) => {
+    if (batch.length === 0) return;
     await db.transaction(async (tx) => {
       const inserted: (typeof credentialExpiryNotices.$inferSelect)[] = [];
       // Statements of NOTICE_INSERT_ROWS rows: Drizzle builds one large multi-row insert recursively.
@@ -182,7 +192,12 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
         reopened += await reopenLapsedVerifications(tx, applicationId, lapsed, now);
       }
     });
+  };
+  const batches = expiringCredentialBatches(db, { window: DEFAULT_EXPIRING_WINDOW }, now);
+  for await (const batch of batches) {
+    await recordBatch(batch.filter((credential) => !awaiting.held.has(credentialIdentity(credential))));
   }
+  await recordBatch(awaiting.expiring);
 
   // Providers: one email each listing what is new for them (and anything an interrupted run left).
   const unsent = await db

@@ -255,7 +255,8 @@ export async function deleteDocument(
   document: DocumentRow,
 ): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    await assertSectionEditable(tx, document.applicationId, 'documents');
+    // Issue 29 item 4: a credential update uploads new documents but never removes one.
+    await assertSectionEditable(tx, document.applicationId, 'documents', { removal: true });
     await tx.delete(documents).where(eq(documents.id, document.id));
     await recordAudit(tx, {
       action: 'document.delete',

@@ -62,6 +62,7 @@ import type { Database, Queryable } from '../db/client.ts';
 import { auditLog } from '../db/schema/audit.ts';
 import { user } from '../db/schema/auth.ts';
 import { profiles, providerApplications } from '../db/schema/core.ts';
+import { credentialUpdates } from '../db/schema/credentials.ts';
 import {
   applicationVersions,
   informationRequests,
@@ -227,6 +228,24 @@ async function snapshotOf(
     );
   return (row?.snapshot as ApplicationSnapshot | undefined) ?? null;
 }
+
+/**
+ * Whether checklist outcomes may be recorded on an application of `status` now: while it is under
+ * review, and, for an approved application, while a credential update is open (issue 29 item 4: the
+ * changed items are verified again after approval).
+ */
+async function verificationsOpen(tx: Queryable, applicationId: string, status: ApplicationStatus) {
+  if (status === 'under_review') return true;
+  if (status !== 'approved') return false;
+  const [open] = await tx
+    .select({ id: credentialUpdates.id })
+    .from(credentialUpdates)
+    .where(and(eq(credentialUpdates.applicationId, applicationId), isNull(credentialUpdates.reviewedAt)));
+  return open !== undefined;
+}
+
+const verificationsClosedMessage =
+  'Verifications can be recorded only while the application is Under Review or a Credential Update is open. Reload to see its current status.';
 
 /**
  * 'Start Review' (issue 13): submitted -> under_review, assigns the caller as reviewer and generates the
@@ -485,8 +504,9 @@ function presentItem(
 
 /**
  * Record the reviewer's outcome of one checklist item ('Verify', discrepancy, waive; issue 13), audited
- * with the item's before/after status. Only while the application is under review.
- * @throws AppError not_found (404), conflict (409: not under review)
+ * with the item's before/after status. Only while the application is under review, or approved with
+ * an open credential update (issue 29 item 4).
+ * @throws AppError not_found (404), conflict (409: not under review, no open credential update)
  */
 export async function updateVerificationItem(
   db: Database,
@@ -505,11 +525,8 @@ export async function updateVerificationItem(
   }
   return db.transaction(async (tx) => {
     const application = await lockApplication(tx, applicationId);
-    if (application.applicationStatus !== 'under_review') {
-      throw new AppError(
-        'conflict',
-        'Verifications can be recorded only while the application is Under Review. Reload to see its current status.',
-      );
+    if (!(await verificationsOpen(tx, application.id, application.applicationStatus))) {
+      throw new AppError('conflict', verificationsClosedMessage);
     }
     const [before] = await tx
       .select({
@@ -819,9 +836,11 @@ export async function getVersion(db: Database, applicationId: string, version: n
 }
 
 /**
- * The review queue (issue 13): submitted and under-review applications, oldest submission first, one
- * page of REVIEW_QUEUE_PAGE_SIZE, with days since submission as of `now`, the reviewer, whether a
- * request is open and checklist progress. Served by the partial index
+ * The review queue (issue 13): submitted and under-review applications, oldest submission first, and
+ * (without a status filter) the open credential updates of approved applications by when they were
+ * sent (issue 29 item 4, kind 'credential_update'), one page of REVIEW_QUEUE_PAGE_SIZE, with days
+ * since submission (an update: since it was sent) as of `now`, the reviewer, whether a request is
+ * open and checklist progress. Served by the partial index
  * provider_applications_review_queue_idx (submitted_at, id) and, per row of the page only, the
  * verification_items_progress_idx and information_requests_one_open_idx (decision 018).
  */
@@ -838,54 +857,94 @@ export async function reviewQueue(
   );
   const offset = (query.page - 1) * REVIEW_QUEUE_PAGE_SIZE;
   const a = providerApplications;
-  // The page's ids first, from the partial index alone (an index-only scan that skips the offset
+  const u = credentialUpdates;
+  // Issue 29 item 4: open credential updates are listed too (no status filter), ordered with the
+  // applications by when they were sent. Their rows come from the partial index
+  // credential_updates_queue_idx (opened_at, id), the applications' from the review queue index.
+  const updatesWhere = and(
+    isNull(u.reviewedAt),
+    query.assigned === 'me' ? eq(a.reviewerId, actor.userId) : undefined,
+  );
+  const updates = query.status
+    ? sql``
+    : sql` union all
+        select ${u.applicationId} as id, 'credential_update' as kind, ${u.openedAt} as sort_at
+        from ${u} join ${a} on ${a.id} = ${u.applicationId} where ${updatesWhere}`;
+  // The page's ids first, from the partial indexes alone (an index-only scan that skips the offset
   // without touching the rows); only then the 25 rows' names, request and checklist counts. Asking
   // for those in the same select evaluated the correlated subqueries for every skipped row too
   // (page 400 took 70 ms p95 at 100,000 in review; bench/admin.bench.ts).
-  const pageIds = db
-    .select({ id: a.id })
-    .from(a)
-    .where(where)
-    .orderBy(asc(a.submittedAt), asc(a.id))
-    .limit(REVIEW_QUEUE_PAGE_SIZE)
-    .offset(offset)
-    .as('page_ids');
-  const [page, counted] = await Promise.all([
-    db
-      .select({
-        applicationId: a.id,
-        userId: a.userId,
-        applicationStatus: a.applicationStatus,
-        submittedAt: a.submittedAt,
-        reviewerId: a.reviewerId,
-        providerName: sql<string>`(select p.first_name || ' ' || p.last_name from profiles p where p.user_id = ${a.userId})`,
-        reviewerName: sql<string | null>`(select u.name from "user" u where u.id = ${a.reviewerId})`,
-        openRequest: sql<boolean>`exists (select 1 from information_requests r where r.application_id = ${a.id} and r.responded_at is null)`,
-        checklistDone: sql<number>`(select count(*)::int from verification_items v where v.application_id = ${a.id} and v.status in ('verified', 'waived'))`,
-        checklistTotal: sql<number>`(select count(*)::int from verification_items v where v.application_id = ${a.id})`,
-      })
-      .from(pageIds)
-      .innerJoin(a, eq(a.id, pageIds.id))
-      .orderBy(asc(a.submittedAt), asc(a.id)),
+  const pageIds = await db.execute<{ id: string; kind: 'application' | 'credential_update' }>(sql`
+    select q.id, q.kind from (
+      select ${a.id} as id, 'application' as kind, ${a.submittedAt} as sort_at from ${a} where ${where}
+      ${updates}
+    ) q order by q.sort_at, q.id limit ${REVIEW_QUEUE_PAGE_SIZE} offset ${offset}`);
+  const ids = [...new Set(pageIds.rows.map((r) => r.id))];
+  // A one-table select leaves its columns unqualified: inside the subqueries they would bind to the
+  // subquery's own table (profiles.user_id), so the application's columns are named in full there.
+  const qualified = {
+    id: sql.raw('"provider_applications"."id"'),
+    userId: sql.raw('"provider_applications"."user_id"'),
+    reviewerId: sql.raw('"provider_applications"."reviewer_id"'),
+  };
+  const [rows, openUpdates, counted, countedUpdates] = await Promise.all([
+    ids.length === 0
+      ? Promise.resolve([])
+      : db
+          .select({
+            applicationId: a.id,
+            userId: a.userId,
+            applicationStatus: a.applicationStatus,
+            submittedAt: a.submittedAt,
+            reviewerId: a.reviewerId,
+            providerName: sql<string>`(select p.first_name || ' ' || p.last_name from profiles p where p.user_id = ${qualified.userId})`,
+            reviewerName: sql<string | null>`(select u.name from "user" u where u.id = ${qualified.reviewerId})`,
+            openRequest: sql<boolean>`exists (select 1 from information_requests r where r.application_id = ${qualified.id} and r.responded_at is null)`,
+            checklistDone: sql<number>`(select count(*)::int from verification_items v where v.application_id = ${qualified.id} and v.status in ('verified', 'waived'))`,
+            checklistTotal: sql<number>`(select count(*)::int from verification_items v where v.application_id = ${qualified.id})`,
+          })
+          .from(a)
+          .where(inArray(a.id, ids)),
+    pageIds.rows.some((r) => r.kind === 'credential_update')
+      ? db
+          .select({ applicationId: u.applicationId, openedAt: u.openedAt, sections: u.sections })
+          .from(u)
+          .where(and(inArray(u.applicationId, ids), isNull(u.reviewedAt)))
+      : Promise.resolve([]),
     // Counted up to LIST_COUNT_CAP like the other admin lists: the count reads the partial index
     // row by row, and past 10,000 the exact number helps no reviewer.
     countRows(db, sql`from ${providerApplications} where ${where}`, true),
+    query.status
+      ? Promise.resolve({ total: 0, totalCapped: false })
+      : countRows(db, sql`from ${u} join ${a} on ${a.id} = ${u.applicationId} where ${updatesWhere}`, true),
   ]);
+  const byId = new Map(rows.map((r) => [r.applicationId, r]));
+  const updateOf = new Map(openUpdates.map((r) => [r.applicationId, r]));
   const day = 24 * 60 * 60 * 1000;
   return {
-    items: page.map((r) => {
+    items: pageIds.rows.flatMap(({ id, kind }) => {
+      const r = byId.get(id);
+      const update = kind === 'credential_update' ? updateOf.get(id) : undefined;
+      if (!r || (kind === 'credential_update' && !update)) return [];
       const submittedAt = r.submittedAt ?? now;
-      return {
-        ...r,
-        providerName: r.providerName ?? '',
-        submittedAt: submittedAt.toISOString(),
-        daysSinceSubmission: Math.max(0, Math.floor((now.getTime() - submittedAt.getTime()) / day)),
-      };
+      const waitingSince = update?.openedAt ?? submittedAt;
+      return [
+        {
+          ...r,
+          kind,
+          credentialUpdate: update
+            ? { openedAt: update.openedAt.toISOString(), sections: update.sections }
+            : null,
+          providerName: r.providerName ?? '',
+          submittedAt: submittedAt.toISOString(),
+          daysSinceSubmission: Math.max(0, Math.floor((now.getTime() - waitingSince.getTime()) / day)),
+        },
+      ];
     }),
     page: query.page,
     pageSize: REVIEW_QUEUE_PAGE_SIZE,
-    total: counted.total,
-    totalCapped: counted.totalCapped,
+    total: counted.total + countedUpdates.total,
+    totalCapped: counted.totalCapped || countedUpdates.totalCapped,
   };
 }
 
@@ -917,11 +976,8 @@ export async function checkNppes(
   if (!item) throw new AppError('not_found', 'Checklist item not found. Reload the review page.');
   if (item.kind !== 'npi')
     throw new AppError('conflict', "'Check NPPES' belongs to the NPI item of the checklist.");
-  if (item.status !== 'under_review') {
-    throw new AppError(
-      'conflict',
-      'Verifications can be recorded only while the application is Under Review. Reload to see its current status.',
-    );
+  if (!(await verificationsOpen(db, applicationId, item.status as ApplicationStatus))) {
+    throw new AppError('conflict', verificationsClosedMessage);
   }
   const snapshot = await newestSnapshot(db, applicationId);
   const npi = String(snapshot?.personalInformation?.npi_number ?? '').trim();

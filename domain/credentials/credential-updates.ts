@@ -1,0 +1,98 @@
+/**
+ * Credential updates after approval (issue 29 item 4, decision 025 "Credential updates"). An
+ * approved provider whose credential is current may change the dated sections of the approved
+ * application (licenses with the DEA license, certifications, malpractice insurance, vaccinations)
+ * and upload new documents; 'Submit Update' stores the change as a new version of the application,
+ * listed in the review queue as 'Credential Update' until a reviewer completes its review.
+ *
+ * One list of what may change, and the texts the server and the screens share. Pure: no zod, no
+ * Node (decision 021), so the dashboard and the section screens load it without the schemas.
+ */
+import { formatIsoDay, isoDay } from '../calendar.ts';
+import type { CatalogSectionKey } from '../sections/section-catalog.ts';
+import type { CredentialState } from './provider-credential.ts';
+
+/**
+ * The sections an approved provider may change while the credential is current (issue 29 item 4).
+ * Documents: uploads only (a document an approval rests on is never deleted).
+ */
+export const credentialUpdateSections = [
+  'professionalLicenses',
+  'certifications',
+  'malpracticeInsurance',
+  'vaccinations',
+  'documents',
+] as const satisfies readonly CatalogSectionKey[];
+export type CredentialUpdateSection = (typeof credentialUpdateSections)[number];
+
+/** Whether `section` is one a credential update may change. */
+export function isCredentialUpdateSection(section: string): section is CredentialUpdateSection {
+  return (credentialUpdateSections as readonly string[]).includes(section);
+}
+
+/**
+ * Whether an application of `status` may take a credential update at `now`: it is approved and it is
+ * the application that set the provider's credential, which is current (not ended, not past its end).
+ */
+export function credentialUpdateAllowed(
+  status: string,
+  applicationId: string,
+  credential: { applicationId: string | null; state: CredentialState },
+): boolean {
+  return (
+    status === 'approved' &&
+    credential.applicationId === applicationId &&
+    credential.state.state === 'credentialed'
+  );
+}
+
+/** The kind the review queue lists an open update as, beside the applications' statuses. */
+export const CREDENTIAL_UPDATE_KIND_LABEL = 'Credential Update';
+
+/** Texts of credential updates, as the issue quotes them where it does. */
+export const credentialUpdateTexts = {
+  updateCredential: 'Update Credential',
+  submitUpdate: 'Submit Update',
+  completeReview: 'Complete Update Review',
+  /** The section screen in update mode. */
+  explanation:
+    "Your application is approved. Change what you renewed here and save, upload the new document in Documents if you have one, then press 'Submit Update': the credentialing team verifies the change. Your credential stays as it is meanwhile.",
+  /** A dated section of an approved application, before 'Update Credential' is pressed. */
+  offer:
+    "Your application is approved. Renewed a license, certification, policy or vaccination? Press 'Update Credential' to change it here.",
+  /** The confirmation of 'Submit Update'. */
+  submitConfirm:
+    'Your changes are sent to the credentialing team as a credential update. The changed items are verified again; your credential stays as it is meanwhile.',
+  /** The dashboard, while saved changes have not been sent. */
+  unsent:
+    "You have saved changes the credentialing team has not received yet. Press 'Submit Update' to send them.",
+  /** 409 of a submit with nothing new. */
+  nothingChanged:
+    "Nothing has changed since your last update was sent. Change a license, certification, malpractice policy, vaccination or document first, then press 'Submit Update'.",
+  /** 409 of a submit when updates are not open to the application. */
+  notAllowed:
+    'Credential updates are open only for your approved application while your credential is current. Open your dashboard to see your credential.',
+  /** The review page's banner. */
+  bannerTitle: 'Credential Update',
+  completeConfirm:
+    'The credential update is marked reviewed and leaves the review queue. Every changed item is verified.',
+} as const;
+
+/** 'Credential update sent Mar 10, 2027: the credentialing team verifies the change' (issue 29 item 4). */
+export function credentialUpdateSentText(sentAt: Date | string): string {
+  const day = typeof sentAt === 'string' ? isoDay(new Date(sentAt)) : isoDay(sentAt);
+  return `Credential update sent ${formatIsoDay(day)}: the credentialing team verifies the change`;
+}
+
+/** 'Credential update reviewed Mar 12, 2027' once a reviewer completed it. */
+export function credentialUpdateReviewedText(reviewedAt: string): string {
+  return `Credential update reviewed ${formatIsoDay(isoDay(new Date(reviewedAt)))}`;
+}
+
+/**
+ * The 409 of 'Complete Update Review' while items are open: names them, so the reviewer knows what
+ * is left ('Verify these first: Professional license: md IL 12345 (Needs re-verification).').
+ */
+export function updateReviewBlockedText(items: readonly { target: string; statusLabel: string }[]): string {
+  return `Verify these first: ${items.map((i) => `${i.target} (${i.statusLabel})`).join('; ')}.`;
+}
