@@ -141,8 +141,9 @@ export function CompletionSlot({
         submitting={complete.isPending}
       />
       {refusal && !complete.isPending && (
-        <Alert color="red.9" variant="light" role="alert" title="Not completed yet">
-          {refusal}
+        // 'red' light, as the form error summary: a shade ('red.9') would fill the background dark.
+        <Alert color="red" variant="light" role="alert" title="Not completed yet">
+          <Text size="sm">{refusal}</Text>
         </Alert>
       )}
       {answered && completion && completion.status !== 'delivered' && !complete.isPending && (
