@@ -3,7 +3,7 @@
  * for a gap of a year or more"). Pure: today is passed in. One source of truth for the work-history
  * screen (live, from the cards on screen and the education section), the completion check
  * (server/notifications/work-history-gap-check.ts), and the review checklist's work-history item
- * (domain/review/verification-checklist.ts). Decision 029 (docs/decisions/029-work-history-gaps.md).
+ * (domain/review/verification-checklist.ts). Decision 026 (docs/decisions/026-work-history-gaps.md).
  *
  * Rules:
  * - Positions are taken by start date (a position with no start date is ignored); overlapping positions
