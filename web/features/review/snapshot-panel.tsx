@@ -57,7 +57,7 @@ function FieldChangeLine({ field, change }: { field: Change['fields'][number]; c
         {field.label}:
       </Text>{' '}
       {change !== 'added' && (
-        <Text component="del" size="sm" c="red.9" style={wrap}>
+        <Text component="del" size="sm" c="red.9" style={{ ...wrap, textDecoration: 'line-through' }}>
           <VisuallyHidden>Before: </VisuallyHidden>
           {shown(field.before)}
         </Text>
@@ -71,7 +71,7 @@ function FieldChangeLine({ field, change }: { field: Change['fields'][number]; c
         <Text
           component="ins"
           size="sm"
-          c="green.9"
+          c={badgeColor.green}
           style={{ ...wrap, textDecoration: 'none', fontWeight: 500 }}
         >
           <VisuallyHidden>After: </VisuallyHidden>
