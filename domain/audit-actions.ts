@@ -31,6 +31,8 @@ export const auditActions = [
   'application.withdrawn',
   /** An application closed by an administrator without a decision (issue 29 item 2): details carry the reason's length, not the text. */
   'application.closed_without_decision',
+  /** A copied section confirmed with 'Review and Confirm' (issue 29 item 6): details carry the section key. */
+  'application.section_confirmed',
   'document.upload',
   'document.download',
   'document.delete',
@@ -48,6 +50,8 @@ export const auditActions = [
   'review.approved',
   'review.rejected',
   'review.verification_updated',
+  /** 'Start Review' carried a previous cycle's education verification forward (issue 29 item 6): details carry fromItemId. */
+  'review.verification_carried_forward',
   /** A later version changed what a verification covered: the item needs re-verification (issue 29). */
   'review.reverification_needed',
   'review.note_added',
@@ -73,6 +77,7 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'application.copied_forward': 'Application started from the previous one',
   'application.withdrawn': 'Draft withdrawn by the provider',
   'application.closed_without_decision': 'Application closed without a decision',
+  'application.section_confirmed': 'Copied section confirmed',
   'document.download': 'Downloaded document',
   'document.upload': 'Uploaded document',
   'document.delete': 'Deleted document',
@@ -105,6 +110,7 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'review.credential_lapsed': 'Credential lapsed: verification reopened',
   'review.rejected': 'Application rejected',
   'review.verification_updated': 'Verification updated',
+  'review.verification_carried_forward': 'Verification carried forward from the previous cycle',
   'review.reverification_needed': 'Data changed: verification needed again',
   'review.note_added': 'Note added by the workflow integration',
   'review.reattested': 'Attested again by the provider',

@@ -3,6 +3,7 @@
  * architecture reads from this list.
  */
 import { adminRoutes } from './admin/admin.routes.ts';
+import { sectionConfirmationRoutes } from './applications/section-confirmations.routes.ts';
 import type { AppInstance } from './app-types.ts';
 import { credentialUpdateRoutes } from './credential-updates/credential-updates.routes.ts';
 import { credentialRoutes } from './credentials/credentials.routes.ts';
@@ -20,4 +21,6 @@ export async function featureRoutes(app: AppInstance) {
   await app.register(documentRoutes);
   await app.register(notificationRoutes);
   await app.register(sectionRoutes);
+  // Issue 29 item 6: 'Review and Confirm' of a copied section.
+  await app.register(sectionConfirmationRoutes);
 }

@@ -35,6 +35,12 @@ export const applicationSchema = z.object({
   createdAt: z.iso.datetime(),
   /** Keys of the complete sections (domain/sections/registry.ts), in registry order. */
   completeSections: z.array(z.string()),
+  /**
+   * Sections copied from the previous application that have content but are not confirmed yet
+   * (issue 29 item 6: they count towards progress once the provider confirms or saves them), in
+   * registry order; [] for an application that is not a copy.
+   */
+  unconfirmedSections: z.array(z.string()),
   /** Complete sections / 11 as a rounded percent, 0-100 (spec §4). */
   progress: z.number().int().min(0).max(100),
   /** The completion notification (issue 5; spec §4 button), null until the provider completes. */
@@ -67,9 +73,9 @@ export type ApplicationList = z.infer<typeof applicationListSchema>;
 
 /**
  * What 'Start New Application' / 'Start Recredentialing' copied from the provider's most recent
- * application (issue 14 copy-forward): its id and creation time, the sections that had content (now
- * complete in the new draft), how many documents were copied, and the names of those whose file could
- * not be (missing from storage): the provider uploads them again.
+ * application (issue 14 copy-forward): its id and creation time, the sections that had content (to
+ * confirm in the new draft, issue 29 item 6), how many documents were copied, and the names of those
+ * whose file could not be (missing from storage): the provider uploads them again.
  */
 export const copiedFromSchema = z.object({
   applicationId: z.uuid(),

@@ -256,8 +256,17 @@ export function changeText(change: { field: string; before: string; after: strin
 }
 
 /**
+ * Kinds whose primary source does not change between cycles (issue 29 item 6; NCQA: education and
+ * training are verified once): 'Start Review' of a copied application carries the previous cycle's
+ * verification of the same, unchanged entry forward (server/review/carry-forward.ts).
+ */
+export const carriedForwardKinds: readonly VerificationKind[] = ['education'];
+
+/**
  * Why 'Approve' must wait (issue 13): the items not verified or waived, and the verified ones older
- * than `maxAgeDays` at `now`. Empty when approval may go ahead.
+ * than `maxAgeDays` at `now`, except a verification carried forward from a previous cycle (issue 29
+ * item 6: its primary source does not change, so its original date stands). Empty when approval may
+ * go ahead.
  */
 export function itemsToRedo(
   items: readonly {
@@ -266,6 +275,8 @@ export function itemsToRedo(
     verifiedAt: string | null;
     /** While `needs_reverification`: what changed (issue 29), named in the refusal. */
     changes?: readonly { field: string; before: string; after: string }[] | null;
+    /** The previous cycle's item this one carries forward (issue 29 item 6), or null. */
+    carriedForwardFrom?: string | null;
   }[],
   now: Date,
   maxAgeDays: number,
@@ -278,7 +289,11 @@ export function itemsToRedo(
       redo.push(`${item.target} (needs re-verification${changed ? `: ${changed}` : ''})`);
     } else if (item.status === 'pending' || item.status === 'discrepancy')
       redo.push(`${item.target} (${item.status})`);
-    else if (item.status === 'verified' && (!item.verifiedAt || item.verifiedAt < oldest)) {
+    else if (
+      item.status === 'verified' &&
+      !item.carriedForwardFrom &&
+      (!item.verifiedAt || item.verifiedAt < oldest)
+    ) {
       redo.push(
         `${item.target} (verified ${item.verifiedAt ?? 'without a date'}, more than ${maxAgeDays} days ago)`,
       );

@@ -33,6 +33,7 @@ export function presentApplication(a: ApplicationSummary): ApplicationDto {
     applicationStatus: a.applicationStatus,
     createdAt: a.createdAt.toISOString(),
     completeSections: a.completeSections,
+    unconfirmedSections: a.unconfirmedSections,
     progress: a.progress,
     completion: a.completion,
     decidedAt: a.decidedAt?.toISOString() ?? null,

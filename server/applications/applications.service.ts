@@ -1,6 +1,7 @@
 /**
  * Applications and their progress (spec §4). Progress is computed by PostgreSQL in one query: one
- * EXISTS per section table, for every application of the list at once.
+ * EXISTS per section table, for every application of the list at once; in a copy (issue 29 item 6)
+ * one more EXISTS per section on `section_confirmations`, as a copied section counts once confirmed.
  */
 import { and, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
@@ -21,6 +22,7 @@ import { type Actor, assertPermission } from '../auth/actor.ts';
 import type { Queryable } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-reads.ts';
 import { providerApplications } from '../db/schema/core.ts';
+import { sectionConfirmations } from '../db/schema/credentials.ts';
 import { completionNotifications } from '../db/schema/notifications.ts';
 import { sectionTables } from '../db/schema/sections.ts';
 import { presentCompletionState } from './completion-state.ts';
@@ -31,8 +33,10 @@ export interface ApplicationSummary {
   userId: string;
   applicationStatus: ApplicationStatus;
   createdAt: Date;
-  /** Keys of the complete sections, in registry order. */
+  /** Keys of the complete sections, in registry order (in a copy: with rows and confirmed). */
   completeSections: SectionKey[];
+  /** In a copy (issue 29 item 6): the sections with rows not confirmed yet, in registry order; else []. */
+  unconfirmedSections: SectionKey[];
   /** Complete sections / 11 as a rounded percent (spec §4). */
   progress: number;
   /** The completion notification's state (issue 5), or null before the provider completes it. */
@@ -51,19 +55,32 @@ function applicationIdColumn(table: PgTable): PgColumn {
   return (getTableColumns(table) as Record<string, PgColumn>).applicationId!;
 }
 
-/** `exists(select 1 from <section> where application_id = provider_applications.id)` per section. */
-function completenessColumns(): Record<SectionKey, SQL<boolean>> {
-  const columns = {} as Record<SectionKey, SQL<boolean>>;
+/** The summary column telling whether section `key` counts as confirmed (issue 29 item 6). */
+const confirmedColumn = (key: SectionKey) => `${key}Confirmed`;
+
+/**
+ * Per section, `exists(select 1 from <section> where application_id = provider_applications.id)`
+ * as `<key>`, and as `<key>Confirmed` whether it counts as confirmed: always for an application that
+ * is not a copy, else when `section_confirmations` has its row (issue 29 item 6; primary key lookup).
+ */
+function completenessColumns(): Record<string, SQL<boolean>> {
+  const columns: Record<string, SQL<boolean>> = {};
   for (const section of sections) {
-    const table = sectionTables[section.key as SectionKey] as PgTable;
-    columns[section.key as SectionKey] =
+    const key = section.key as SectionKey;
+    const table = sectionTables[key] as PgTable;
+    columns[key] =
       sql<boolean>`exists (select 1 from ${table} where ${applicationIdColumn(table)} = ${providerApplications.id})`;
+    columns[confirmedColumn(key)] = sql<boolean>`(${providerApplications.copiedFromId} is null or exists (
+      select 1 from ${sectionConfirmations}
+      where ${sectionConfirmations.applicationId} = ${providerApplications.id} and ${sectionConfirmations.sectionKey} = ${key}))`;
   }
   return columns;
 }
 
 function summarize(row: Record<string, unknown>): ApplicationSummary {
-  const completeSections = sections.map((s) => s.key as SectionKey).filter((key) => row[key] === true);
+  const filled = sections.map((s) => s.key as SectionKey).filter((key) => row[key] === true);
+  const completeSections = filled.filter((key) => row[confirmedColumn(key)] === true);
+  const unconfirmedSections = filled.filter((key) => row[confirmedColumn(key)] !== true);
   return {
     id: row.id as string,
     userId: row.userId as string,
@@ -74,6 +91,7 @@ function summarize(row: Record<string, unknown>): ApplicationSummary {
     cycle: row.cycle as ApplicationCycle,
     withdrawnAt: (row.withdrawnAt as Date | null) ?? null,
     completeSections,
+    unconfirmedSections,
     progress: computeProgress(completeSections.length),
     completion: row.completionStatus
       ? presentCompletionState({
@@ -215,6 +233,7 @@ export async function insertDraftApplication(
     cycle,
     withdrawnAt: null,
     completeSections: [],
+    unconfirmedSections: [],
     progress: 0,
     completion: null,
   };

@@ -102,13 +102,17 @@ describe('POST /api/applications after a decision (copy-forward)', () => {
     const newId = created.body.id;
     expect(created.body).toMatchObject({
       applicationStatus: 'draft',
-      progress: 100,
+      // Issue 29 item 6: copied sections count towards progress once the provider confirms them.
+      progress: 0,
       copiedFromId: oldId,
       recredentialingDueOn: null,
       copied: { applicationId: oldId, documents: oldDocuments.length, documentsNotCopied: [] },
     });
     expect(created.body.copied?.sections).toHaveLength(11);
-    expect(created.body.completeSections).toEqual(created.body.copied?.sections);
+    expect(created.body.completeSections).toEqual([]);
+    expect((created.body as Created & { unconfirmedSections: string[] }).unconfirmedSections).toEqual(
+      created.body.copied?.sections,
+    );
 
     // The same content under new row ids.
     const before = await sectionContent(oldId);
@@ -220,7 +224,7 @@ describe('POST /api/applications after a decision (copy-forward)', () => {
     const retried = await provider.json<Created>('POST', '/api/applications', {});
     expect(retried.status).toBe(201);
     expect(retried.body.copied?.applicationId).toBe(oldId);
-    expect(retried.body.progress).toBe(100);
+    expect(retried.body.copied?.sections).toHaveLength(11);
   });
 
   it('keeps each copied row and document under its row_key, so a change pairs with its source (issue 29 item 5)', async () => {

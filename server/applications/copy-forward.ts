@@ -4,7 +4,8 @@
  * every 36 months updates what changed instead of re-typing everything.
  *
  * - Every section row is copied with a new id (one INSERT ... SELECT per section table, inside the
- *   transaction that creates the draft): the draft's sections are complete where the old one's were.
+ *   transaction that creates the draft). A copied section counts towards progress once the provider
+ *   confirms it ('Review and Confirm' or a save; issue 29 item 6, section-confirmations.ts).
  * - Every document's file is copied to a new object key before that transaction, and its row is
  *   inserted in it: the new application's files stay downloadable whatever happens to the old ones.
  *   When the transaction fails the copies are deleted; if the process dies first, the orphan sweep
@@ -17,7 +18,7 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { BaseLogger } from 'pino';
 import type { CopiedFrom } from '../../domain/api/applications.ts';
 import { documentExtension, documentObjectKey } from '../../domain/sections/document-files.ts';
-import { computeProgress, type SectionKey, sections } from '../../domain/sections/registry.ts';
+import { type SectionKey, sections } from '../../domain/sections/registry.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
@@ -207,10 +208,8 @@ export async function startApplication(
           openedBy: opener.by,
         },
       });
-      return {
-        application: { ...draft, completeSections, progress: computeProgress(completeSections.length) },
-        copied,
-      };
+      // Issue 29 item 6: a copied section counts towards progress once the provider confirms it.
+      return { application: { ...draft, unconfirmedSections: completeSections }, copied };
     });
   } catch (error) {
     await deleteCopies(deps, files);

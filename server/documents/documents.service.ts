@@ -26,6 +26,7 @@ import {
 } from '../../domain/sections/documents.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { assertSectionEditable } from '../applications/review-lock.ts';
+import { confirmOnSave } from '../applications/section-confirmations.ts';
 import { type AuditEvent, recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
@@ -215,6 +216,8 @@ export async function storeDocument(
       // A completed application is locked except the sections of an open information request (issue 13).
       await assertSectionEditable(tx, input.applicationId, 'documents');
       await assertDocumentRoom(tx, input.applicationId, stored.size);
+      // Issue 29 item 6: an upload confirms the copied Documents section.
+      await confirmOnSave(tx, input.applicationId, 'documents');
       const [row] = await tx
         .insert(documents)
         .values({
@@ -258,6 +261,8 @@ export async function deleteDocument(
     // Issue 29 item 4: a credential update uploads new documents but never removes one.
     await assertSectionEditable(tx, document.applicationId, 'documents', { removal: true });
     await tx.delete(documents).where(eq(documents.id, document.id));
+    // Issue 29 item 6: a change confirms the copied Documents section.
+    await confirmOnSave(tx, document.applicationId, 'documents');
     await recordAudit(tx, {
       action: 'document.delete',
       actorUserId: actor.userId,

@@ -77,6 +77,7 @@ import type { ReviewMail } from './review-mail.ts';
 import { enqueueStatusEvent } from './status-events.ts';
 import { bindingColumns, newestVersion, rebindVerifications } from './verification-binding.ts';
 import { addChecklistItems } from './verification-checklist.ts';
+import { carryForwardVerifications } from './carry-forward.ts';
 
 /** Who acts on the server side of the review: an administrator ('reviewer') or the provider. */
 export interface ReviewCaller {
@@ -271,10 +272,14 @@ export async function startReview(
       snapshot = await snapshotOf(tx, application.id, stored.version);
     }
     const added = snapshot ? await addChecklistItems(tx, application.id, snapshot, now) : 0;
+    // Issue 29 item 6: in a copy, unchanged education keeps the previous cycle's verification.
+    const newest = snapshot ? await newestVersion(tx, application.id) : undefined;
+    const carried = newest ? await carryForwardVerifications(tx, application, newest, now, caller.actor) : 0;
     // Issue 15: the exclusion screening item is filled from the imported OIG LEIE at once.
     const screening = await screenApplication(tx, application.id);
     await auditTransition(tx, caller, application, 'review.started', to, {
       checklistItems: added,
+      carriedForward: carried,
       exclusionScreening: screening?.outcome ?? null,
     });
     await announce(tx, caller, application, to, now);
@@ -384,6 +389,7 @@ export async function approve(
         status: verificationItems.status,
         verifiedAt: verificationItems.verifiedAt,
         changes: verificationItems.changes,
+        carriedForwardFrom: verificationItems.carriedForwardFrom,
       })
       .from(verificationItems)
       .where(eq(verificationItems.applicationId, application.id))
@@ -554,6 +560,8 @@ export async function updateVerificationItem(
         note: update.note ?? null,
         waiverReason: update.status === 'waived' ? (update.waiverReason ?? null) : null,
         validatorId: pending ? null : caller.actor.userId,
+        // Issue 29 item 6: the reviewer's own outcome replaces a verification carried forward.
+        carriedForwardFrom: null,
         updatedAt: now,
       })
       .where(eq(verificationItems.id, itemId))

@@ -24,6 +24,7 @@ import {
   rowLimitMessage,
 } from '../../domain/sections/section.ts';
 import { assertSectionEditable } from '../applications/review-lock.ts';
+import { confirmOnSave } from '../applications/section-confirmations.ts';
 import type { Database, Queryable, Transaction } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-reads.ts';
 import { sectionTables } from '../db/schema/sections.ts';
@@ -184,6 +185,8 @@ export async function addRow(
   const created = await db
     .transaction(async (tx) => {
       await lockSectionAndCheckRoom(tx, store, applicationId, 1);
+      // Issue 29 item 6: a save confirms a copied section.
+      await confirmOnSave(tx, applicationId, store.key);
       const [inserted] = await tx
         .insert(store.table)
         .values({ ...pickFields(row, store.columns), applicationId } as never)
@@ -229,6 +232,8 @@ export async function saveRows(
   return db
     .transaction(async (tx) => {
       await lockSectionAndCheckRoom(tx, store, applicationId, rows.length - ids.length);
+      // Issue 29 item 6: a save confirms a copied section.
+      await confirmOnSave(tx, applicationId, store.key);
       if (ids.length > 0) {
         const owned = await tx
           .select({ id: store.id })
@@ -276,10 +281,13 @@ export async function deleteRow(
   if (!z.uuid().safeParse(rowId).success) throw notFound;
   const deleted = await db.transaction(async (tx) => {
     await assertSectionEditable(tx, applicationId, store.key as SectionKey);
-    return tx
+    const removed = await tx
       .delete(store.table)
       .where(and(eq(store.id, rowId), eq(store.applicationId, applicationId)))
       .returning({ id: store.id });
+    // Issue 29 item 6: a change confirms a copied section.
+    if (removed.length > 0) await confirmOnSave(tx, applicationId, store.key);
+    return removed;
   });
   if (deleted.length === 0) throw notFound;
 }

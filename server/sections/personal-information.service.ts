@@ -17,6 +17,7 @@ import {
   ssnLast4,
 } from '../../domain/sections/personal-information.ts';
 import { assertSectionEditable } from '../applications/review-lock.ts';
+import { confirmOnSave } from '../applications/section-confirmations.ts';
 import type { Queryable } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-reads.ts';
 import { personalInformation } from '../db/schema/sections.ts';
@@ -111,6 +112,8 @@ export async function upsertPersonalInformation(
     .transaction(async (tx) => {
       // A completed application is locked except the sections of an open information request (issue 13).
       await assertSectionEditable(tx, applicationId, 'personalInformation');
+      // Issue 29 item 6: a save confirms a copied section.
+      await confirmOnSave(tx, applicationId, 'personalInformation');
       return tx
         .insert(personalInformation)
         .values({ ...values, applicationId })
