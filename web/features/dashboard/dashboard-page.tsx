@@ -3,27 +3,12 @@
  * cards, Previous Applications. 'Sign Out' and 'Account' (issue 16) are in the app shell's header
  * (issue 17, web/components/app-shell.tsx), on this screen as on every signed-in one. The current application is the first draft, else the newest.
  */
-import {
-  Button,
-  Card,
-  Container,
-  Group,
-  Progress,
-  SimpleGrid,
-  Stack,
-  Text,
-  ThemeIcon,
-  Title,
-  UnstyledButton,
-} from '@mantine/core';
-import { IconCircleCheck, IconCircleDashed } from '@tabler/icons-react';
+import { Button, Card, Container, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
-import { Link } from 'react-router';
 import type { ProviderCredentialDto } from '../../../domain/api/provider-credential.ts';
 import { pickCurrentApplication } from '../../../domain/application-status.ts';
 import { recredentialingOpen } from '../../../domain/credentials/recredentialing.ts';
 import { finalStatuses, reviewStatuses } from '../../../domain/review/review-workflow.ts';
-import { catalogSections, sectionPath } from '../../../domain/sections/section-catalog.ts';
 import { type ProviderReview, useProviderReview } from '../../app/provider-review.ts';
 import type { Me } from '../../app/session.ts';
 import { CredentialAndCycle } from '../../components/credential-badge.tsx';
@@ -42,6 +27,7 @@ import { StartCycleButton, WithdrawButton } from './cycle-actions.tsx';
 import { ExpiringCredentialsCard } from './expiring-credentials-card.tsx';
 import { useProfile } from './profile-api.ts';
 import { ReattestationCard } from './reattestation-card.tsx';
+import { SectionsCard } from './section-cards.tsx';
 import { CopiedFromCard, copiedSummary, notCopiedSummary, RecredentialingNote } from './recredentialing.tsx';
 import { ActionRequiredBanner, DecisionNote } from './review-status.tsx';
 
@@ -158,62 +144,6 @@ function StatusCard({
             </Group>
           ))}
       </Stack>
-    </Card>
-  );
-}
-
-function SectionsCard({ application }: { application: Application }) {
-  const complete = new Set(application.completeSections);
-  return (
-    <Card withBorder padding="lg" component="section" aria-labelledby="sections-title">
-      <Title order={2} size="h3" id="sections-title" mb="md">
-        Application Sections
-      </Title>
-      <SimpleGrid
-        cols={{ base: 1, sm: 2, md: 3 }}
-        component="ul"
-        style={{ listStyle: 'none', padding: 0, margin: 0 }}
-      >
-        {catalogSections.map((section) => {
-          const done = complete.has(section.key);
-          return (
-            <li key={section.key}>
-              <UnstyledButton
-                component={Link}
-                to={sectionPath(section, application.id)}
-                w="100%"
-                h="100%"
-                aria-label={`${section.title}: ${section.description}${done ? ' (complete)' : ''}`}
-              >
-                <Card withBorder padding="md" h="100%">
-                  <Group justify="space-between" wrap="nowrap" align="flex-start">
-                    <div>
-                      <Text fw={600}>{section.title}</Text>
-                      <Text size="sm" c="dimmed">
-                        {section.description}
-                      </Text>
-                    </div>
-                    {done ? (
-                      <ThemeIcon
-                        color="green.9"
-                        variant="transparent"
-                        aria-hidden="true"
-                        data-testid={`complete-${section.key}`}
-                      >
-                        <IconCircleCheck />
-                      </ThemeIcon>
-                    ) : (
-                      <ThemeIcon color="gray.6" variant="transparent" aria-hidden="true">
-                        <IconCircleDashed />
-                      </ThemeIcon>
-                    )}
-                  </Group>
-                </Card>
-              </UnstyledButton>
-            </li>
-          );
-        })}
-      </SimpleGrid>
     </Card>
   );
 }

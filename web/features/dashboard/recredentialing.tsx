@@ -6,6 +6,7 @@
 import { Card, Stack, Text, Title } from '@mantine/core';
 import type { CopiedFrom } from '../../../domain/api/applications.ts';
 import { recredentialingOpen } from '../../../domain/credentials/recredentialing.ts';
+import { REVIEW_AND_CONFIRM } from '../../../domain/sections/section-confirmation.ts';
 import { formatDate } from '../../format.ts';
 import type { Application } from './applications-api.ts';
 
@@ -67,9 +68,10 @@ export function CopiedFromCard({ source }: { source: Application | undefined }) 
         </Title>
         <Text size="sm">
           This application starts as a copy of your application
-          {source ? ` of ${formatDate(source.createdAt)}` : ''}, documents included: the sections marked
-          complete below were copied. Open each one, check it and update what has changed, such as renewed
-          licenses, expiration dates, insurance and recent work history, then complete the application.
+          {source ? ` of ${formatDate(source.createdAt)}` : ''}, documents included. Open each section marked
+          '{REVIEW_AND_CONFIRM}', check it and update what has changed, such as renewed licenses, expiration
+          dates, insurance and recent work history, then click {REVIEW_AND_CONFIRM} (saving confirms it too).
+          A copied section counts towards your progress once confirmed.
         </Text>
       </Stack>
     </Card>

@@ -37,6 +37,7 @@ import type { SectionMessages } from '../../../domain/sections/section.ts';
 import { ApiError, isNotFound } from '../../api.ts';
 import { useSectionLock } from '../../app/provider-review.ts';
 import { ApplicationNotFound } from '../../components/application-not-found.tsx';
+import { CopiedSectionConfirm } from '../../components/copied-section-confirm.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { ResponsiveTable, type TableColumn } from '../../components/responsive-table.tsx';
 import { SectionLockNotice } from '../../components/section-lock-notice.tsx';
@@ -306,6 +307,7 @@ export default function DocumentsPage() {
             <Text c="dimmed">Upload your supporting documentation.</Text>
           </div>
           <SectionLockNotice lock={lock} />
+          <CopiedSectionConfirm applicationId={applicationId} sectionKey="documents" />
           {!readOnly && <UploadCard applicationId={applicationId} />}
           <DocumentList applicationId={applicationId} readOnly={readOnly} />
           <Group justify="space-between">

@@ -210,6 +210,12 @@ function ChecklistItem({
             {validator ? ` by ${validator}` : ''}
           </Text>
         )}
+        {item.carriedForwardFrom && (
+          // Issue 29 item 6: education verified in the previous cycle, whose primary source does not change.
+          <Text size="sm" c="dimmed">
+            Carried forward from the previous cycle (verified {formatDate(item.verifiedAt)}, {item.source})
+          </Text>
+        )}
         {item.status === 'waived' && (
           <Text size="sm">
             Waived{validator ? ` by ${validator}` : ''}: {item.waiverReason}

@@ -7,6 +7,7 @@ import { createContext, type ReactNode, useContext } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import type { Section } from '../../../domain/sections/registry.ts';
 import { type SectionLock, useSectionLock } from '../../app/provider-review.ts';
+import { CopiedSectionConfirm } from '../../components/copied-section-confirm.tsx';
 import { SectionLockNotice } from '../../components/section-lock-notice.tsx';
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -47,6 +48,7 @@ export function SectionPageShell({ section, children }: { section: Section; chil
             <Text c="dimmed">{capitalize(section.description)}</Text>
           </div>
           <SectionLockNotice lock={lock} />
+          <CopiedSectionConfirm applicationId={applicationId} sectionKey={section.key} />
           <SectionLockContext.Provider value={lock}>{children}</SectionLockContext.Provider>
         </Stack>
       </Container>
