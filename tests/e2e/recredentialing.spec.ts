@@ -69,6 +69,11 @@ test("'Start Recredentialing' on an approved application gives a complete draft 
     `update provider_applications set decided_at = decided_at - interval '34 months' where id = $1`,
     [approvedId],
   );
+  // Issue 29: the credential's end date (set by the approval) moves back with it.
+  await e2eSql(
+    `update provider_credentials set ends_on = ends_on - interval '34 months' where application_id = $1`,
+    [approvedId],
+  );
   await provider.reload();
   await expect(provider.getByText(/^Recredentialing due .*Start it now/)).toBeVisible();
   await expectNoAxeViolations(provider);
@@ -87,6 +92,11 @@ test("'Start Recredentialing' on an approved application gives a complete draft 
     [approvedId],
   );
   await provider.getByRole('button', { name: 'Start Recredentialing' }).click();
+  // Issue 29 item 2: the start is confirmed in a dialog that says a copy is opened.
+  await provider
+    .getByRole('dialog', { name: 'Start Recredentialing?' })
+    .getByRole('button', { name: 'Start Recredentialing' })
+    .click();
   await expect(provider.getByText('New credentialing application started')).toBeVisible();
   await expect(
     provider.getByText(/^Copied 10 sections and 1 document from your application of /),
