@@ -303,7 +303,7 @@ test('from completion to approval: queue, Start Review, a request on Professiona
   const changed = changes.getByRole('listitem', { name: /^Professional Licenses › .*, changed$/ });
   await expect(changed).toHaveCount(1);
   await expect(changed.getByRole('heading', { level: 4 })).toContainText('IL-2026-77');
-  await expect(changed).toContainText('License Number: Before: L-1 After: IL-2026-77');
+  await expect(changed).toContainText('License Number: Before: L-1 → After: IL-2026-77');
   await expectNoAxeViolations(page);
   await shot(page, 'review-page-changes');
 
