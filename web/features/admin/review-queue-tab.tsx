@@ -3,10 +3,14 @@
  * submission first, each with the provider, status, days since submission, the assigned reviewer,
  * whether an information request is open and the checklist's progress, and 'Open Review' to the
  * review page. Filters: status and 'Assigned to me'. Paged on the server (GET /api/admin/review-queue).
+ * Issue 29 item 4: an approved provider's open credential update is listed too, badged 'Credential
+ * Update' (instead of the application's status), with when it was sent and the sections it changed.
  */
 import { Anchor, Badge, Card, Checkbox, Group, Select, Stack, Text } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { applicationStatusLabel } from '../../../domain/application-status.ts';
+import { CREDENTIAL_UPDATE_KIND_LABEL } from '../../../domain/credentials/credential-updates.ts';
+import { sectionCatalog } from '../../../domain/sections/section-catalog.ts';
 import { fromAdminState } from '../../app/admin-tabs.ts';
 import { reviewPath } from '../../app/paths.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
@@ -39,9 +43,24 @@ function QueueCard({ item }: { item: QueueItem }) {
         <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
           <div style={{ flex: '1 1 12rem', minWidth: 0, overflowWrap: 'anywhere' }}>
             <Text fw={600}>{name}</Text>
-            <Text size="sm" c="dimmed">
-              Completed {formatDate(item.submittedAt)}, {daysAgo(item.daysSinceSubmission)}
-            </Text>
+            {item.credentialUpdate ? (
+              <>
+                <Text size="sm" c="dimmed">
+                  Update sent {formatDate(item.credentialUpdate.openedAt)},{' '}
+                  {daysAgo(item.daysSinceSubmission)}
+                </Text>
+                <Text size="sm">
+                  Changed:{' '}
+                  {item.credentialUpdate.sections
+                    .map((key) => sectionCatalog[key as keyof typeof sectionCatalog]?.title ?? key)
+                    .join(', ')}
+                </Text>
+              </>
+            ) : (
+              <Text size="sm" c="dimmed">
+                Completed {formatDate(item.submittedAt)}, {daysAgo(item.daysSinceSubmission)}
+              </Text>
+            )}
           </div>
           <Group gap={6} style={{ flexShrink: 0 }}>
             {item.openRequest && (
@@ -49,7 +68,14 @@ function QueueCard({ item }: { item: QueueItem }) {
                 Information requested
               </Badge>
             )}
-            <StatusBadge status={item.applicationStatus} />
+            {item.kind === 'credential_update' ? (
+              // Violet 9 (#5f3dc4) gives white text 7.4:1, apart from the statuses' colours.
+              <Badge color="violet.9" variant="filled">
+                {CREDENTIAL_UPDATE_KIND_LABEL}
+              </Badge>
+            ) : (
+              <StatusBadge status={item.applicationStatus} />
+            )}
           </Group>
         </Group>
         <Text size="sm">
@@ -135,7 +161,7 @@ export function ReviewQueueTab({
             style={{ listStyle: 'none' }}
           >
             {queue.data.items.map((item) => (
-              <QueueCard key={item.applicationId} item={item} />
+              <QueueCard key={`${item.kind}-${item.applicationId}`} item={item} />
             ))}
           </Stack>
           <ListPager info={queue.data} noun={['application', 'applications']} onPageChange={onPageChange} />

@@ -23,13 +23,14 @@ import {
   useCredential,
 } from './applications-api.ts';
 import { CompletionSlot } from './completion-slot.tsx';
+import { CredentialUpdateCard } from './credential-update-card.tsx';
 import { StartCycleButton, WithdrawButton } from './cycle-actions.tsx';
 import { ExpiringCredentialsCard } from './expiring-credentials-card.tsx';
 import { useProfile } from './profile-api.ts';
 import { ReattestationCard } from './reattestation-card.tsx';
-import { SectionsCard } from './section-cards.tsx';
 import { CopiedFromCard, copiedSummary, notCopiedSummary, RecredentialingNote } from './recredentialing.tsx';
 import { ActionRequiredBanner, DecisionNote } from './review-status.tsx';
+import { SectionsCard } from './section-cards.tsx';
 
 /**
  * Starts a draft (spec §4); after an earlier application the server pre-fills it (issue 14). The
@@ -215,7 +216,14 @@ export default function DashboardPage({ me }: { me: Me }) {
             {review.data?.openRequest && (
               <ActionRequiredBanner applicationId={current.id} request={review.data.openRequest} />
             )}
-            <ExpiringCredentialsCard applicationId={current.id} />
+            <ExpiringCredentialsCard
+              applicationId={current.id}
+              approved={current.applicationStatus === 'approved'}
+            />
+            <CredentialUpdateCard
+              applicationId={current.id}
+              approved={current.applicationStatus === 'approved'}
+            />
             {review.data?.reattestationRequired && (
               <ReattestationCard applicationId={current.id} signer={profile ?? null} />
             )}

@@ -3,12 +3,18 @@
  * credential that expires within 90 days or has expired (GET
  * /api/applications/:applicationId/expiring-credentials). Each item names its section, what it is,
  * its date and the days left ('Expired' past the date), coloured by urgency, and links to the
- * section screen where it is renewed.
+ * section screen where it is renewed. Issue 29 item 4: on the approved application whose credential
+ * is current, a dated item has 'Update Credential', opening its section in update mode (`?update=1`,
+ * editable, with 'Submit Update'); no item leads to a read-only dead end.
  */
-import { Anchor, Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { ExpiringCredentials } from '../../../domain/api/credentials.ts';
+import {
+  credentialUpdateTexts,
+  isCredentialUpdateSection,
+} from '../../../domain/credentials/credential-updates.ts';
 import { daysLeftText } from '../../../domain/credentials/expiring-credentials.ts';
 import {
   type CatalogSectionKey,
@@ -16,10 +22,20 @@ import {
   sectionPath,
 } from '../../../domain/sections/section-catalog.ts';
 import { api } from '../../api.ts';
+import { useCredentialUpdate } from '../../app/credential-update.ts';
 import { formatDate } from '../../format.ts';
 import { expiryUrgencyColor } from '../../theme.ts';
 
-export function ExpiringCredentialsCard({ applicationId }: { applicationId: string }) {
+export function ExpiringCredentialsCard({
+  applicationId,
+  approved = false,
+}: {
+  applicationId: string;
+  /** The application is approved: its dated items may take a credential update. */
+  approved?: boolean;
+}) {
+  const update = useCredentialUpdate(applicationId, approved);
+  const updatable = update.data?.allowed === true;
   const query = useQuery({
     queryKey: ['applications', applicationId, 'expiring-credentials'],
     queryFn: () =>
@@ -63,9 +79,21 @@ export function ExpiringCredentialsCard({ applicationId }: { applicationId: stri
                     {formatDate(credential.expiresOn)}
                   </Text>
                 </div>
-                <Badge color={expiryUrgencyColor[credential.urgency]} variant="filled">
-                  {daysLeftText(credential.daysLeft)}
-                </Badge>
+                <Group gap="xs" wrap="wrap">
+                  <Badge color={expiryUrgencyColor[credential.urgency]} variant="filled">
+                    {daysLeftText(credential.daysLeft)}
+                  </Badge>
+                  {updatable && isCredentialUpdateSection(credential.sectionKey) && (
+                    <Button
+                      component={Link}
+                      to={`${sectionPath(section, applicationId)}?update=1`}
+                      size="xs"
+                      aria-label={`${credentialUpdateTexts.updateCredential}: ${credential.name}`}
+                    >
+                      {credentialUpdateTexts.updateCredential}
+                    </Button>
+                  )}
+                </Group>
               </Group>
             );
           })}

@@ -33,6 +33,7 @@ import { CredentialAndCycle } from '../../components/credential-badge.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { formatDate } from '../../format.ts';
 import { AttestationPanel, DisclosureAlert, ReattestationBadge } from './attestation-panel.tsx';
+import { CredentialUpdateBanner, useOpenCredentialUpdate } from './credential-update-banner.tsx';
 import { CycleActions } from './cycle-actions.tsx';
 import { ReviewActions } from './review-actions.tsx';
 import { type AdminReview, useAdminReview } from './review-api.ts';
@@ -166,6 +167,8 @@ function ReviewTimeline({ review, me }: { review: AdminReview; me: Me }) {
 export default function ReviewPage({ me }: { me: Me }) {
   const { applicationId = '' } = useParams();
   const query = useAdminReview(applicationId);
+  // Issue 29 item 4: an approved provider's open credential update, verified on this page.
+  const openUpdate = useOpenCredentialUpdate(applicationId).data?.open ?? null;
   const review = query.data;
   const navigate = useNavigate();
   // Back to the dashboard as the link from it left it: tab, search and filters (issue 28).
@@ -218,6 +221,13 @@ export default function ReviewPage({ me }: { me: Me }) {
             </Stack>
             {/* Above the actions, visible without scrolling (issue 28): the full answers are at the bottom. */}
             <DisclosureAlert review={review} />
+            {openUpdate && (
+              <CredentialUpdateBanner
+                applicationId={review.applicationId}
+                update={openUpdate}
+                checklist={review.checklist}
+              />
+            )}
             <ReviewActions review={review} />
             <CycleActions review={review} onOpened={(id) => navigate(reviewPath(id))} />
             <Grid gap="xl">
@@ -225,7 +235,7 @@ export default function ReviewPage({ me }: { me: Me }) {
                 <VerificationChecklistPanel
                   applicationId={review.applicationId}
                   items={review.checklist}
-                  editable={review.applicationStatus === 'under_review'}
+                  editable={review.applicationStatus === 'under_review' || openUpdate !== null}
                   people={review.people}
                 />
               </Grid.Col>
