@@ -7,7 +7,7 @@
  * through. With E2E_SCREENSHOTS=<folder>, the changed item is saved there (desktop and phone).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
+import { type Browser, expect as baseExpect, type Locator, type Page, test } from '@playwright/test';
 import type { AdminReview } from '../../domain/api/review.ts';
 import {
   completionReceiverForSpec,
@@ -20,6 +20,13 @@ import {
 } from './helpers.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS;
+
+/**
+ * The review page loads the review, then the newest version and its changes: on a shared 2-core
+ * machine under load that took more than the config's 10 s after a reload (the page still said
+ * 'Loading the application...'). A wait here fails on what never appears, not on a slow render.
+ */
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 // The completion notification is delivered, so the dashboard shows 'Completed ✓' (spec §7).
 completionReceiverForSpec();
