@@ -29,7 +29,8 @@ afterAll(async () => {
 const today = () => new Date().toISOString().slice(0, 10);
 const adminPath = (applicationId: string, rest: string) => `/api/admin/applications/${applicationId}/${rest}`;
 const updatePath = (applicationId: string) => `/api/applications/${applicationId}/credential-update`;
-const licensesPath = (applicationId: string) => `/api/applications/${applicationId}/sections/professional-licenses`;
+const licensesPath = (applicationId: string) =>
+  `/api/applications/${applicationId}/sections/professional-licenses`;
 
 interface LicenseRow {
   id: string;
