@@ -9,6 +9,7 @@ import { IconCircleCheck, IconCircleDashed } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { catalogSections, sectionPath } from '../../../domain/sections/section-catalog.ts';
 import { REVIEW_AND_CONFIRM } from '../../../domain/sections/section-confirmation.ts';
+import { badgeColor } from '../../theme.ts';
 import type { Application } from './applications-api.ts';
 
 /** What a card shows about its section. */
@@ -35,7 +36,13 @@ function StateMark({ state, sectionKey }: { state: CardState; sectionKey: string
   }
   if (state === 'unconfirmed') {
     return (
-      <Badge color="blue.8" variant="light" aria-hidden="true" data-testid={`unconfirmed-${sectionKey}`}>
+      <Badge
+        color={badgeColor.blue}
+        autoContrast
+        variant="filled"
+        aria-hidden="true"
+        data-testid={`unconfirmed-${sectionKey}`}
+      >
         {REVIEW_AND_CONFIRM}
       </Badge>
     );

@@ -1,0 +1,158 @@
+/**
+ * A copy must be confirmed, not resubmitted (issue 29 item 6), in Chromium: an approved provider
+ * whose recredentialing window is open (the approval and the credential's end moved back 34 months,
+ * as recredentialing.spec.ts does) starts recredentialing. The new draft's eleven copied sections
+ * show 'Review and Confirm' on the dashboard and count nothing (0%); 'Review and Confirm' on the
+ * Education screen makes it count (1 of 11: 9%); the completion is refused naming the sections still
+ * unconfirmed, and goes through once all are confirmed, with a new attestation.
+ */
+import { expect, test } from '@playwright/test';
+import { disclosureQuestions } from '../../domain/attestation.ts';
+import {
+  completionReceiverForSpec,
+  e2eSql,
+  expectNoAxeViolations,
+  signAttestation,
+  signIn,
+  signInAsNewAdmin,
+  signUpAndConfirm,
+  startAndFillApplication,
+  uniqueEmail,
+} from './helpers.ts';
+
+completionReceiverForSpec();
+
+test('a recredentialing copy counts a section once confirmed and completes only when all are', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  // First, Rosa completes her first application and an administrator approves it.
+  const provider = await (await browser.newContext()).newPage();
+  const email = uniqueEmail('rosa');
+  await signUpAndConfirm(provider, { firstName: 'Rosa', lastName: 'Lindqvist', email });
+  await signIn(provider, email);
+  await expect(provider).toHaveURL(/\/dashboard$/);
+  const approvedId = await startAndFillApplication(provider);
+  await provider.reload();
+  await provider.getByRole('button', { name: 'Application Completed' }).click();
+  await signAttestation(provider, 'Rosa Lindqvist');
+  await expect(provider.getByRole('button', { name: 'Completed ✓' })).toBeDisabled();
+
+  const admin = await (await browser.newContext()).newPage();
+  await signInAsNewAdmin(admin, { firstName: 'Ada', lastName: 'Reviewer', emailPrefix: 'ada-confirm' });
+  const adminHeaders = { origin: new URL(admin.url()).origin };
+  const reviewBase = `/api/admin/applications/${approvedId}`;
+  expect(
+    (await admin.request.post(`${reviewBase}/start-review`, { headers: adminHeaders, data: {} })).status(),
+  ).toBe(200);
+  const review = (await (await admin.request.get(`${reviewBase}/review`)).json()) as {
+    checklist: { id: string }[];
+  };
+  const today = new Date().toISOString().slice(0, 10);
+  for (const item of review.checklist) {
+    const saved = await admin.request.patch(`${reviewBase}/verification-items/${item.id}`, {
+      headers: adminHeaders,
+      data: { status: 'verified', source: 'State board', verifiedAt: today },
+    });
+    expect(saved.status(), await saved.text()).toBe(200);
+  }
+  const approved = await admin.request.post(`${reviewBase}/approve`, { headers: adminHeaders, data: {} });
+  expect(approved.status(), await approved.text()).toBe(200);
+
+  // 34 months later (the clock): the recredentialing window is open.
+  await e2eSql(
+    `update provider_applications set decided_at = decided_at - interval '34 months' where id = $1`,
+    [approvedId],
+  );
+  await e2eSql(
+    `update provider_credentials set ends_on = ends_on - interval '34 months' where application_id = $1`,
+    [approvedId],
+  );
+
+  // Second, she starts recredentialing (confirming the dialog when there is one).
+  await provider.reload();
+  await provider.getByRole('button', { name: 'Start Recredentialing' }).click();
+  const dialog = provider.getByRole('dialog', { name: 'Start Recredentialing?' });
+  if (
+    await dialog.waitFor({ timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    )
+  ) {
+    await dialog.getByRole('button', { name: 'Start Recredentialing' }).click();
+  }
+  await expect(provider.getByText('New credentialing application started')).toBeVisible();
+
+  // Every copied section asks to be checked; none counts yet.
+  const sectionsCard = provider.getByRole('region', { name: 'Application Sections' });
+  await expect(sectionsCard.locator('[data-testid^="unconfirmed-"]')).toHaveCount(11);
+  await expect(sectionsCard.locator('[data-testid^="complete-"]')).toHaveCount(0);
+  await expect(sectionsCard.getByText(/^11 copied sections to check/)).toBeVisible();
+  await expect(provider.getByText('0%', { exact: true })).toBeVisible();
+  await expect(provider.getByRole('button', { name: 'Application Completed' })).toHaveCount(0);
+  await expectNoAxeViolations(provider);
+
+  // Third, she opens Education: the screen says it was copied; 'Review and Confirm' makes it count.
+  await sectionsCard.getByRole('link', { name: /^Education:.*Review and Confirm/ }).click();
+  await expect(provider).toHaveURL(/\/education\//);
+  await expect(
+    provider.getByText(/^This section was copied from your previous application and must be checked/),
+  ).toBeVisible();
+  await expectNoAxeViolations(provider);
+  await provider.getByRole('button', { name: 'Review and Confirm' }).click();
+  await expect(provider.getByText('Education now counts towards your progress.')).toBeVisible();
+  await expect(provider.getByRole('button', { name: 'Review and Confirm' })).toHaveCount(0);
+
+  await provider.goto('/dashboard');
+  await expect(sectionsCard.locator('[data-testid="complete-education"]')).toBeVisible();
+  await expect(sectionsCard.locator('[data-testid^="complete-"]')).toHaveCount(1);
+  await expect(sectionsCard.locator('[data-testid^="unconfirmed-"]')).toHaveCount(10);
+  await expect(provider.getByText('9%', { exact: true })).toBeVisible();
+
+  // The completion is refused while ten copied sections are unconfirmed, naming them.
+  const { applications } = (await (await provider.request.get('/api/applications')).json()) as {
+    applications: { id: string; copiedFromId: string | null }[];
+  };
+  const copy = applications[0]!;
+  expect(copy.copiedFromId).toBe(approvedId);
+  const headers = { origin: new URL(provider.url()).origin };
+  // A signed attestation, as the dialog sends it: the refusal is about the sections, not the signature.
+  const attestation = {
+    answers: Object.fromEntries(disclosureQuestions.map((q) => [q.id, { answer: 'no' }])),
+    signature: 'Rosa Lindqvist',
+  };
+  const refused = await provider.request.post(`/api/applications/${copy.id}/completion`, {
+    headers,
+    data: attestation,
+  });
+  expect(refused.status()).toBe(409);
+  expect(((await refused.json()) as { message: string }).message).toBe(
+    'Review and confirm each copied section first: Personal Information, Professional Licenses, Work History, Malpractice Insurance, Vaccinations, Payors, Certifications, CME Credits, Peer References, Documents.',
+  );
+
+  // Fourth, she confirms the other ten (through the API the button calls), then completes with a new attestation.
+  for (const slug of [
+    'personal-information',
+    'professional-licenses',
+    'work-history',
+    'malpractice-insurance',
+    'vaccinations',
+    'payors',
+    'certifications',
+    'cme',
+    'peer-references',
+    'documents',
+  ]) {
+    const confirmed = await provider.request.post(`/api/applications/${copy.id}/sections/${slug}/confirm`, {
+      headers,
+      data: {},
+    });
+    expect(confirmed.status(), await confirmed.text()).toBe(200);
+  }
+  await provider.reload();
+  await expect(provider.getByText('100%', { exact: true })).toBeVisible();
+  await expect(sectionsCard.locator('[data-testid^="complete-"]')).toHaveCount(11);
+  await provider.getByRole('button', { name: 'Application Completed' }).click();
+  await signAttestation(provider, 'Rosa Lindqvist');
+  await expect(provider.getByRole('button', { name: 'Completed ✓' })).toBeDisabled();
+});
