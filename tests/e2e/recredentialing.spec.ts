@@ -2,7 +2,7 @@
  * Recredentialing in Chromium (issue 14 acceptance): a provider's application is completed and
  * approved by an administrator; once that approval is 34 months old (its recorded time is moved
  * back: the clock) the dashboard says recredentialing is due and offers 'Start Recredentialing',
- * which gives a draft whose sections are complete where the approved one's were, with the copied
+ * which gives a draft whose sections are copied from the approved one's (each to confirm), with the copied
  * document downloadable. The administrator sees both cycles in the provider's details.
  * With E2E_SCREENSHOTS=<folder>, the dashboard is saved there.
  */
@@ -108,12 +108,13 @@ test("'Start Recredentialing' on an approved application gives a complete draft 
     ),
   ).toBeVisible();
 
-  // The new draft: every section complete, 100%, and the card that says where it came from.
+  // The new draft: every section copied, each to check ('Review and Confirm', issue 29 item 6: none
+  // counts before it is confirmed, confirm-copies.spec.ts), and the card that says where it came from.
   const copiedCard = provider.getByRole('region', { name: 'Pre-filled From Your Previous Application' });
   await expect(copiedCard).toBeVisible();
   await expect(provider.getByText('Draft', { exact: true })).toBeVisible();
-  await expect(provider.getByText('100%')).toBeVisible();
-  await expect(provider.locator('[data-testid^="complete-"]')).toHaveCount(11);
+  await expect(provider.getByText('0%', { exact: true })).toBeVisible();
+  await expect(provider.locator('[data-testid^="unconfirmed-"]')).toHaveCount(11);
   await expectNoAxeViolations(provider);
   if (process.env.E2E_SCREENSHOTS) {
     await provider.screenshot({
