@@ -146,6 +146,9 @@ describe('POST /api/applications after a decision (copy-forward)', () => {
       sections: 11,
       documents: oldDocuments.length,
       documentsNotCopied: 0,
+      // Issue 29 item 2: who opened the cycle, and which cycle it is (the source was not approved).
+      cycle: 'initial',
+      openedBy: 'provider',
     });
   });
 

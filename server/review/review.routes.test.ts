@@ -217,10 +217,10 @@ describe('the credentialing review', () => {
         fields: [{ field: 'license_number', label: 'License Number', before: 'MD-1', after: 'MD-2' }],
       }),
     ]);
-    // The changed license is a new credential: its own pending item.
+    // The license keeps its item across the number change (issue 29: items are bound to their row),
+    // which now names the new number; no second item for the same license.
     const afterResponse = await review(applicationId);
     expect(afterResponse.checklist.filter((i) => i.kind === 'license').map((i) => i.target)).toEqual([
-      expect.stringContaining('MD-1'),
       expect.stringContaining('MD-2'),
     ]);
 
@@ -258,10 +258,11 @@ describe('the credentialing review', () => {
     });
     expect(final.status).toBe(409);
     expect(final.body.message).toMatch(/decision is final/);
+    // (Issue 29 item 4: the dated sections open for a credential update; the others stay locked.)
     const afterDecision = await provider.json<{ message: string }>(
       'PUT',
-      `/api/applications/${applicationId}/sections/professional-licenses`,
-      { rows: [{ licenseNumber: 'MD-4' }] },
+      `/api/applications/${applicationId}/sections/education`,
+      { rows: [{ institutionName: 'Elsewhere' }] },
     );
     expect(afterDecision.status).toBe(409);
     expect(afterDecision.body.message).toMatch(/made its decision/);
@@ -276,7 +277,8 @@ describe('the credentialing review', () => {
       ['review.response_submitted', 'under_review', 'under_review'],
       ['review.approved', 'under_review', 'approved'],
     ]);
-    expect(audit.filter((a) => a.action === 'review.verification_updated').length).toBe(2 * 9);
+    // Eight items (the license kept its item across the number change), each verified twice.
+    expect(audit.filter((a) => a.action === 'review.verification_updated').length).toBe(2 * 8);
     const timeline = (await review(applicationId)).timeline.map((t) => t.action);
     expect(timeline).toContain('notification.sent');
     expect(timeline).toContain('review.approved');
