@@ -3,8 +3,8 @@
  * architecture reads from this list.
  */
 import { adminRoutes } from './admin/admin.routes.ts';
-import { sectionConfirmationRoutes } from './applications/section-confirmations.routes.ts';
 import type { AppInstance } from './app-types.ts';
+import { sectionConfirmationRoutes } from './applications/section-confirmations.routes.ts';
 import { credentialUpdateRoutes } from './credential-updates/credential-updates.routes.ts';
 import { credentialRoutes } from './credentials/credentials.routes.ts';
 import { cycleRoutes } from './cycles/cycles.routes.ts';

@@ -5,9 +5,9 @@
  * serialised by server/review/review.routes.ts.
  */
 import { z } from 'zod';
-import { cycleActions } from '../credentials/provider-credential.ts';
 import { applicationStatuses } from '../application-status.ts';
 import { attestationRecordSchema } from '../attestation.ts';
+import { cycleActions } from '../credentials/provider-credential.ts';
 import { rowChangeKinds } from '../review/application-snapshot.ts';
 import { REVIEW_TEXT_MAX, reviewActions } from '../review/review-workflow.ts';
 

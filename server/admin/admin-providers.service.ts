@@ -3,10 +3,11 @@
  * newest first, searched by name or email (or an exact NPI or license number, issue 28) on the server, one page of cards per query. Paging, counts
  * and the search expression: ./admin-list-query.ts.
  */
-import type { ApplicationCycle } from '../../domain/credentials/provider-credential.ts';
+
 import { sql } from 'drizzle-orm';
 import type { CardDocument } from '../../domain/api/admin.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
+import type { ApplicationCycle } from '../../domain/credentials/provider-credential.ts';
 import type { Role } from '../../domain/roles.ts';
 import type { Queryable } from '../db/client.ts';
 import { profiles, providerApplications, userRoles } from '../db/schema/core.ts';

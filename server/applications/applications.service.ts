@@ -219,10 +219,7 @@ export async function insertDraftApplication(
     throw new AppError('conflict', recredentialingNotYetMessage(credential.endsOn));
   }
   const cycle = cycleForNewApplication(credential);
-  const [created] = await tx
-    .insert(providerApplications)
-    .values({ userId, copiedFromId, cycle })
-    .returning();
+  const [created] = await tx.insert(providerApplications).values({ userId, copiedFromId, cycle }).returning();
   return {
     id: created!.id,
     userId: created!.userId,

@@ -21,6 +21,11 @@ import { REVIEW_QUEUE_PAGE_SIZE } from '../../domain/api/review.ts';
 import { AppError } from '../../domain/app-error.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
 import type { AuditAction } from '../../domain/audit-actions.ts';
+import {
+  type ApplicationCycle,
+  availableCycleActions,
+  credentialState,
+} from '../../domain/credentials/provider-credential.ts';
 import { type ApplicationSnapshot, diffByRow } from '../../domain/review/application-snapshot.ts';
 import {
   availableActions,
@@ -37,11 +42,6 @@ import {
 } from '../../domain/review/verification-checklist.ts';
 import type { FieldChange } from '../../domain/review/verification-fingerprint.ts';
 import { deaWarnings, npiWarning } from '../../domain/sections/identifier-checks.ts';
-import {
-  type ApplicationCycle,
-  availableCycleActions,
-  credentialState,
-} from '../../domain/credentials/provider-credential.ts';
 import { workHistoryGapLines } from '../../domain/sections/work-history-gaps.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { countRows } from '../admin/admin-list-query.ts';
@@ -71,13 +71,13 @@ import {
 } from '../db/schema/review.ts';
 import { newestSnapshot, storeNextVersion } from '../notifications/application-snapshot.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
+import { carryForwardVerifications } from './carry-forward.ts';
 import { screenApplication } from './leie.ts';
 import { compareWithApplication, type NppesClient } from './nppes.ts';
 import type { ReviewMail } from './review-mail.ts';
 import { enqueueStatusEvent } from './status-events.ts';
 import { bindingColumns, newestVersion, rebindVerifications } from './verification-binding.ts';
 import { addChecklistItems } from './verification-checklist.ts';
-import { carryForwardVerifications } from './carry-forward.ts';
 
 /** Who acts on the server side of the review: an administrator ('reviewer') or the provider. */
 export interface ReviewCaller {
@@ -906,7 +906,9 @@ export async function reviewQueue(
             submittedAt: a.submittedAt,
             reviewerId: a.reviewerId,
             providerName: sql<string>`(select p.first_name || ' ' || p.last_name from profiles p where p.user_id = ${qualified.userId})`,
-            reviewerName: sql<string | null>`(select u.name from "user" u where u.id = ${qualified.reviewerId})`,
+            reviewerName: sql<
+              string | null
+            >`(select u.name from "user" u where u.id = ${qualified.reviewerId})`,
             openRequest: sql<boolean>`exists (select 1 from information_requests r where r.application_id = ${qualified.id} and r.responded_at is null)`,
             checklistDone: sql<number>`(select count(*)::int from verification_items v where v.application_id = ${qualified.id} and v.status in ('verified', 'waived'))`,
             checklistTotal: sql<number>`(select count(*)::int from verification_items v where v.application_id = ${qualified.id})`,
