@@ -53,9 +53,10 @@ describe('nextStatus', () => {
     },
   );
 
-  it('covers 180 combinations, 15 of them allowed', () => {
-    expect(cases).toHaveLength(180);
+  it('covers 216 combinations, 15 of them allowed; a withdrawn cycle allows none (issue 29)', () => {
+    expect(cases).toHaveLength(216);
     expect(cases.filter((c) => nextStatus(c, c.action, c.actor).ok)).toHaveLength(15);
+    expect(cases.filter((c) => c.status === 'withdrawn' && nextStatus(c, c.action, c.actor).ok)).toEqual([]);
   });
 
   it('says why: the actor, a final decision, the wrong status, the open or missing request', () => {
