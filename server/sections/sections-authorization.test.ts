@@ -74,11 +74,15 @@ interface Endpoint {
   path: string;
   body?: unknown;
   writes: boolean;
+  /** What the owner gets when it is not a success (a refusal about the application, not the caller). */
+  ownerStatus?: number;
 }
 function endpoints(): Endpoint[] {
   const list: Endpoint[] = [
     { method: 'GET', path: `${base}/personal-information`, writes: false },
     { method: 'PUT', path: `${base}/personal-information`, body: { city: 'Intruder' }, writes: true },
+    // 'Review and Confirm' (issue 29 item 6): Alice's draft is not a copy, so the owner gets 409.
+    { method: 'POST', path: `${base}/personal-information/confirm`, writes: true, ownerStatus: 409 },
   ];
   for (const section of storedListSections) {
     const write = writeOf(section.slug, section.layout);
@@ -86,6 +90,7 @@ function endpoints(): Endpoint[] {
       { method: 'GET', path: `${base}/${section.slug}`, writes: false },
       { ...write, writes: true },
       { method: 'DELETE', path: `${base}/${section.slug}/${rowIdBySlug.get(section.slug)}`, writes: true },
+      { method: 'POST', path: `${base}/${section.slug}/confirm`, writes: true, ownerStatus: 409 },
     );
   }
   return list;
@@ -149,9 +154,10 @@ describe('section authorization', () => {
   });
 
   it('still lets the owner read and write (the refusals above are about the caller)', async () => {
-    for (const { method, path, body } of endpoints()) {
+    for (const { method, path, body, ownerStatus } of endpoints()) {
       const response = await alice.json(method, path, body);
-      expect(response.status, `${method} ${path}`).toBeLessThan(300);
+      if (ownerStatus) expect(response.status, `${method} ${path}`).toBe(ownerStatus);
+      else expect(response.status, `${method} ${path}`).toBeLessThan(300);
     }
   });
 });

@@ -307,6 +307,47 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
       body: {},
     }),
   },
+  // Issue 29. A's application is under review: no credential update, withdrawal, recredentialing or
+  // confirmation applies to it (409 past authorization, nothing changed); 'Close Without Decision'
+  // without a reason is a 400 (past authorization, the application stays as it is).
+  'GET /api/applications/:applicationId/credential-update': {
+    expected: owner(200),
+    request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/credential-update` }),
+  },
+  'POST /api/applications/:applicationId/credential-update': {
+    expected: ownerWrite(409),
+    request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/credential-update`, body: {} }),
+  },
+  'GET /api/admin/applications/:applicationId/credential-update': {
+    expected: adminOnly(200),
+    request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/credential-update` }),
+  },
+  'POST /api/admin/applications/:applicationId/credential-update/complete': {
+    expected: adminOnly(409),
+    request: (ctx) => ({
+      path: `/api/admin/applications/${ctx.applicationId}/credential-update/complete`,
+      body: {},
+    }),
+  },
+  'POST /api/applications/:applicationId/withdraw': {
+    expected: ownerWrite(409),
+    request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/withdraw`, body: {} }),
+  },
+  'POST /api/admin/applications/:applicationId/close': {
+    expected: adminOnly(400),
+    request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/close`, body: {} }),
+  },
+  'POST /api/admin/applications/:applicationId/start-recredentialing': {
+    expected: adminOnly(409),
+    request: (ctx) => ({
+      path: `/api/admin/applications/${ctx.applicationId}/start-recredentialing`,
+      body: {},
+    }),
+  },
+  'POST /api/applications/:applicationId/sections/:slug/confirm': {
+    expected: ownerWrite(409),
+    request: (ctx) => ({ path: `${sections(ctx)}/education/confirm`, body: {} }),
+  },
   // The workflow tool's inbound webhook (issue 13): no session counts, only a Standard Webhooks
   // signature; a session cookie without one is 401 for everyone (signature tests:
   // server/review/integration.routes.test.ts).
