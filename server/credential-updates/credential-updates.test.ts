@@ -111,26 +111,33 @@ describe('credential updates after approval', () => {
 
   it('open the dated sections only: other sections and document removals stay locked', async () => {
     const { provider, applicationId } = await approvedApplication();
-    // Personal information and work history keep the decided application's lock message.
+    // Personal information holds the DEA number and the driver's license: it opens for an update.
     const personal = await provider.json<Record<string, unknown>>(
       'GET',
       `/api/applications/${applicationId}/sections/personal-information`,
     );
-    const refused = await provider.json<{ message: string }>(
+    const opened = await provider.json(
       'PUT',
       `/api/applications/${applicationId}/sections/personal-information`,
       personal.body,
     );
-    expect(refused.status).toBe(409);
-    expect(refused.body.message).toContain('it can no longer be changed');
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    // Work history and education keep the decided application's lock message.
     const work = await provider.json<{ rows: Record<string, unknown>[] }>(
       'GET',
       `/api/applications/${applicationId}/sections/work-history`,
     );
+    const refused = await provider.json<{ message: string }>(
+      'PUT',
+      `/api/applications/${applicationId}/sections/work-history`,
+      { rows: work.body.rows },
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain('it can no longer be changed');
     expect(
       (
-        await provider.json('PUT', `/api/applications/${applicationId}/sections/work-history`, {
-          rows: work.body.rows,
+        await provider.json('PUT', `/api/applications/${applicationId}/sections/education`, {
+          rows: [{ institutionName: 'Elsewhere' }],
         })
       ).status,
     ).toBe(409);
