@@ -112,6 +112,11 @@ export const providerReviewSchema = z.object({
   decidedAt: z.iso.datetime().nullable(),
   /** Only for a rejected application. */
   decisionReason: z.string().nullable(),
+  /**
+   * Only for an application the credentialing team closed without a decision (issue 29 'Close
+   * Without Decision'): their reason, shown to the provider; null when the provider withdrew it.
+   */
+  withdrawalReason: z.string().nullable(),
   openRequest: informationRequestSchema.nullable(),
   /**
    * True while the credentialing team holds the application and its latest attestation is older than

@@ -161,7 +161,9 @@ export const cycleTexts = {
     'This draft is withdrawn and can no longer be completed. Your credential is not affected. You can start again when recredentialing is open.',
   closeWithoutDecision: 'Close Without Decision',
   closeWithoutDecisionHelp:
-    "The application is withdrawn without a decision; the provider's credential is not affected. The reason is recorded with the application for the credentialing team.",
+    "The application is withdrawn without a decision; the provider's credential is not affected. The provider sees this reason on their dashboard.",
+  /** The provider's dashboard, before the administrator's reason. */
+  closedByTeamReason: 'The credentialing team closed this application without a decision. Reason:',
   withdrawnByProvider: 'Withdrawn by the provider',
 } as const;
 

@@ -237,6 +237,12 @@ describe("'Close Without Decision' (issue 29 item 2)", () => {
       credential: { state: 'none' },
     });
     expect(closed.timeline.map((t) => t.action)).toContain('application.closed_without_decision');
+    // The provider reads the team's reason on their dashboard (their review state).
+    const mine = await provider.json<{ withdrawalReason: string | null }>(
+      'GET',
+      `/api/applications/${applicationId}/review`,
+    );
+    expect(mine.body.withdrawalReason).toBe('Provider left the practice');
     const events = await app.runtime.deps.database.pool.query<{
       payload: { data: { from: string; to: string } };
     }>(`select payload from status_events where application_id = $1 order by created_at`, [applicationId]);

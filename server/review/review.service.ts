@@ -624,6 +624,7 @@ export async function getProviderReview(
     submittedAt: row.submittedAt?.toISOString() ?? null,
     decidedAt: row.decidedAt?.toISOString() ?? null,
     decisionReason: row.applicationStatus === 'rejected' ? row.decisionReason : null,
+    withdrawalReason: row.applicationStatus === 'withdrawn' ? row.withdrawalReason : null,
     openRequest: open ? presentRequest(open) : null,
     reattestationRequired: await reattestationDue(db, row, attestation.validDays, attestation.now),
   };

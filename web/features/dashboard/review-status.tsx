@@ -6,6 +6,7 @@
 import { Anchor, Button, Card, List, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { cycleTexts } from '../../../domain/credentials/provider-credential.ts';
 import { formatLockDay } from '../../../domain/review/lock-messages.ts';
 import { REVIEW_TEXT_MAX } from '../../../domain/review/review-workflow.ts';
 import {
@@ -98,8 +99,18 @@ export function ActionRequiredBanner({
   );
 }
 
-/** The decision line of an approved or rejected application. */
+/**
+ * The decision line of an approved or rejected application, and the credentialing team's reason
+ * when they closed it without a decision (issue 29).
+ */
 export function DecisionNote({ review }: { review: ProviderReview }) {
+  if (review.applicationStatus === 'withdrawn' && review.withdrawalReason) {
+    return (
+      <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+        {cycleTexts.closedByTeamReason} {review.withdrawalReason}
+      </Text>
+    );
+  }
   if (!review.decidedAt) return null;
   const day = formatLockDay(new Date(review.decidedAt));
   if (review.applicationStatus === 'approved') {
