@@ -181,6 +181,17 @@ export function unexplainedGapMessage(gap: WorkHistoryGap): string {
 }
 
 /**
+ * The completion's refusal (issue 29 item 7): the oldest unexplained gap named, and how many more
+ * there are: "Work history: explain the gap from … (8 months) in Work History before completing. 1
+ * more gap needs an explanation too."
+ */
+export function unexplainedGapsMessage(first: WorkHistoryGap, others: number): string {
+  const more =
+    others === 0 ? '' : ` ${others} more ${others === 1 ? 'gap needs' : 'gaps need'} an explanation too.`;
+  return `${unexplainedGapMessage(first)}${more}`;
+}
+
+/**
  * One line of the review checklist's work-history item per gap (issue 29 item 7), e.g.
  * "Gap 2024-01-31 to 2024-09-30 (8 months): Explanation: Family leave." or "…: not explained."
  */

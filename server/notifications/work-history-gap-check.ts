@@ -6,7 +6,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { AppError } from '../../domain/app-error.ts';
 import { isoDay } from '../../domain/calendar.ts';
-import { unexplainedGapMessage, unexplainedGaps } from '../../domain/sections/work-history-gaps.ts';
+import { unexplainedGaps, unexplainedGapsMessage } from '../../domain/sections/work-history-gaps.ts';
 import type { Queryable } from '../db/client.ts';
 import { education, workHistory } from '../db/schema/sections.ts';
 
@@ -43,9 +43,5 @@ export async function assertWorkHistoryGapsExplained(
     isoDay(now),
   );
   if (!first) return;
-  const more =
-    others.length === 0
-      ? ''
-      : ` ${others.length} more ${others.length === 1 ? 'gap needs' : 'gaps need'} an explanation too.`;
-  throw new AppError('conflict', `${unexplainedGapMessage(first)}${more}`);
+  throw new AppError('conflict', unexplainedGapsMessage(first, others.length));
 }

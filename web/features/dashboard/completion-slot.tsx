@@ -20,10 +20,35 @@ import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import type { completionResponseSchema } from '../../../domain/api/notifications.ts';
 import type { AttestationInput } from '../../../domain/attestation.ts';
+import { isoDay } from '../../../domain/calendar.ts';
+import {
+  type GapPosition,
+  unexplainedGaps,
+  unexplainedGapsMessage,
+} from '../../../domain/sections/work-history-gaps.ts';
 import { ApiError, api } from '../../api.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { type Application, applicationsQueryKey } from './applications-api.ts';
 import { LazyAttestationDialog } from './lazy-attestation-dialog.tsx';
+
+/**
+ * The completion's refusal for an unexplained work-history gap (the server's own words and rule,
+ * domain/sections/work-history-gaps.ts), from the saved positions and graduation dates; null when
+ * every gap of 6 months or more is explained.
+ */
+async function firstUnexplainedGap(applicationId: string): Promise<string | null> {
+  const base = `/api/applications/${encodeURIComponent(applicationId)}/sections`;
+  const [positions, schools] = await Promise.all([
+    api<{ rows: GapPosition[] }>('GET', `${base}/work-history`),
+    api<{ rows: { graduationDate: string | null }[] }>('GET', `${base}/education`),
+  ]);
+  const [first, ...others] = unexplainedGaps(
+    positions.rows,
+    schools.rows.map((s) => s.graduationDate),
+    isoDay(new Date()),
+  );
+  return first ? unexplainedGapsMessage(first, others.length) : null;
+}
 
 /** The answer of POST .../completion, also the application's `completion` (domain/api/notifications.ts). */
 type Completion = z.infer<typeof completionResponseSchema>;
@@ -91,6 +116,15 @@ export function CompletionSlot({
     (completion !== null && (delivered || application.applicationStatus === 'submitted'));
   if (!offered) return null;
 
+  // Issue 29 item 7: an unexplained work-history gap is said before the attestation is signed (the
+  // server refuses the completion for it anyway; this spares a signature that would be refused).
+  const sign = async () => {
+    setRefusal(null);
+    const gap = await firstUnexplainedGap(application.id).catch(() => null);
+    if (gap) setRefusal(gap);
+    else setSigning(true);
+  };
+
   const send = (attestation?: AttestationInput) => {
     setRefusal(null);
     return complete.mutateAsync(attestation).then(
@@ -120,7 +154,7 @@ export function CompletionSlot({
     <Stack gap="xs" align="flex-start">
       {offered && (
         <Button
-          onClick={() => (completion ? void send().catch(() => {}) : setSigning(true))}
+          onClick={() => (completion ? void send().catch(() => {}) : void sign())}
           disabled={complete.isPending || delivered}
           color={delivered ? 'green.9' : undefined}
           // Disabled buttons are grey by default; the completed one stays green (spec §4).
