@@ -56,6 +56,15 @@ export const errorResponseSchema = z.object({
 });
 export type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
+/** The error answers a JSON route documents in OpenAPI (400, 401, 403, 404, 409), one shape each. */
+export const errorResponses = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+  409: errorResponseSchema,
+} as const;
+
 export class AppError extends Error {
   readonly code: AppErrorCode;
   readonly issues?: FieldIssue[];

@@ -22,7 +22,7 @@ import {
   credentialUpdateStatusSchema,
   submitUpdateResultSchema,
 } from '../../domain/api/credential-updates.ts';
-import { errorResponseSchema } from '../../domain/app-error.ts';
+import { errorResponses } from '../../domain/app-error.ts';
 import type { AppInstance } from '../app-types.ts';
 import { requireActor, requirePermission } from '../auth/actor.ts';
 import {
@@ -31,14 +31,6 @@ import {
   openCredentialUpdate,
   submitCredentialUpdate,
 } from './credential-updates.service.ts';
-
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-} as const;
 
 async function adminOnly(request: FastifyRequest): Promise<void> {
   await requirePermission(request, 'review:application:any');
@@ -56,7 +48,7 @@ export async function credentialUpdateRoutes(app: AppInstance) {
         description: 'The owner, or an administrator (read:application:any); another provider gets 404.',
         tags: ['credential-updates'],
         params: applicationParamsSchema,
-        response: { 200: credentialUpdateStatusSchema, ...errors },
+        response: { 200: credentialUpdateStatusSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -74,7 +66,7 @@ export async function credentialUpdateRoutes(app: AppInstance) {
           "'Submit Update': the saved changes of the approved application become a new version, listed as 'Credential Update' (issue 29 item 4)",
         tags: ['credential-updates'],
         params: applicationParamsSchema,
-        response: { 201: submitUpdateResultSchema, ...errors },
+        response: { 201: submitUpdateResultSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -103,7 +95,7 @@ export async function credentialUpdateRoutes(app: AppInstance) {
           "The open credential update of an application, for the review page's banner (issue 29 item 4)",
         tags: ['review'],
         params: applicationParamsSchema,
-        response: { 200: adminCredentialUpdateSchema, ...errors },
+        response: { 200: adminCredentialUpdateSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -122,7 +114,7 @@ export async function credentialUpdateRoutes(app: AppInstance) {
           "'Complete Update Review': close the open credential update once every item is verified or waived (issue 29 item 4)",
         tags: ['review'],
         params: applicationParamsSchema,
-        response: { 200: credentialUpdateSchema, ...errors },
+        response: { 200: credentialUpdateSchema, ...errorResponses },
       },
     },
     async (request) => {

@@ -19,19 +19,11 @@ import {
   closeWithoutDecisionBodySchema,
   cycleTransitionSchema,
 } from '../../domain/api/provider-credential.ts';
-import { errorResponseSchema } from '../../domain/app-error.ts';
+import { errorResponses } from '../../domain/app-error.ts';
 import type { AppInstance } from '../app-types.ts';
 import { presentApplication } from '../applications/applications.routes.ts';
 import { requirePermission } from '../auth/actor.ts';
 import { closeWithoutDecision, startRecredentialingNow, withdrawDraft } from './cycles.service.ts';
-
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-} as const;
 
 async function adminOnly(request: FastifyRequest): Promise<void> {
   await requirePermission(request, 'review:application:any');
@@ -48,7 +40,7 @@ export async function cycleRoutes(app: AppInstance) {
           "'Withdraw': the provider's own draft -> withdrawn; the credential is untouched (issue 29 item 2)",
         tags: ['applications'],
         params: applicationParamsSchema,
-        response: { 200: cycleTransitionSchema, ...errors },
+        response: { 200: cycleTransitionSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -71,7 +63,7 @@ export async function cycleRoutes(app: AppInstance) {
         tags: ['review'],
         params: applicationParamsSchema,
         body: closeWithoutDecisionBodySchema,
-        response: { 200: cycleTransitionSchema, ...errors },
+        response: { 200: cycleTransitionSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -100,7 +92,7 @@ export async function cycleRoutes(app: AppInstance) {
           "'Start Recredentialing Now': a recredentialing draft for the provider at any date, copied from their latest application (issue 29 item 2)",
         tags: ['review'],
         params: applicationParamsSchema,
-        response: { 201: createdApplicationSchema, ...errors },
+        response: { 201: createdApplicationSchema, ...errorResponses },
       },
     },
     async (request, reply) => {

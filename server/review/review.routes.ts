@@ -37,7 +37,7 @@ import {
   verificationUpdateSchema,
   versionParamsSchema,
 } from '../../domain/api/review.ts';
-import { errorResponseSchema } from '../../domain/app-error.ts';
+import { errorResponseSchema, errorResponses } from '../../domain/app-error.ts';
 import { attestationInputSchema, attestationRecordSchema } from '../../domain/attestation.ts';
 import type { AppInstance } from '../app-types.ts';
 import { reattest } from '../attestations/attestation.service.ts';
@@ -59,14 +59,6 @@ import {
 } from './review.service.ts';
 import { sendReviewMails } from './review-mail.ts';
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-} as const;
-
 /** The administrators' review routes: every one needs `review:application:any` (checked on request). */
 export async function reviewAdminRoutes(app: AppInstance) {
   // Before validation, so an anonymous caller gets 401 and a provider 403 whatever they send.
@@ -84,7 +76,7 @@ export async function reviewAdminRoutes(app: AppInstance) {
     await sendReviewMails(app.deps.mailer, log, app.deps.env.appUrl, outcome.mails);
     return { applicationStatus: outcome.applicationStatus };
   };
-  const transition = { 200: transitionResultSchema, ...errors };
+  const transition = { 200: transitionResultSchema, ...errorResponses };
 
   app.post(
     '/api/admin/applications/:applicationId/start-review',
@@ -119,7 +111,7 @@ export async function reviewAdminRoutes(app: AppInstance) {
         body: requestInformationBodySchema,
         response: {
           200: transitionResultSchema.extend({ requestId: informationRequestParamsSchema.shape.requestId }),
-          ...errors,
+          ...errorResponses,
         },
       },
     },
@@ -195,7 +187,7 @@ export async function reviewAdminRoutes(app: AppInstance) {
         summary: "The reviewer's view: status, reviewer, versions, checklist, requests, timeline (issue 13)",
         tags: ['review'],
         params: reviewParamsSchema,
-        response: { 200: adminReviewSchema, ...errors },
+        response: { 200: adminReviewSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -216,7 +208,7 @@ export async function reviewAdminRoutes(app: AppInstance) {
         summary: 'One frozen snapshot of the application and its field-by-field changes (issue 13)',
         tags: ['review'],
         params: versionParamsSchema,
-        response: { 200: applicationVersionSchema, ...errors },
+        response: { 200: applicationVersionSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -235,7 +227,7 @@ export async function reviewAdminRoutes(app: AppInstance) {
         tags: ['review'],
         params: verificationItemParamsSchema,
         body: verificationUpdateSchema,
-        response: { 200: verificationItemSchema, ...errors },
+        response: { 200: verificationItemSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -261,7 +253,7 @@ export async function reviewAdminRoutes(app: AppInstance) {
           'Looks the NPI of the newest snapshot up in the NPPES NPI Registry API 2.1 (NPPES_API_URL; 5 s timeout, one retry, cached a day) and keeps the raw record on the item. 404 when NPPES has no such NPI; 503 when NPPES is unreachable.',
         tags: ['review'],
         params: verificationItemParamsSchema,
-        response: { 200: nppesCheckSchema, ...errors, 503: errorResponseSchema },
+        response: { 200: nppesCheckSchema, ...errorResponses, 503: errorResponseSchema },
       },
     },
     async (request) => {
@@ -286,7 +278,7 @@ export async function reviewAdminRoutes(app: AppInstance) {
           "'Review Queue': submitted and under-review applications, oldest submission first (issue 13)",
         tags: ['review'],
         querystring: reviewQueueQuerySchema,
-        response: { 200: reviewQueueSchema, ...errors },
+        response: { 200: reviewQueueSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -309,7 +301,7 @@ export async function reviewProviderRoutes(app: AppInstance) {
         description: 'The owner, or an administrator (read:application:any); another provider gets 404.',
         tags: ['review'],
         params: reviewParamsSchema,
-        response: { 200: providerReviewSchema, ...errors },
+        response: { 200: providerReviewSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -332,7 +324,7 @@ export async function reviewProviderRoutes(app: AppInstance) {
         body: informationResponseBodySchema,
         response: {
           200: transitionResultSchema.extend({ version: versionParamsSchema.shape.version }),
-          ...errors,
+          ...errorResponses,
         },
       },
     },
@@ -365,7 +357,7 @@ export async function reviewProviderRoutes(app: AppInstance) {
         tags: ['review'],
         params: reviewParamsSchema,
         body: attestationInputSchema,
-        response: { 201: attestationRecordSchema, ...errors, 429: errorResponseSchema },
+        response: { 201: attestationRecordSchema, ...errorResponses, 429: errorResponseSchema },
       },
     },
     async (request, reply) => {
