@@ -9,15 +9,13 @@
 import { expect, test } from '@playwright/test';
 import { disclosureQuestions } from '../../domain/attestation.ts';
 import {
+  approveThroughApi,
+  completedApplicationInBrowser,
   completionReceiverForSpec,
-  e2eSql,
   expectNoAxeViolations,
+  moveApprovalBack,
   signAttestation,
-  signIn,
   signInAsNewAdmin,
-  signUpAndConfirm,
-  startAndFillApplication,
-  uniqueEmail,
 } from './helpers.ts';
 
 completionReceiverForSpec();
@@ -28,46 +26,17 @@ test('a recredentialing copy counts a section once confirmed and completes only 
   test.setTimeout(180_000);
   // First, Rosa completes her first application and an administrator approves it.
   const provider = await (await browser.newContext()).newPage();
-  const email = uniqueEmail('rosa');
-  await signUpAndConfirm(provider, { firstName: 'Rosa', lastName: 'Lindqvist', email });
-  await signIn(provider, email);
-  await expect(provider).toHaveURL(/\/dashboard$/);
-  const approvedId = await startAndFillApplication(provider);
-  await provider.reload();
-  await provider.getByRole('button', { name: 'Application Completed' }).click();
-  await signAttestation(provider, 'Rosa Lindqvist');
-  await expect(provider.getByRole('button', { name: 'Completed ✓' })).toBeDisabled();
-
+  const { applicationId: approvedId } = await completedApplicationInBrowser(provider, {
+    firstName: 'Rosa',
+    lastName: 'Lindqvist',
+    emailPrefix: 'rosa',
+  });
   const admin = await (await browser.newContext()).newPage();
   await signInAsNewAdmin(admin, { firstName: 'Ada', lastName: 'Reviewer', emailPrefix: 'ada-confirm' });
-  const adminHeaders = { origin: new URL(admin.url()).origin };
-  const reviewBase = `/api/admin/applications/${approvedId}`;
-  expect(
-    (await admin.request.post(`${reviewBase}/start-review`, { headers: adminHeaders, data: {} })).status(),
-  ).toBe(200);
-  const review = (await (await admin.request.get(`${reviewBase}/review`)).json()) as {
-    checklist: { id: string }[];
-  };
-  const today = new Date().toISOString().slice(0, 10);
-  for (const item of review.checklist) {
-    const saved = await admin.request.patch(`${reviewBase}/verification-items/${item.id}`, {
-      headers: adminHeaders,
-      data: { status: 'verified', source: 'State board', verifiedAt: today },
-    });
-    expect(saved.status(), await saved.text()).toBe(200);
-  }
-  const approved = await admin.request.post(`${reviewBase}/approve`, { headers: adminHeaders, data: {} });
-  expect(approved.status(), await approved.text()).toBe(200);
+  await approveThroughApi(admin, approvedId);
 
   // 34 months later (the clock): the recredentialing window is open.
-  await e2eSql(
-    `update provider_applications set decided_at = decided_at - interval '34 months' where id = $1`,
-    [approvedId],
-  );
-  await e2eSql(
-    `update provider_credentials set ends_on = ends_on - interval '34 months' where application_id = $1`,
-    [approvedId],
-  );
+  await moveApprovalBack(approvedId, 34);
 
   // Second, she starts recredentialing (confirming the dialog when there is one).
   await provider.reload();

@@ -10,13 +10,10 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { addMonths, formatIsoDay, isoDay } from '../../domain/calendar.ts';
 import {
+  approveThroughApi,
+  completedApplicationInBrowser,
   completionReceiverForSpec,
-  signAttestation,
-  signIn,
   signInAsNewAdmin,
-  signUpAndConfirm,
-  startAndFillApplication,
-  uniqueEmail,
 } from './helpers.ts';
 
 completionReceiverForSpec();
@@ -25,36 +22,16 @@ test('an early recredentialing opened by an administrator and withdrawn by the p
   browser,
 }) => {
   test.setTimeout(300_000);
-  // First, Rosa completes an application.
+  // First, Rosa completes an application; an administrator verifies every item and approves it.
   const provider = await (await browser.newContext()).newPage();
-  const email = uniqueEmail('rosa');
-  await signUpAndConfirm(provider, { firstName: 'Rosa', lastName: 'Lindqvist', email });
-  await signIn(provider, email);
-  await expect(provider).toHaveURL(/\/dashboard$/);
-  const approvedId = await startAndFillApplication(provider);
-  await provider.reload();
-  await provider.getByRole('button', { name: 'Application Completed' }).click();
-  await signAttestation(provider, 'Rosa Lindqvist');
-  await expect(provider.getByRole('button', { name: 'Completed ✓' })).toBeDisabled();
-
-  // Second, an administrator verifies every item and approves, through the review page's API.
+  const { email, applicationId: approvedId } = await completedApplicationInBrowser(provider, {
+    firstName: 'Rosa',
+    lastName: 'Lindqvist',
+    emailPrefix: 'rosa',
+  });
   const admin = await (await browser.newContext()).newPage();
   await signInAsNewAdmin(admin, { firstName: 'Ada', lastName: 'Reviewer', emailPrefix: 'ada-cycles' });
-  const headers = { origin: new URL(admin.url()).origin };
-  const reviewBase = `/api/admin/applications/${approvedId}`;
-  expect((await admin.request.post(`${reviewBase}/start-review`, { headers, data: {} })).status()).toBe(200);
-  const review = (await (await admin.request.get(`${reviewBase}/review`)).json()) as {
-    checklist: { id: string }[];
-  };
-  for (const item of review.checklist) {
-    const saved = await admin.request.patch(`${reviewBase}/verification-items/${item.id}`, {
-      headers,
-      data: { status: 'verified', source: 'State board', verifiedAt: isoDay(new Date()) },
-    });
-    expect(saved.status(), await saved.text()).toBe(200);
-  }
-  const approved = await admin.request.post(`${reviewBase}/approve`, { headers, data: {} });
-  expect(approved.status(), await approved.text()).toBe(200);
+  await approveThroughApi(admin, approvedId);
   const credentialed = `Credentialed until ${formatIsoDay(addMonths(isoDay(new Date()), 36))}`;
 
   // The provider's dashboard: the credential, and no 'Start Recredentialing' 36 months ahead.

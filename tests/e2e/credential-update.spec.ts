@@ -8,8 +8,8 @@
  * Update Review' closes the update and it leaves the queue.
  */
 import { type Browser, expect as baseExpect, type Locator, type Page, test } from '@playwright/test';
-import type { AdminReview } from '../../domain/api/review.ts';
 import {
+  approveThroughApi,
   completionReceiverForSpec,
   expectNoAxeViolations,
   signAttestation,
@@ -76,19 +76,7 @@ test('an approved provider updates an expiring license from the card; the review
   const { page: provider, applicationId } = await providerWithExpiringLicense(browser);
   const admin = await (await browser.newContext()).newPage();
   await signInAsNewAdmin(admin, { firstName: 'Ulla', lastName: 'Reviewer', emailPrefix: 'ulla-update' });
-  const headers = { origin: new URL(admin.url()).origin };
-  const reviewBase = `/api/admin/applications/${applicationId}`;
-  expect((await admin.request.post(`${reviewBase}/start-review`, { headers, data: {} })).status()).toBe(200);
-  const review = (await (await admin.request.get(`${reviewBase}/review`)).json()) as AdminReview;
-  for (const checklistItem of review.checklist) {
-    const verified = await admin.request.patch(`${reviewBase}/verification-items/${checklistItem.id}`, {
-      headers,
-      data: { status: 'verified', source: checklistItem.primarySource, verifiedAt: isoDay(0) },
-    });
-    expect(verified.status(), await verified.text()).toBe(200);
-  }
-  const approved = await admin.request.post(`${reviewBase}/approve`, { headers, data: {} });
-  expect(approved.status(), await approved.text()).toBe(200);
+  await approveThroughApi(admin, applicationId);
 
   // Second, Carla's dashboard lists the license with 'Update Credential'.
   await provider.reload();

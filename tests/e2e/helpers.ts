@@ -324,3 +324,65 @@ export async function signAttestation(page: Page, fullName: string) {
   await dialog.getByLabel('Full name (signature)').fill(fullName);
   await dialog.getByRole('button', { name: 'Sign and Complete' }).click();
 }
+
+/**
+ * A new provider (signed up, confirmed, signed in on `page`) who filled every section
+ * (startAndFillApplication) and completed the application with a signed attestation.
+ * @returns the provider's email and the completed application's id
+ */
+export async function completedApplicationInBrowser(
+  page: Page,
+  name: { firstName: string; lastName: string; emailPrefix: string },
+): Promise<{ email: string; applicationId: string }> {
+  const email = uniqueEmail(name.emailPrefix);
+  await signUpAndConfirm(page, { firstName: name.firstName, lastName: name.lastName, email });
+  await signIn(page, email);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const applicationId = await startAndFillApplication(page);
+  await page.reload();
+  await page.getByRole('button', { name: 'Application Completed' }).click();
+  await signAttestation(page, `${name.firstName} ${name.lastName}`);
+  await expect(page.getByRole('button', { name: 'Completed ✓' })).toBeDisabled();
+  return { email, applicationId };
+}
+
+/**
+ * An administrator signed in on `admin` approves `applicationId` through the API the review page
+ * uses (issue 13): 'Start Review', every checklist item verified today against its primary source,
+ * 'Approve'. For specs whose subject begins after an approval (issue 29).
+ */
+export async function approveThroughApi(admin: Page, applicationId: string): Promise<void> {
+  const headers = { origin: new URL(admin.url()).origin };
+  const reviewBase = `/api/admin/applications/${applicationId}`;
+  const started = await admin.request.post(`${reviewBase}/start-review`, { headers, data: {} });
+  expect(started.status(), await started.text()).toBe(200);
+  const review = (await (await admin.request.get(`${reviewBase}/review`)).json()) as {
+    checklist: { id: string; primarySource: string }[];
+  };
+  expect(review.checklist.length).toBeGreaterThan(0);
+  const today = new Date().toISOString().slice(0, 10);
+  for (const item of review.checklist) {
+    const saved = await admin.request.patch(`${reviewBase}/verification-items/${item.id}`, {
+      headers,
+      data: { status: 'verified', source: item.primarySource, verifiedAt: today },
+    });
+    expect(saved.status(), await saved.text()).toBe(200);
+  }
+  const approved = await admin.request.post(`${reviewBase}/approve`, { headers, data: {} });
+  expect(approved.status(), await approved.text()).toBe(200);
+}
+
+/**
+ * Move an approval `months` into the past, the way the clock would (issue 14 due dates, issue 29
+ * credential end): the application's decision time and the credential's end date together.
+ */
+export async function moveApprovalBack(applicationId: string, months: number): Promise<void> {
+  await e2eSql(
+    `update provider_applications set decided_at = decided_at - make_interval(months => $2) where id = $1`,
+    [applicationId, months],
+  );
+  await e2eSql(
+    `update provider_credentials set ends_on = ends_on - make_interval(months => $2) where application_id = $1`,
+    [applicationId, months],
+  );
+}

@@ -8,16 +8,14 @@
  */
 import { expect, test } from '@playwright/test';
 import {
+  approveThroughApi,
+  completedApplicationInBrowser,
   completionReceiverForSpec,
   e2eSql,
   expectNoAxeViolations,
+  moveApprovalBack,
   PDF_BYTES,
-  signAttestation,
-  signIn,
   signInAsNewAdmin,
-  signUpAndConfirm,
-  startAndFillApplication,
-  uniqueEmail,
 } from './helpers.ts';
 
 completionReceiverForSpec();
@@ -26,54 +24,26 @@ test("'Start Recredentialing' on an approved application gives a complete draft 
   browser,
 }) => {
   // The provider completes an application: every section and a PDF.
-  const providerContext = await browser.newContext();
-  const provider = await providerContext.newPage();
-  const email = uniqueEmail('ines');
-  await signUpAndConfirm(provider, { firstName: 'Ines', lastName: 'Okafor', email });
-  await signIn(provider, email);
-  await expect(provider).toHaveURL(/\/dashboard$/);
-  const approvedId = await startAndFillApplication(provider);
-  await provider.reload();
-  await provider.getByRole('button', { name: 'Application Completed' }).click();
-  await signAttestation(provider, 'Ines Okafor');
-  await expect(provider.getByRole('button', { name: 'Completed ✓' })).toBeDisabled();
+  const provider = await (await browser.newContext()).newPage();
+  const { email, applicationId: approvedId } = await completedApplicationInBrowser(provider, {
+    firstName: 'Ines',
+    lastName: 'Okafor',
+    emailPrefix: 'ines',
+  });
 
   // An administrator reviews it through the API the review page uses: every item verified, approved.
   const admin = await (await browser.newContext()).newPage();
   await signInAsNewAdmin(admin, { firstName: 'Ada', lastName: 'Reviewer', emailPrefix: 'ada-recred' });
-  const headers = { origin: new URL(admin.url()).origin };
-  const reviewBase = `/api/admin/applications/${approvedId}`;
-  expect((await admin.request.post(`${reviewBase}/start-review`, { headers, data: {} })).status()).toBe(200);
-  const review = (await (await admin.request.get(`${reviewBase}/review`)).json()) as {
-    checklist: { id: string }[];
-  };
-  expect(review.checklist.length).toBeGreaterThan(0);
-  const today = new Date().toISOString().slice(0, 10);
-  for (const item of review.checklist) {
-    const saved = await admin.request.patch(`${reviewBase}/verification-items/${item.id}`, {
-      headers,
-      data: { status: 'verified', source: 'State board', verifiedAt: today },
-    });
-    expect(saved.status(), await saved.text()).toBe(200);
-  }
-  const approved = await admin.request.post(`${reviewBase}/approve`, { headers, data: {} });
-  expect(approved.status(), await approved.text()).toBe(200);
+  await approveThroughApi(admin, approvedId);
 
   // Today the dashboard shows the due date 36 months ahead, and no 'Start Recredentialing' yet.
   await provider.reload();
   await expect(provider.getByText(/^Recredentialing due /)).toBeVisible();
   await expect(provider.getByRole('button', { name: 'Start Recredentialing' })).toHaveCount(0);
 
-  // 34 months later: the approval's recorded time moves back, so the due date is within 180 days.
-  await e2eSql(
-    `update provider_applications set decided_at = decided_at - interval '34 months' where id = $1`,
-    [approvedId],
-  );
-  // Issue 29: the credential's end date (set by the approval) moves back with it.
-  await e2eSql(
-    `update provider_credentials set ends_on = ends_on - interval '34 months' where application_id = $1`,
-    [approvedId],
-  );
+  // 34 months later: the approval's recorded time moves back, so the due date is within 180 days
+  // (issue 29: the credential's end date, set by the approval, moves back with it).
+  await moveApprovalBack(approvedId, 34);
   await provider.reload();
   await expect(provider.getByText(/^Recredentialing due .*Start it now/)).toBeVisible();
   await expectNoAxeViolations(provider);
