@@ -13,6 +13,7 @@ import {
   approveThroughApi,
   completedApplicationInBrowser,
   completionReceiverForSpec,
+  e2eSql,
   signInAsNewAdmin,
 } from './helpers.ts';
 
@@ -72,6 +73,20 @@ test('an early recredentialing opened by an administrator and withdrawn by the p
   await expect(pair).toContainText('Withdrawn');
   await expect(provider.getByText(/This application was withdrawn on .* without a decision/)).toBeVisible();
   await expect(provider.getByRole('button', { name: 'Withdraw' })).toHaveCount(0);
+  // A license of the approved application expiring soon is still renewable from the card: its
+  // 'Update Credential' opens the approved application's section, not the withdrawn copy's.
+  await e2eSql(
+    `update professional_licenses set expiration_date = current_date + 20 where application_id = $1`,
+    [approvedId],
+  );
+  await provider.reload();
+  const expiring = provider.getByRole('region', { name: 'Expiring Credentials' });
+  await expiring
+    .getByRole('link', { name: /^Update Credential/ })
+    .first()
+    .click();
+  await expect(provider).toHaveURL(new RegExp(`/professional-licenses/${approvedId}\\?update=1$`));
+  await expect(provider.getByText(/it can no longer be changed/)).toHaveCount(0);
 
   // The administrator's card of Rosa shows both badges.
   await admin.goto('/admin');

@@ -188,6 +188,14 @@ export default function DashboardPage({ me }: { me: Me }) {
   );
   const previous =
     applications && applications.length > 1 ? applications.filter((a) => a.id !== current?.id) : [];
+  // Issue 29: a withdrawn cycle renews nothing of its own; while the credential runs, the expiring
+  // items are the approved application's behind it, so each keeps its 'Update Credential'.
+  const renewable =
+    current?.applicationStatus === 'withdrawn' &&
+    credential?.state === 'credentialed' &&
+    credential.applicationId
+      ? { applicationId: credential.applicationId, approved: true }
+      : { applicationId: current?.id ?? '', approved: current?.applicationStatus === 'approved' };
 
   return (
     <main>
@@ -216,14 +224,8 @@ export default function DashboardPage({ me }: { me: Me }) {
             {review.data?.openRequest && (
               <ActionRequiredBanner applicationId={current.id} request={review.data.openRequest} />
             )}
-            <ExpiringCredentialsCard
-              applicationId={current.id}
-              approved={current.applicationStatus === 'approved'}
-            />
-            <CredentialUpdateCard
-              applicationId={current.id}
-              approved={current.applicationStatus === 'approved'}
-            />
+            <ExpiringCredentialsCard applicationId={renewable.applicationId} approved={renewable.approved} />
+            <CredentialUpdateCard applicationId={renewable.applicationId} approved={renewable.approved} />
             {review.data?.reattestationRequired && (
               <ReattestationCard applicationId={current.id} signer={profile ?? null} />
             )}
