@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import {
   DEA_CHECK_DIGIT_WARNING,
   DEA_FORMAT_WARNING,
+  DEA_REGISTRANT_TYPE_WARNING,
+  DEA_REGISTRANT_TYPES,
   deaCheckDigitValid,
   deaWarnings,
   identifierWarnings,
+  isDeaRegistrantType,
   NPI_CHECK_DIGIT_WARNING,
   NPI_FORMAT_WARNING,
   npiWarning,
@@ -65,6 +68,57 @@ describe('DEA number (two letters, seven digits, (d1+d3+d5 + 2(d2+d4+d6)) mod 10
     expect(deaWarnings('AB12')).toEqual([]);
     expect(deaWarnings('AB12', undefined, 'final')).toEqual([DEA_FORMAT_WARNING]);
     expect(deaWarnings('12AB')).toEqual([DEA_FORMAT_WARNING]);
+  });
+});
+
+describe('DEA registrant type, the first letter (issue 30 item 7)', () => {
+  it('says the letters in the published words', () => {
+    expect(DEA_REGISTRANT_TYPE_WARNING).toBe(
+      'The first letter of a DEA number is its registrant type (A, B, C, D, E, F, G, H, J, K, L, M, P, R, S, T, U or X). Check it; you can still save it.',
+    );
+  });
+
+  it('knows the 18 registrant types and no other letter, in either case', () => {
+    const known = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'].filter(isDeaRegistrantType);
+    expect(known.join('')).toBe('ABCDEFGHJKLMPRSTUX');
+    expect(DEA_REGISTRANT_TYPES).toHaveLength(18);
+    expect(isDeaRegistrantType('m')).toBe(true);
+    expect(isDeaRegistrantType('z')).toBe(false);
+  });
+
+  it('warns for ZZ1234563 (valid check digit, matching initial): a warning, not a format refusal', () => {
+    expect(deaCheckDigitValid('ZZ1234563')).toBe(true);
+    expect(deaWarnings('ZZ1234563', 'Zhang', 'final')).toEqual([DEA_REGISTRANT_TYPE_WARNING]);
+    expect(deaWarnings('zz1234563', 'zhang')).toEqual([DEA_REGISTRANT_TYPE_WARNING]);
+    // Every unpublished letter warns; every published one passes the same number.
+    for (const letter of 'INOQVWYZ') {
+      expect(deaWarnings(`${letter}B1234563`, 'Brown', 'final')).toEqual([DEA_REGISTRANT_TYPE_WARNING]);
+    }
+    for (const letter of DEA_REGISTRANT_TYPES) {
+      expect(deaWarnings(`${letter}B1234563`, 'Brown', 'final')).toEqual([]);
+    }
+  });
+
+  it('lists it first, beside the check digit and initial warnings', () => {
+    expect(deaWarnings('QB1234564', 'Smith', 'final')).toEqual([
+      DEA_REGISTRANT_TYPE_WARNING,
+      DEA_CHECK_DIGIT_WARNING,
+      expect.stringMatching(/initial of the last name \(S\)/),
+    ]);
+  });
+
+  it('says it as soon as the first letter is typed, since no later keystroke mends it', () => {
+    expect(deaWarnings('Z')).toEqual([DEA_REGISTRANT_TYPE_WARNING]);
+    expect(deaWarnings('ZZ12')).toEqual([DEA_REGISTRANT_TYPE_WARNING]);
+    expect(deaWarnings('M')).toEqual([]);
+    // A wrong shape is still the format warning alone.
+    expect(deaWarnings('ZZ12', undefined, 'final')).toEqual([DEA_FORMAT_WARNING]);
+  });
+
+  it('reaches the save confirmation', () => {
+    expect(identifierWarnings({ npiNumber: '1234567893', deaNumber: 'ZZ1234563' }, 'Zhang')).toEqual([
+      DEA_REGISTRANT_TYPE_WARNING,
+    ]);
   });
 });
 

@@ -7,7 +7,8 @@
  *
  * - NPI (CMS "NPI check digit" standard): ten digits, the last a Luhn check digit computed over the
  *   prefix 80840 followed by the first nine digits (npiCheckDigitValid, personal-information.ts).
- * - DEA number (DEA registrant numbering): two letters and seven digits; check digit =
+ * - DEA number (DEA registrant numbering): two letters and seven digits; the first letter is the
+ *   registrant type (DEA_REGISTRANT_TYPES, issue 30 item 7); check digit =
  *   (d1 + d3 + d5 + 2 x (d2 + d4 + d6)) mod 10; the second letter is normally the initial of the
  *   registrant's last name (or 9 for some business registrants).
  */
@@ -20,6 +21,38 @@ export const DEA_FORMAT_WARNING =
   'A DEA number is two letters and seven digits (e.g. AB1234563). Check it; you can still save it.';
 export const DEA_CHECK_DIGIT_WARNING =
   'This DEA number fails its check digit. Check the number; you can still save it.';
+
+/**
+ * The letters a DEA number may start with: the registrant types DEA publishes (issue 30 item 7), e.g.
+ * A, B, F and G for practitioners and hospitals, M for mid-level practitioners, P to U and X for
+ * distributors, researchers, importers, exporters and narcotic treatment programs.
+ */
+export const DEA_REGISTRANT_TYPES = [
+  'A',
+  'B',
+  'C',
+  'D',
+  'E',
+  'F',
+  'G',
+  'H',
+  'J',
+  'K',
+  'L',
+  'M',
+  'P',
+  'R',
+  'S',
+  'T',
+  'U',
+  'X',
+] as const;
+export const DEA_REGISTRANT_TYPE_WARNING = `The first letter of a DEA number is its registrant type (${DEA_REGISTRANT_TYPES.slice(0, -1).join(', ')} or ${DEA_REGISTRANT_TYPES.at(-1)}). Check it; you can still save it.`;
+
+/** Whether `letter` (either case) is a DEA registrant type (issue 30 item 7). */
+export function isDeaRegistrantType(letter: string): boolean {
+  return (DEA_REGISTRANT_TYPES as readonly string[]).includes(letter.toUpperCase());
+}
 
 /** The DEA second-letter warning for `lastName`. */
 export function deaInitialWarning(lastName: string): string {
@@ -53,17 +86,23 @@ export function deaCheckDigitValid(dea: string): boolean {
 }
 
 /**
- * The DEA number's warnings (format, check digit, second letter against `lastName` when given), empty
- * when it passes or is empty. While typing, a prefix of a well-formed number is not wrong yet.
+ * The DEA number's warnings, in the order of the letters they judge: format, registrant type (first
+ * letter, issue 30 item 7), check digit, second letter against `lastName` when given; empty when it
+ * passes or is empty. While typing, a prefix of a well-formed number is not wrong yet, except a first
+ * letter that no registrant type has (no later keystroke can mend it).
  */
 export function deaWarnings(dea: string, lastName?: string, mode: CheckMode = 'typing'): string[] {
   const value = dea.trim();
   if (value === '') return [];
+  const typeKnown = !/^[A-Za-z]/.test(value) || isDeaRegistrantType(value.charAt(0));
   if (!/^[A-Za-z][A-Za-z9]\d{7}$/.test(value)) {
-    if (mode === 'typing' && /^[A-Za-z]?([A-Za-z9]\d{0,6})?$/.test(value)) return [];
+    if (mode === 'typing' && /^[A-Za-z]?([A-Za-z9]\d{0,6})?$/.test(value)) {
+      return typeKnown ? [] : [DEA_REGISTRANT_TYPE_WARNING];
+    }
     return [DEA_FORMAT_WARNING];
   }
   const warnings: string[] = [];
+  if (!typeKnown) warnings.push(DEA_REGISTRANT_TYPE_WARNING);
   if (!deaCheckDigitValid(value)) warnings.push(DEA_CHECK_DIGIT_WARNING);
   const initial = lastName?.trim().charAt(0).toUpperCase();
   const second = value.charAt(1).toUpperCase();
