@@ -12,6 +12,7 @@ import { type PageName, pageNames, RouteTitle, type TabTitles, type TitleHandle 
 import { ACCOUNT_PATH, APPLICATION_REVIEW_PATH, AUTH_TAB_PARAM, TWO_FACTOR_SETUP_PATH } from './app/paths.ts';
 import { FullPageLoader } from './components/full-page-loader.tsx';
 import { RequireRole, RequireSignIn } from './components/require-role.tsx';
+import type { AdminTabPanels } from './features/admin/admin-page.tsx';
 // The landing page is part of the app's first chunk: `/` renders without a second round trip.
 import LandingPage from './features/landing/landing-page.tsx';
 import { sectionRoutes } from './features/sections/section-routes.tsx';
@@ -26,6 +27,18 @@ const ResetPasswordPage = lazyPage(() =>
 const DashboardPage = lazyPage(() => import('./features/dashboard/dashboard-page.tsx'));
 const DocumentsPage = lazyPage(() => import('./features/documents/documents-page.tsx'));
 const AdminPage = lazyPage(() => import('./features/admin/admin-page.tsx'));
+// Exclusion screening's admin tabs (issue 30), composed into the admin page here; each its own chunk,
+// loaded when its tab opens.
+const adminTabPanels: AdminTabPanels = {
+  exclusions: lazy(() =>
+    import('./features/screening/exclusions-tab.tsx').then((m) => ({ default: m.ExclusionsTab })),
+  ),
+  screening: lazy(() =>
+    import('./features/screening/screening-matches-tab.tsx').then((m) => ({
+      default: m.ScreeningMatchesTab,
+    })),
+  ),
+};
 const ReviewPage = lazyPage(() => import('./features/review/review-page.tsx'));
 const AccountPage = lazyPage(() => import('./features/account/account-page.tsx'));
 const TwoFactorSetupPage = lazyPage(() => import('./features/account/two-factor-setup-page.tsx'));
@@ -108,7 +121,7 @@ export const router = createBrowserRouter([
           },
           {
             path: '/admin',
-            element: <RequireRole allow="admin">{() => <AdminPage />}</RequireRole>,
+            element: <RequireRole allow="admin">{() => <AdminPage panels={adminTabPanels} />}</RequireRole>,
             handle: { ...title(pageNames.admin, AdminPage.preload), tabs: adminTabTitles },
           },
           {

@@ -15,6 +15,7 @@ export const adminTabs = [
   { value: 'audit', label: 'Audit Log' },
   { value: 'notifications', label: 'Notifications' },
   { value: 'exclusions', label: 'Exclusions' },
+  { value: 'screening', label: 'Screening Matches' },
   { value: 'expiring', label: 'Expiring' },
 ] as const;
 

@@ -18,7 +18,6 @@ import type {
   ProviderListQuery,
 } from '../../../domain/api/admin.ts';
 import type { StatusEventState } from '../../../domain/api/integration.ts';
-import type { LeieImportResult, LeieStatus } from '../../../domain/api/leie.ts';
 import {
   type AdminNotification,
   type AdminNotificationListQuery,
@@ -31,7 +30,7 @@ import {
 } from '../../../domain/api/notifications.ts';
 import type { ReviewQueue, ReviewQueueQuery } from '../../../domain/api/review.ts';
 import type { CompletionStatus } from '../../../domain/completion-status.ts';
-import { ApiError, api, uploadWithProgress } from '../../api.ts';
+import { ApiError, api } from '../../api.ts';
 import '../../zod-config.ts';
 
 export type {
@@ -260,29 +259,6 @@ export function useReviewQueue(filter: ReviewQueueFilter, page: number, enabled:
         `/api/admin/review-queue${query({ status: filter.status, assigned: filter.assignedToMe ? 'me' : undefined, page })}`,
       ),
     placeholderData: keepPreviousData,
-  });
-}
-
-/** The current OIG LEIE list (issue 15): GET /api/admin/leie. */
-
-export function useLeieStatus(enabled: boolean) {
-  return useQuery({
-    queryKey: ['admin', 'leie'],
-    enabled,
-    queryFn: () => api<LeieStatus>('GET', '/api/admin/leie'),
-  });
-}
-
-/** POST /api/admin/leie/import with the file, reporting upload progress (0-100). */
-export function useImportLeie() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ file, onProgress }: { file: File; onProgress: (percent: number) => void }) => {
-      const form = new FormData();
-      form.append('file', file, file.name);
-      return uploadWithProgress<LeieImportResult>('/api/admin/leie/import', form, onProgress);
-    },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin'] }),
   });
 }
 

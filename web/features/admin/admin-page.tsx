@@ -3,8 +3,9 @@
  * 'Loading admin dashboard...'; counters (total users, applications, documents); the search box
  * 'Search users by name or email...' (debounced, searched on the server; an exact NPI or license
  * number finds the provider too, issue 28); tabs 'Users & Applications', 'Review Queue' (issue 13),
- * 'All Documents', 'Audit Log', 'Notifications', 'Exclusions' (issue 15) and 'Expiring' (issue 14),
- * labelled in web/app/admin-tabs.ts; the details dialog. Lists are paged on the server, so the
+ * 'All Documents', 'Audit Log', 'Notifications', 'Exclusions' and 'Screening Matches' (issue 30, the
+ * screening feature's tabs, passed in by the router: features never import each other) and 'Expiring'
+ * (issue 14), labelled in web/app/admin-tabs.ts; the details dialog. Lists are paged on the server, so the
  * browser never holds more than one page, whatever the number of providers. The tab, the page and the
  * filters are in the URL, the search in history state (./admin-url.ts, issue 28): Back from a review
  * page returns to the dashboard as it was.
@@ -23,16 +24,16 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
+import { type ComponentType, Suspense, useEffect, useRef, useState } from 'react';
 import { isTwoFactorRequired } from '../../api.ts';
 import { adminTabs } from '../../app/admin-tabs.ts';
 import { FullPageLoader } from '../../components/full-page-loader.tsx';
+import { InlineLoader } from '../../components/inline-loader.tsx';
 import { notifyError } from '../../notify.ts';
 import { useAdminStats, useAllDocuments, useAuditLog, useProviderCards } from './admin-api.ts';
 import { useAdminView } from './admin-url.ts';
 import { AuditLogTab } from './audit-log-tab.tsx';
 import { DocumentsTab } from './documents-tab.tsx';
-import { ExclusionsTab } from './exclusions-tab.tsx';
 import { ExpiringTab } from './expiring-tab.tsx';
 import { NotificationsTab } from './notifications-tab.tsx';
 import { ProviderDetailsModal } from './provider-details-modal.tsx';
@@ -108,7 +109,19 @@ function AdminHeader() {
   );
 }
 
-export default function AdminPage() {
+/** A tab's content rendered by another feature; `enabled` is true while the tab is shown. */
+export type AdminTabPanel = ComponentType<{ enabled: boolean }>;
+
+/**
+ * The tabs of other features, composed by the router (web/router.tsx; features never import each
+ * other): exclusion screening's 'Exclusions' and 'Screening Matches' (issue 30), lazy chunks.
+ */
+export interface AdminTabPanels {
+  exclusions: AdminTabPanel;
+  screening: AdminTabPanel;
+}
+
+export default function AdminPage({ panels }: { panels: AdminTabPanels }) {
   const { view, openTab, openPage, setSearch, setReviewFilter, setAuditAction, setExpiringFilter } =
     useAdminView();
   const { tab, search } = view;
@@ -209,7 +222,14 @@ export default function AdminPage() {
                 <NotificationsTab enabled={tab === 'notifications'} />
               </Tabs.Panel>
               <Tabs.Panel value="exclusions" pt="md">
-                <ExclusionsTab enabled={tab === 'exclusions'} />
+                <Suspense fallback={<InlineLoader />}>
+                  <panels.exclusions enabled={tab === 'exclusions'} />
+                </Suspense>
+              </Tabs.Panel>
+              <Tabs.Panel value="screening" pt="md">
+                <Suspense fallback={<InlineLoader />}>
+                  <panels.screening enabled={tab === 'screening'} />
+                </Suspense>
               </Tabs.Panel>
               <Tabs.Panel value="expiring" pt="md">
                 <ExpiringTab

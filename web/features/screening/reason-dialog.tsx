@@ -1,0 +1,94 @@
+/**
+ * A dialog asking for a required reason before a screening action (issue 30 items 2 and 4): applying a
+ * file that would empty or shrink a list, 'Confirm Match', 'Not the Same Person' and 'Accept Change'.
+ * The reason is validated with the caller's zod schema (the contract's, at most SCREENING_REASON_MAX
+ * characters) before anything is sent; a 400's field issues from the server show under the field.
+ * Mantine's Modal traps focus, closes with Escape and returns focus to the button that opened it.
+ */
+import { Button, Group, Modal, Stack, Textarea } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { type ReactNode, useEffect, useState } from 'react';
+import type { $ZodType } from 'zod/v4/core';
+import { SCREENING_REASON_MAX } from '../../../domain/api/screening.ts';
+import { ApiError } from '../../api.ts';
+import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
+
+export function ReasonDialog({
+  opened,
+  title,
+  children,
+  submitLabel,
+  destructive = false,
+  schema,
+  onSubmit,
+  onClose,
+}: {
+  opened: boolean;
+  /** The dialog's title and accessible name (also the form's). */
+  title: string;
+  /** What the action does, above the reason. */
+  children: ReactNode;
+  submitLabel: string;
+  /** A red submit button. */
+  destructive?: boolean;
+  /** Validates `{ reason }`; must refuse an empty reason. */
+  schema: $ZodType;
+  /**
+   * Sends the action. Resolving closes the dialog; throwing keeps it open (an ApiError's field issues
+   * are shown on the field; the caller reports anything else).
+   */
+  onSubmit: (reason: string) => Promise<void>;
+  onClose: () => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const form = useForm({ initialValues: { reason: '' }, validate: zodValidate(schema) });
+  // A dialog opened again (another finding, another file) starts with an empty reason.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on opening only
+  useEffect(() => {
+    if (opened) form.reset();
+  }, [opened]);
+  const submit = form.onSubmit(async ({ reason }) => {
+    setBusy(true);
+    try {
+      await onSubmit(reason.trim());
+      onClose();
+    } catch (error) {
+      if (error instanceof ApiError && error.issues.length > 0)
+        form.setErrors(issuesToFormErrors(error.issues));
+    } finally {
+      setBusy(false);
+    }
+  });
+  return (
+    <Modal
+      opened={opened}
+      onClose={() => !busy && onClose()}
+      title={title}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+      centered
+    >
+      <form onSubmit={submit} noValidate aria-label={title}>
+        <Stack>
+          {children}
+          <Textarea
+            label="Reason"
+            required
+            autosize
+            minRows={3}
+            maxLength={SCREENING_REASON_MAX}
+            description={`At most ${SCREENING_REASON_MAX} characters; kept in the audit log.`}
+            {...form.getInputProps('reason')}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose} disabled={busy}>
+              Cancel
+            </Button>
+            <Button type="submit" color={destructive ? 'red.9' : undefined} loading={busy}>
+              {submitLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

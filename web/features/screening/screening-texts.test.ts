@@ -1,0 +1,98 @@
+/** What the 'Exclusions' and 'Screening Matches' tabs say (issue 30 items 2, 4, 5). */
+import { describe, expect, it } from 'vitest';
+import type { ApplyImportResult } from '../../../domain/api/screening.ts';
+import { applyResultText, countOf, decisionsFor, staleText } from './screening-texts.ts';
+
+const result = (over: Partial<ApplyImportResult> = {}): ApplyImportResult => ({
+  source: 'oig_leie',
+  sourceLabel: 'OIG LEIE',
+  kind: 'full',
+  rowsBefore: 2,
+  rowsAfter: 1204,
+  changedRows: 1202,
+  unmatchedRows: 0,
+  screened: 1,
+  newMatches: 1,
+  newPossibleMatches: 3,
+  ...over,
+});
+
+describe('a source that is stale (item 5)', () => {
+  it('says it was never imported, or that its last import is over 35 days old', () => {
+    expect(staleText({ stale: true, lastApplied: null })).toBe('Never imported');
+    expect(
+      staleText({
+        stale: true,
+        lastApplied: {
+          appliedAt: '2025-01-01T00:00:00.000Z',
+          fileName: 'UPDATED.csv',
+          kind: 'full',
+          rowCount: 10,
+        },
+      }),
+    ).toBe('Last import over 35 days ago');
+  });
+
+  it('says nothing when the server does not call it stale', () => {
+    expect(staleText({ stale: false, lastApplied: null })).toBeNull();
+  });
+});
+
+describe('the toast after Apply (item 2)', () => {
+  it('gives the list before and after, the rows added and what the screening found', () => {
+    expect(applyResultText(result())).toBe(
+      'OIG LEIE: 2 rows before, 1,204 after; 1,202 rows added. 1 application screened: 1 new match, 3 new possible matches.',
+    );
+  });
+
+  it('counts ended exclusions for reinstatements, and the rows that matched none', () => {
+    expect(
+      applyResultText(
+        result({
+          kind: 'reinstatements',
+          rowsBefore: 10,
+          rowsAfter: 10,
+          changedRows: 1,
+          unmatchedRows: 12,
+          screened: 0,
+          newMatches: 0,
+          newPossibleMatches: 1,
+        }),
+      ),
+    ).toBe(
+      'OIG LEIE: 10 rows before, 10 after; 1 exclusion ended; 12 reinstatement rows matched no exclusion on the list. 0 applications screened: 0 new matches, 1 new possible match.',
+    );
+    expect(applyResultText(result({ kind: 'reinstatements', changedRows: 2, unmatchedRows: 0 }))).toContain(
+      '; 2 exclusions ended. ',
+    );
+  });
+});
+
+describe('the decisions a finding offers (item 4)', () => {
+  it('offers Confirm Match and Not the Same Person on an open finding', () => {
+    expect(decisionsFor({ status: 'open', pendingChange: null })).toEqual([
+      'confirm_match',
+      'not_same_person',
+    ]);
+  });
+
+  it('offers Accept Change only on a pending change, whatever the status', () => {
+    expect(decisionsFor({ status: 'confirmed', pendingChange: 'no_longer_listed' })).toEqual([
+      'accept_change',
+    ]);
+    expect(decisionsFor({ status: 'open', pendingChange: 'no_longer_listed' })).toEqual(['accept_change']);
+  });
+
+  it('offers nothing on a decided finding', () => {
+    expect(decisionsFor({ status: 'cleared', pendingChange: null })).toEqual([]);
+    expect(decisionsFor({ status: 'confirmed', pendingChange: null })).toEqual([]);
+  });
+});
+
+describe('counts', () => {
+  it('use the singular for one and group thousands', () => {
+    expect(countOf(1, 'row', 'rows')).toBe('1 row');
+    expect(countOf(0, 'row', 'rows')).toBe('0 rows');
+    expect(countOf(80000, 'row', 'rows')).toBe('80,000 rows');
+  });
+});

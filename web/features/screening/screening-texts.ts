@@ -1,0 +1,108 @@
+/**
+ * What the 'Exclusions' and 'Screening Matches' tabs say (issue 30 items 1, 2, 4, 5), kept apart from
+ * the components so the wording is tested: a source's staleness, an applied import in words, the
+ * labels of a file's kind, a finding's strength, what it matched on and how each side-by-side line
+ * agrees, and which decisions a finding offers. Shapes are the API contract's (domain/api/screening.ts).
+ */
+import {
+  type ApplyImportResult,
+  type ComparisonLine,
+  type ExclusionSourceStatus,
+  type FindingDecision,
+  type ScreeningFinding,
+  STALE_SOURCE_DAYS,
+  type StagedImport,
+} from '../../../domain/api/screening.ts';
+
+const number = new Intl.NumberFormat('en-US');
+
+/** '1 row', '1,204 rows'. */
+export function countOf(n: number, one: string, other: string): string {
+  return `${number.format(n)} ${n === 1 ? one : other}`;
+}
+
+/**
+ * Why a source is stale (issue 30 item 5), or null when it is not: "Never imported" when it has no
+ * applied import, else "Last import over 35 days ago" (STALE_SOURCE_DAYS). The server decides `stale`.
+ */
+export function staleText(source: Pick<ExclusionSourceStatus, 'stale' | 'lastApplied'>): string | null {
+  if (!source.stale) return null;
+  return source.lastApplied ? `Last import over ${STALE_SOURCE_DAYS} days ago` : 'Never imported';
+}
+
+/** How a file changes its source's list (issue 30 item 2). */
+export const fileKindLabel: Record<StagedImport['kind'], string> = {
+  full: 'Full list (replaces the list)',
+  additions: 'New exclusions (added to the list)',
+  reinstatements: 'Reinstatements (end exclusions on the list)',
+};
+
+/**
+ * The toast after 'Apply' (issue 30 items 2 and 5): the list before and after, what changed, and the
+ * screening that followed, e.g. "OIG LEIE: 2 rows before, 3 after; 1 row added. 4 applications
+ * screened: 1 new match, 0 new possible matches."
+ */
+export function applyResultText(result: ApplyImportResult): string {
+  const changed =
+    result.kind === 'reinstatements'
+      ? `${countOf(result.changedRows, 'exclusion', 'exclusions')} ended${
+          result.unmatchedRows > 0
+            ? `; ${countOf(result.unmatchedRows, 'reinstatement row', 'reinstatement rows')} matched no exclusion on the list`
+            : ''
+        }`
+      : `${countOf(result.changedRows, 'row', 'rows')} added`;
+  return (
+    `${result.sourceLabel}: ${countOf(result.rowsBefore, 'row', 'rows')} before, ${number.format(result.rowsAfter)} after; ${changed}. ` +
+    `${countOf(result.screened, 'application', 'applications')} screened: ` +
+    `${countOf(result.newMatches, 'new match', 'new matches')}, ` +
+    `${countOf(result.newPossibleMatches, 'new possible match', 'new possible matches')}.`
+  );
+}
+
+/** A finding's strength as the review page names it. */
+export const strengthLabel: Record<ScreeningFinding['strength'], string> = {
+  match: 'Match',
+  possible_match: 'Possible match',
+};
+
+/** What the provider and the list row had in common. */
+export const matchedOnLabel: Record<ScreeningFinding['matchedOn'], string> = {
+  npi: 'NPI',
+  name_dob: 'Name and date of birth',
+  name: 'Name only',
+};
+
+/** The change waiting for a reviewer (issue 30 item 2: never cleared by an import itself). */
+export const pendingChangeText: Record<NonNullable<ScreeningFinding['pendingChange']>, string> = {
+  no_longer_listed: 'No longer on the list',
+};
+
+/**
+ * How one side-by-side line agrees, in words (not colour alone, WCAG 1.4.1): 'Differs', 'Not on one
+ * side' (one side has no value) or 'Same'.
+ */
+export const agreementText: Record<ComparisonLine['agreement'], string> = {
+  different: 'Differs',
+  unknown: 'Not on one side',
+  same: 'Same',
+};
+
+/**
+ * The decisions a finding in the queue offers (issue 30 item 4): a pending change is accepted; an
+ * open finding is confirmed as a match or cleared as another person; a decided one offers none.
+ */
+export function decisionsFor(finding: Pick<ScreeningFinding, 'status' | 'pendingChange'>): FindingDecision[] {
+  if (finding.pendingChange) return ['accept_change'];
+  if (finding.status === 'open') return ['confirm_match', 'not_same_person'];
+  return [];
+}
+
+/** What each decision does, shown in its dialog above the reason. */
+export const decisionHelp: Record<FindingDecision, string> = {
+  confirm_match:
+    'The provider is recorded as the person on the list. The review page shows the match, and later imports never clear it by themselves.',
+  not_same_person:
+    'The list row is cleared for this provider. It will not flag them again unless the row changes on the list.',
+  accept_change:
+    'The row is no longer on the list. Accepting the change closes this finding; the reason is kept in the audit log.',
+};
