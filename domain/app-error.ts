@@ -18,6 +18,7 @@ export const appErrorCodes = [
   'rate_limited',
   'internal',
   'insufficient_storage',
+  'bad_gateway',
   'service_unavailable',
 ] as const;
 export type AppErrorCode = (typeof appErrorCodes)[number];
@@ -37,6 +38,8 @@ export const httpStatusOf: Record<AppErrorCode, number> = {
   rate_limited: 429,
   internal: 500,
   insufficient_storage: 507,
+  /** An outside service answered, but not with something usable (issue 30 item 6: NPPES). */
+  bad_gateway: 502,
   service_unavailable: 503,
 };
 

@@ -1,15 +1,17 @@
 /**
- * What 'Check NPPES' shows (issue 15 "NPPES look-up"): the NPI Registry's record of an NPI, in the
- * words of the review page, and where it disagrees with the application. Built by
+ * What 'Check NPPES' shows (issue 15 "NPPES look-up"; issue 30 item 6): the NPI Registry's record of
+ * an NPI, in the words of the review page, and where it disagrees with the application. Built by
  * server/review/nppes.ts from the NPPES API 2.1 answer; the raw answer is kept on the checklist item.
  */
 import { z } from 'zod';
 
 export const nppesRecordSchema = z.object({
   npi: z.string(),
-  /** NPI-1 (individual) or NPI-2 (organisation). */
+  /** NPI-1 (individual) or NPI-2 (organization). */
   enumerationType: z.string(),
   name: z.string(),
+  /** The record's other names (former, professional), each one line, e.g. 'ELISE A MARTIN'. */
+  otherNames: z.array(z.string()),
   credential: z.string().nullable(),
   /** 'Active' when NPPES says A, else what it says. */
   status: z.string(),
@@ -24,8 +26,11 @@ export const nppesRecordSchema = z.object({
       license: z.string().nullable(),
     }),
   ),
-  /** The primary practice location, one line. */
-  practiceLocation: z.string().nullable(),
+  /**
+   * Every practice location, one line each (issue 30 item 6): the primary (the LOCATION address)
+   * first, then the record's `practiceLocations`, without repeats; empty when NPPES lists none.
+   */
+  practiceLocations: z.array(z.string()),
 });
 export type NppesRecord = z.infer<typeof nppesRecordSchema>;
 
@@ -34,7 +39,10 @@ export const nppesCheckSchema = z.object({
   /** When the record was fetched from NPPES (a cached answer keeps its first time). */
   fetchedAt: z.iso.datetime(),
   record: nppesRecordSchema,
-  /** Human-readable differences, e.g. "Name: NPPES has JANE DOE, the application Jane Smith". */
+  /**
+   * Human-readable differences, e.g. "Name: NPPES has JANE DOE, the application Jane Smith", or
+   * 'This NPI belongs to an organization' for an NPI-2 record (issue 30 item 6).
+   */
   mismatches: z.array(z.string()),
 });
 export type NppesCheck = z.infer<typeof nppesCheckSchema>;

@@ -1,15 +1,30 @@
 /**
  * NPPES NPI Registry client (issue 15 "NPPES look-up"; API version 2.1,
  * https://npiregistry.cms.hhs.gov/api-page): `GET <NPPES_API_URL>?version=2.1&number=<npi>`.
- * Server-side only (the browser never calls CMS). Each request has 5 seconds; a timeout, network
- * error or 5xx is tried once more; answers are cached for a day per instance (the registry changes
- * slowly and a reviewer clicks more than once). `compareWithApplication` lists where the record and the
- * application disagree (name, state licenses, status).
+ * Server-side only (the browser never calls CMS).
+ *
+ * How an answer is read (issue 30 item 6):
+ * - `{"Errors":[{"description":…}]}` (the registry answers its errors with HTTP 200) is the registry's
+ *   own message, a 502; `result_count: 0` is "no provider with the NPI", a 404.
+ * - An answer that is not JSON (an HTML error page, whatever its status) is "NPPES answered with an
+ *   error page (HTTP N)", a 502.
+ * - The record's `number` must be the NPI asked for, else a 502.
+ * - No redirect is followed (a 3xx is a 502): the registry's address is configuration, and a redirect
+ *   to an internal address must not put that address's answer on the review page.
+ * - At most 1 MB of body is read (streamed, then the connection is dropped), and each attempt,
+ *   body included, has 5 s.
+ * - A timeout, a network error or a 5xx is tried once more; nothing else is.
+ * - Only a record is cached (a day per instance: the registry changes slowly and a reviewer clicks
+ *   more than once); a refusal, an error or "not found" is asked again next time.
+ *
+ * `compareWithApplication` lists where the record and the application disagree (an organization's
+ * NPI, name, state licenses, status).
  */
 
 import type { NppesRecord } from '../../domain/api/nppes.ts';
 import { AppError } from '../../domain/app-error.ts';
 import type { ApplicationSnapshot } from '../../domain/review/application-snapshot.ts';
+import { normaliseName } from '../../domain/review/leie-screening.ts';
 
 declare module '../app-types.ts' {
   interface AppDeps {
@@ -18,10 +33,15 @@ declare module '../app-types.ts' {
   }
 }
 
-/** Time allowed to one NPPES request, ms (issue 15: 5 s). */
+/** Time allowed to one NPPES request, body included, ms (issue 15 and issue 30 item 6: 5 s). */
 export const NPPES_TIMEOUT_MS = 5_000;
-/** How long an answer is reused, ms (issue 15: a day). */
+/** How long a record is reused, ms (issue 15: a day). */
 export const NPPES_CACHE_MS = 24 * 60 * 60 * 1000;
+/** The most of an NPPES answer that is read, bytes (issue 30 item 6: 1 MB; a record is a few kB). */
+export const NPPES_MAX_BODY_BYTES = 1024 * 1024;
+
+/** The mismatch an organization's NPI on an individual's application makes (issue 30 item 6). */
+export const NPPES_ORGANIZATION_MISMATCH = 'This NPI belongs to an organization';
 
 /** One fetched record: when, the raw answer (kept on the checklist item) and its reading. */
 export interface NppesLookup {
@@ -33,24 +53,39 @@ export interface NppesLookup {
 export interface NppesClient {
   /**
    * The registry's record of `npi`, from the cache when fetched within a day of `now`.
-   * @throws AppError not_found (no such NPI), service_unavailable (NPPES unreachable, slow or failing)
+   * @throws AppError validation_failed (not 10 digits), not_found (NPPES has no such NPI),
+   *   bad_gateway (NPPES answered with an error, an error page, a redirect, more than 1 MB or another
+   *   NPI's record), service_unavailable (NPPES unreachable, slow or failing, after one retry)
    */
   lookup(npi: string, now: Date): Promise<NppesLookup>;
+}
+
+interface RawName {
+  first_name?: string;
+  last_name?: string;
+  middle_name?: string;
+  organization_name?: string;
+}
+
+interface RawAddress {
+  address_purpose?: string;
+  address_1?: string;
+  address_2?: string;
+  city?: string;
+  state?: string;
+  postal_code?: string;
 }
 
 interface RawResult {
   number?: string | number;
   enumeration_type?: string;
-  basic?: {
-    first_name?: string;
-    last_name?: string;
-    middle_name?: string;
-    organization_name?: string;
+  basic?: RawName & {
     credential?: string;
     status?: string;
     enumeration_date?: string;
     last_updated?: string;
   };
+  other_names?: (RawName & { type?: string })[];
   taxonomies?: {
     code?: string;
     desc?: string;
@@ -58,65 +93,95 @@ interface RawResult {
     state?: string | null;
     license?: string | null;
   }[];
-  addresses?: {
-    address_purpose?: string;
-    address_1?: string;
-    address_2?: string;
-    city?: string;
-    state?: string;
-    postal_code?: string;
-  }[];
+  addresses?: RawAddress[];
+  /** The secondary practice locations (same address fields as `addresses`). */
+  practiceLocations?: RawAddress[];
 }
 
 const text = (v: unknown): string =>
   typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '';
 
-/** The review page's reading of one NPPES result. */
+const list = <T>(v: T[] | undefined): T[] => (Array.isArray(v) ? v : []);
+
+/** `JANE A DOE`, or the organization's name. */
+function nameLine(name: RawName): string {
+  return (
+    text(name.organization_name) ||
+    [text(name.first_name), text(name.middle_name), text(name.last_name)].filter(Boolean).join(' ')
+  );
+}
+
+/** `1 MAIN ST, SUITE 2, CHICAGO, IL, 60601` (the ZIP+4 cut to five digits). */
+function addressLine(address: RawAddress): string {
+  return [
+    text(address.address_1),
+    text(address.address_2),
+    text(address.city),
+    text(address.state),
+    text(address.postal_code).slice(0, 5),
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** The review page's reading of one NPPES result (issue 15; every practice location, issue 30 item 6). */
 export function readNppesResult(result: RawResult): NppesRecord {
   const basic = result.basic ?? {};
-  const name =
-    text(basic.organization_name) ||
-    [text(basic.first_name), text(basic.middle_name), text(basic.last_name)].filter(Boolean).join(' ');
-  const location = (result.addresses ?? []).find((a) => a.address_purpose === 'LOCATION');
   const status = text(basic.status);
+  const primary = list(result.addresses).filter((a) => a?.address_purpose === 'LOCATION');
+  const locations = [...primary, ...list(result.practiceLocations)]
+    .filter((a): a is RawAddress => typeof a === 'object' && a !== null)
+    .map(addressLine)
+    .filter(Boolean);
   return {
     npi: text(result.number),
     enumerationType: text(result.enumeration_type),
-    name,
+    name: nameLine(basic),
+    otherNames: list(result.other_names)
+      .filter((n) => typeof n === 'object' && n !== null)
+      .map(nameLine)
+      .filter(Boolean),
     credential: text(basic.credential) || null,
     status: status === 'A' ? 'Active' : status === 'D' ? 'Deactivated' : status || 'Unknown',
     enumerationDate: text(basic.enumeration_date) || null,
     lastUpdated: text(basic.last_updated) || null,
-    taxonomies: (result.taxonomies ?? []).map((t) => ({
+    taxonomies: list(result.taxonomies).map((t) => ({
       code: text(t.code),
       description: text(t.desc),
       primary: t.primary === true,
       state: text(t.state) || null,
       license: text(t.license) || null,
     })),
-    practiceLocation: location
-      ? [
-          text(location.address_1),
-          text(location.address_2),
-          text(location.city),
-          text(location.state),
-          text(location.postal_code).slice(0, 5),
-        ]
-          .filter(Boolean)
-          .join(', ')
-      : null,
+    practiceLocations: [...new Set(locations)],
   };
 }
 
+/** License numbers and states compare as letters and digits only, upper case. */
 const normalise = (v: unknown) =>
   text(v)
     .toUpperCase()
     .replace(/[^A-Z0-9]/g, '');
 
 /**
- * Where the NPPES record and the application (its newest snapshot) disagree: the name (profile first
- * and last name against NPPES's), each state license NPPES lists that the application does not, and a
- * status other than active.
+ * Whether an NPPES name is the application's first + last name, folded like LEIE names (accents,
+ * case, spaces, hyphens and apostrophes aside: `normaliseName`, one rule for both). A middle name in
+ * NPPES is no difference; an application that wrote the middle name into the first name matches too.
+ */
+function sameName(name: RawName, first: string, last: string): boolean {
+  if (normaliseName(name.last_name) !== normaliseName(last)) return false;
+  const wanted = normaliseName(first);
+  const given = normaliseName(name.first_name);
+  return given === wanted || (wanted !== '' && given + normaliseName(name.middle_name) === wanted);
+}
+
+/**
+ * Where the NPPES record and the application (its newest snapshot) disagree, in this order:
+ * - an organization's NPI (NPI-2) on the individual's application: 'This NPI belongs to an
+ *   organization' (issue 30 item 6), and then no name comparison;
+ * - the name: the profile's first and last name against NPPES's name and each of its `other_names`,
+ *   accents folded (issue 30 item 6);
+ * - each state license NPPES lists that the application does not;
+ * - a status other than active.
  */
 export function compareWithApplication(
   record: NppesRecord,
@@ -127,12 +192,15 @@ export function compareWithApplication(
   const first = text(snapshot.profile?.first_name);
   const last = text(snapshot.profile?.last_name);
   const basic = raw.basic ?? {};
-  if (
-    (first || last) &&
-    !basic.organization_name &&
-    (normalise(basic.first_name) !== normalise(first) || normalise(basic.last_name) !== normalise(last))
-  ) {
-    mismatches.push(`Name: NPPES has ${record.name}, the application ${`${first} ${last}`.trim()}`);
+  const organization = record.enumerationType === 'NPI-2' || text(basic.organization_name) !== '';
+  if (organization) {
+    mismatches.push(NPPES_ORGANIZATION_MISMATCH);
+  } else if (first || last) {
+    const names = [basic, ...list(raw.other_names).filter((n) => typeof n === 'object' && n !== null)];
+    if (!names.some((n) => sameName(n, first, last))) {
+      const also = record.otherNames.length > 0 ? ` (other names: ${record.otherNames.join('; ')})` : '';
+      mismatches.push(`Name: NPPES has ${record.name}${also}, the application ${`${first} ${last}`.trim()}`);
+    }
   }
   const licenses = new Set(
     (snapshot.lists?.licenses ?? []).map(
@@ -156,31 +224,174 @@ export function compareWithApplication(
   return mismatches;
 }
 
-/** A client of the registry at `baseUrl` (NPPES_API_URL). */
+/** What a reviewer can always do instead. */
+const BY_HAND = 'Look the NPI up on npiregistry.cms.hhs.gov and record the result by hand.';
+
+/** One answer of the registry, its body read in full (within the limits). */
+interface Answer {
+  status: number;
+  body: string;
+}
+
+/** A failed attempt worth one more try (timeout, network error, 5xx): what to say if it stays failed. */
+class RetryableFailure extends Error {
+  constructor(readonly error: AppError) {
+    super(error.message);
+  }
+}
+
+/**
+ * `{"Errors":[{"description":…}]}`: the descriptions joined by '; ', control characters out, at most
+ * 500 characters, no final period; null when the answer has no `Errors`.
+ */
+function registryErrors(body: Record<string, unknown>): string | null {
+  const errors = body.Errors;
+  if (!Array.isArray(errors) || errors.length === 0) return null;
+  const said = errors
+    .map((e) => text((e as { description?: unknown } | null)?.description))
+    .filter(Boolean)
+    .join('; ')
+    .replace(/\p{Cc}+/gu, ' ')
+    .slice(0, 500)
+    .replace(/[\s.]+$/, '');
+  return said || 'an error without a description';
+}
+
+/**
+ * A client of the registry at `baseUrl` (NPPES_API_URL). `timeoutMs` (per attempt, body included),
+ * `cacheMs` and `maxBodyBytes` default to NPPES_TIMEOUT_MS, NPPES_CACHE_MS and NPPES_MAX_BODY_BYTES;
+ * tests shorten them.
+ */
 export function createNppesClient(options: {
   baseUrl: string;
   timeoutMs?: number;
   cacheMs?: number;
+  maxBodyBytes?: number;
 }): NppesClient {
   const timeoutMs = options.timeoutMs ?? NPPES_TIMEOUT_MS;
   const cacheMs = options.cacheMs ?? NPPES_CACHE_MS;
+  const maxBodyBytes = options.maxBodyBytes ?? NPPES_MAX_BODY_BYTES;
+  const maxBodyText =
+    maxBodyBytes % (1024 * 1024) === 0 ? `${maxBodyBytes / (1024 * 1024)} MB` : `${maxBodyBytes} bytes`;
   const cache = new Map<string, NppesLookup>();
+
   const unreachable = () =>
     new AppError(
       'service_unavailable',
       `NPPES did not answer (tried twice, ${timeoutMs / 1000} s each). Try again in a few minutes, or look the NPI up on npiregistry.cms.hhs.gov and record the result by hand.`,
     );
+  const errorPage = (status: number) =>
+    new AppError('bad_gateway', `NPPES answered with an error page (HTTP ${status}). ${BY_HAND}`);
+  const tooLarge = () =>
+    new AppError('bad_gateway', `NPPES answered with more than ${maxBodyText}; it was not read. ${BY_HAND}`);
 
-  async function fetchOnce(npi: string): Promise<{ status: number; body: unknown }> {
+  /**
+   * The body as text, reading at most `maxBodyBytes` (then the read stops and the connection is
+   * dropped). The attempt's abort signal also ends a body that dribbles in.
+   * @throws AppError bad_gateway when the body is larger
+   */
+  async function readBody(response: Response, abort: AbortController): Promise<string> {
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    if (declared > maxBodyBytes) {
+      abort.abort();
+      throw tooLarge();
+    }
+    if (!response.body) return '';
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let size = 0;
+    let body = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBodyBytes) {
+        abort.abort();
+        reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      body += decoder.decode(value, { stream: true });
+    }
+    return body + decoder.decode();
+  }
+
+  /**
+   * One request, within `timeoutMs` from the request to the body's last byte.
+   * @throws AppError bad_gateway (a redirect, a body over the limit): final
+   * @throws RetryableFailure (timeout, network error)
+   */
+  async function fetchOnce(npi: string): Promise<Answer> {
     const url = new URL(options.baseUrl);
     url.searchParams.set('version', '2.1');
     url.searchParams.set('number', npi);
-    const response = await fetch(url, {
-      headers: { accept: 'application/json' },
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const body = response.ok ? await response.json() : await response.text().catch(() => '');
-    return { status: response.status, body };
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), timeoutMs);
+    try {
+      const response = await fetch(url, {
+        headers: { accept: 'application/json' },
+        redirect: 'manual',
+        signal: abort.signal,
+      });
+      if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+        abort.abort();
+        throw new AppError(
+          'bad_gateway',
+          `NPPES redirected the request (HTTP ${response.status || 'redirect'}); not followed. Check NPPES_API_URL. ${BY_HAND}`,
+        );
+      }
+      return { status: response.status, body: await readBody(response, abort) };
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new RetryableFailure(unreachable());
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
+   * The record in `answer`, or why there is none.
+   * @throws AppError not_found, bad_gateway, service_unavailable (a 5xx that says nothing more)
+   */
+  function read(npi: string, answer: Answer): RawResult {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(answer.body);
+    } catch {
+      throw errorPage(answer.status);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw errorPage(answer.status);
+    const body = parsed as Record<string, unknown>;
+    const said = registryErrors(body);
+    if (said !== null) throw new AppError('bad_gateway', `NPPES answered: ${said}. ${BY_HAND}`);
+    if (answer.status >= 500) {
+      throw new AppError(
+        'service_unavailable',
+        `NPPES is failing (HTTP ${answer.status}, tried twice). Try again in a few minutes, or look the NPI up on npiregistry.cms.hhs.gov and record the result by hand.`,
+      );
+    }
+    if (answer.status !== 200) {
+      throw new AppError('bad_gateway', `NPPES answered HTTP ${answer.status} without a record. ${BY_HAND}`);
+    }
+    const results = Array.isArray(body.results) ? (body.results as unknown[]) : [];
+    if (body.result_count === 0 || results.length === 0) {
+      throw new AppError(
+        'not_found',
+        `NPPES has no provider with the NPI ${npi}. Check the number with the provider.`,
+      );
+    }
+    const result = results[0];
+    if (typeof result !== 'object' || result === null) {
+      throw new AppError('bad_gateway', `NPPES answered in a form this product cannot read. ${BY_HAND}`);
+    }
+    const number = text((result as RawResult).number);
+    if (number !== npi) {
+      throw new AppError(
+        'bad_gateway',
+        `NPPES answered with the record of another NPI (${number || 'none'}) when asked for ${npi}; it was not used. ${BY_HAND}`,
+      );
+    }
+    return result as RawResult;
   }
 
   return {
@@ -190,26 +401,18 @@ export function createNppesClient(options: {
       }
       const cached = cache.get(npi);
       if (cached && now.getTime() - cached.fetchedAt.getTime() < cacheMs) return cached;
-      let answer: { status: number; body: unknown } | undefined;
-      for (let attempt = 1; attempt <= 2 && !answer; attempt++) {
+      let last: Answer | RetryableFailure | undefined;
+      for (let attempt = 1; attempt <= 2; attempt++) {
         try {
-          const got = await fetchOnce(npi);
-          if (got.status >= 500) continue;
-          answer = got;
-        } catch {
-          // Timeout or network error: once more, then give up.
+          last = await fetchOnce(npi);
+          if (last.status < 500) break;
+        } catch (error) {
+          if (!(error instanceof RetryableFailure)) throw error;
+          last = error;
         }
       }
-      if (!answer) throw unreachable();
-      if (answer.status !== 200) throw unreachable();
-      const body = answer.body as { result_count?: number; results?: RawResult[]; Errors?: unknown[] };
-      const result = body.results?.[0];
-      if (!result || !body.result_count) {
-        throw new AppError(
-          'not_found',
-          `NPPES has no provider with the NPI ${npi}. Check the number with the provider.`,
-        );
-      }
+      if (!last || last instanceof RetryableFailure) throw last?.error ?? unreachable();
+      const result = read(npi, last);
       const lookup: NppesLookup = { fetchedAt: now, raw: result, record: readNppesResult(result) };
       cache.set(npi, lookup);
       return lookup;

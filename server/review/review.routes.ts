@@ -250,10 +250,15 @@ export async function reviewAdminRoutes(app: AppInstance) {
       schema: {
         summary: "'Check NPPES' on the NPI item: the NPI Registry's record and its mismatches (issue 15)",
         description:
-          'Looks the NPI of the newest snapshot up in the NPPES NPI Registry API 2.1 (NPPES_API_URL; 5 s timeout, one retry, cached a day) and keeps the raw record on the item. 404 when NPPES has no such NPI; 503 when NPPES is unreachable.',
+          "Looks the NPI of the newest snapshot up in the NPPES NPI Registry API 2.1 (NPPES_API_URL; 5 s per attempt body included, one retry, no redirect followed, at most 1 MB read, records cached a day) and keeps the raw record on the item. 404 when NPPES has no such NPI; 502 when NPPES answers with its own error, an error page, a redirect, more than 1 MB or another NPI's record (issue 30 item 6); 503 when NPPES is unreachable.",
         tags: ['review'],
         params: verificationItemParamsSchema,
-        response: { 200: nppesCheckSchema, ...errorResponses, 503: errorResponseSchema },
+        response: {
+          200: nppesCheckSchema,
+          ...errorResponses,
+          502: errorResponseSchema,
+          503: errorResponseSchema,
+        },
       },
     },
     async (request) => {

@@ -964,7 +964,9 @@ export async function reviewQueue(
  * on the NPI checklist item (its evidence) and answer the record with its mismatches. While the
  * application is Under Review, like every checklist change; audited.
  * @throws AppError not_found (no such item, or NPPES has no such NPI), conflict (not under review, or
- *   not the NPI item), validation_failed (no 10-digit NPI), service_unavailable (NPPES unreachable)
+ *   not the NPI item), validation_failed (no 10-digit NPI), bad_gateway (NPPES answered with its own
+ *   error, an error page, a redirect, too much or another NPI's record: issue 30 item 6),
+ *   service_unavailable (NPPES unreachable)
  */
 export async function checkNppes(
   db: Database,

@@ -1,7 +1,8 @@
 /**
  * 'Check NPPES' on the NPI checklist item (issue 15): the NPI Registry's record beside the application
- * (name, credential, status and enumeration date, taxonomies with state and license, practice
- * location), the mismatches highlighted, and 'Record as verified' to save the outcome in one click
+ * (name and other names, credential, status and enumeration date, taxonomies with state and license,
+ * every practice location: issue 30 item 6), the mismatches highlighted (an organization's NPI among
+ * them), and 'Record as verified' to save the outcome in one click
  * (source NPPES NPI Registry, today, a note summing up the record). The server keeps the raw record.
  */
 import { Alert, Button, Card, Group, List, Stack, Text } from '@mantine/core';
@@ -59,8 +60,21 @@ export function NppesCheckPanel({ applicationId, itemId }: { applicationId: stri
                 {t.description} ({t.code}){t.license ? `, license ${t.state ?? ''} ${t.license}` : ''}
               </Text>
             ))}
-            {result.record.practiceLocation && (
-              <Text size="sm">Practice location: {result.record.practiceLocation}</Text>
+            {result.record.otherNames.length > 0 && (
+              <Text size="sm">Other names: {result.record.otherNames.join('; ')}</Text>
+            )}
+            {result.record.practiceLocations.length === 1 && (
+              <Text size="sm">Practice location: {result.record.practiceLocations[0]}</Text>
+            )}
+            {result.record.practiceLocations.length > 1 && (
+              <div>
+                <Text size="sm">Practice locations ({result.record.practiceLocations.length}):</Text>
+                <List size="sm" aria-label="Practice locations">
+                  {result.record.practiceLocations.map((location) => (
+                    <List.Item key={location}>{location}</List.Item>
+                  ))}
+                </List>
+              </div>
             )}
             {result.mismatches.length > 0 ? (
               <Stack
