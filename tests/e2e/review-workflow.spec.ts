@@ -33,7 +33,7 @@ completionReceiverForSpec();
 /**
  * A fake NPPES registry where playwright.config.ts points the server (NPPES_API_URL, a free port
  * picked for the run): every NPI is a Dr. Jane Registry (a name no test provider has: a mismatch to
- * highlight) licensed in Illinois.
+ * highlight) licensed in Illinois, practising in Chicago and Evanston.
  */
 let nppes: http.Server | undefined;
 test.beforeAll(async () => {
@@ -64,6 +64,15 @@ test.beforeAll(async () => {
                 city: 'CHICAGO',
                 state: 'IL',
                 postal_code: '60601',
+              },
+            ],
+            practiceLocations: [
+              {
+                address_purpose: 'LOCATION',
+                address_1: '500 LAKE SHORE DR',
+                city: 'EVANSTON',
+                state: 'IL',
+                postal_code: '602011234',
               },
             ],
           },
@@ -143,6 +152,11 @@ test('Approve is refused while a checklist item is pending, and the message name
   const registry = npiCard.getByLabel('NPPES record');
   await expect(registry).toContainText('JANE REGISTRY, M.D.');
   await expect(registry).toContainText('Internal Medicine (207R00000X), license IL L-1');
+  // Every practice location, the primary first (issue 30 item 6).
+  await expect(registry.getByRole('list', { name: 'Practice locations' }).getByRole('listitem')).toHaveText([
+    '1 MAIN ST, CHICAGO, IL, 60601',
+    '500 LAKE SHORE DR, EVANSTON, IL, 60201',
+  ]);
   await expect(registry.locator('mark')).toContainText(
     'Name: NPPES has JANE REGISTRY, the application Priya Pending',
   );
