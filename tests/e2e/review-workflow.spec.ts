@@ -388,7 +388,8 @@ test("an admin imports the OIG LEIE in the browser; a provider whose NPI is on i
   await expect(providerPage.getByRole('button', { name: 'Completed ✓' })).toBeDisabled();
   await providerPage.context().close();
 
-  // The administrator imports a synthetic LEIE file (invented names) that lists that NPI.
+  // The administrator imports a synthetic LEIE file (invented names) that lists that NPI: 'Import
+  // File' reads it and shows a summary; 'Apply' makes it the list (issue 30 item 1).
   await signInAsNewAdmin(page, { firstName: 'Olu', lastName: 'Oyelaran', emailPrefix: 'oyelaran' });
   await page.getByRole('tab', { name: 'Exclusions' }).click();
   const csv = [
@@ -397,13 +398,26 @@ test("an admin imports the OIG LEIE in the browser; a provider whose NPI is on i
     'NOBODY,KNOWN,,,IND- LIC HC SERV PRO,NURSE,,0000000000,19800101,2 INVENTED RD,NOWHERE,MA,02100,1128b4,20230101,00000000,00000000,',
   ].join('\r\n');
   const chooser = page.waitForEvent('filechooser');
-  await page.getByRole('button', { name: 'Import LEIE File' }).click();
+  await page.getByRole('button', { name: 'Import File' }).click();
   await (await chooser).setFiles({
     name: 'UPDATED.csv',
     mimeType: 'text/csv',
     buffer: Buffer.from(`${csv}\r\n`),
   });
-  await expect(page.getByText(/^2 exclusions from UPDATED\.csv, imported/)).toBeVisible();
+  const summary = page.getByRole('listitem').filter({
+    has: page.getByRole('heading', { name: 'OIG LEIE full list (UPDATED.csv): UPDATED.csv' }),
+  });
+  await expect(summary).toContainText('Rows read2 rows');
+  await expect(summary.getByRole('row').filter({ hasText: 'EXCLUDED, EZRA' })).toContainText('1245319599');
+  await shot(page, 'admin-exclusions-summary');
+  await summary.getByRole('button', { name: 'Apply UPDATED.csv' }).click();
+  await expect(summary).toHaveCount(0);
+  const leie = page
+    .getByRole('table', { name: 'Exclusion list sources' })
+    .getByRole('row')
+    .filter({ hasText: 'OIG LEIE' });
+  await expect(leie).toContainText('2 rows');
+  await expect(leie).toContainText('UPDATED.csv (full list, 2 rows)');
   await expectNoAxeViolations(page);
   await shot(page, 'admin-exclusions-tab');
 

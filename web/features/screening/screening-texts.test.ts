@@ -1,7 +1,7 @@
 /** What the 'Exclusions' and 'Screening Matches' tabs say (issue 30 items 2, 4, 5). */
 import { describe, expect, it } from 'vitest';
 import type { ApplyImportResult } from '../../../domain/api/screening.ts';
-import { applyResultText, countOf, decisionsFor, staleText } from './screening-texts.ts';
+import { applyResultText, countOf, decisionsFor, skippedLineText, staleText } from './screening-texts.ts';
 
 const result = (over: Partial<ApplyImportResult> = {}): ApplyImportResult => ({
   source: 'oig_leie',
@@ -94,5 +94,20 @@ describe('counts', () => {
     expect(countOf(1, 'row', 'rows')).toBe('1 row');
     expect(countOf(0, 'row', 'rows')).toBe('0 rows');
     expect(countOf(80000, 'row', 'rows')).toBe('80,000 rows');
+  });
+});
+
+describe('a skipped line of the summary (item 3)', () => {
+  it("keeps the reader's own 'line N' once, capitalised", () => {
+    expect(skippedLineText({ line: 12, reason: 'line 12: DOB is not a date' })).toBe(
+      'Line 12: DOB is not a date',
+    );
+    expect(skippedLineText({ line: 7, reason: 'line 7 has 17 fields instead of 18' })).toBe(
+      'Line 7 has 17 fields instead of 18',
+    );
+  });
+
+  it('puts the line before a reason that does not name it', () => {
+    expect(skippedLineText({ line: 3, reason: 'no name' })).toBe('Line 3: no name');
   });
 });

@@ -59,6 +59,17 @@ export function applyResultText(result: ApplyImportResult): string {
   );
 }
 
+/**
+ * One skipped line of an import's summary (issue 30 item 3): 'Line 12: DOB is not a date'. The
+ * reader's reasons already name their line ('line 12: ...', 'line 12 has 17 fields ...'); a reason
+ * that does not gets the line put before it.
+ */
+export function skippedLineText(skipped: { line: number; reason: string }): string {
+  const reason = skipped.reason.trim();
+  if (/^line \d+\b/i.test(reason)) return `L${reason.slice(1)}`;
+  return `Line ${skipped.line}: ${reason}`;
+}
+
 /** A finding's strength as the review page names it. */
 export const strengthLabel: Record<ScreeningFinding['strength'], string> = {
   match: 'Match',

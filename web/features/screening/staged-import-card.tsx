@@ -24,7 +24,7 @@ import { ResponsiveTable, type TableColumn } from '../../components/responsive-t
 import { formatDate } from '../../format.ts';
 import { badgeColor } from '../../theme.ts';
 import type { StagedImport } from './screening-api.ts';
-import { countOf, fileKindLabel } from './screening-texts.ts';
+import { countOf, fileKindLabel, skippedLineText } from './screening-texts.ts';
 
 /** Skipped lines listed before 'Show all' is pressed. */
 export const SKIPPED_SHOWN = 5;
@@ -76,9 +76,7 @@ function SkippedLines({ staged }: { staged: StagedImport }) {
       </Text>
       <List size="sm" id={listId} aria-label={`Skipped lines of ${staged.fileName}`}>
         {shown.map((s) => (
-          <List.Item key={s.line}>
-            Line {s.line}: {s.reason}
-          </List.Item>
+          <List.Item key={s.line}>{skippedLineText(s)}</List.Item>
         ))}
       </List>
       {many && (
