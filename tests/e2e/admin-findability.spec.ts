@@ -170,7 +170,14 @@ test('an admin finds a provider by NPI, sees her Yes answer first, and Back keep
   await expect(queue.getByRole('listitem')).toHaveCount(1);
 
   // Every tab has its own title (and is in the URL: a reload keeps it).
-  for (const tab of ['All Documents', 'Audit Log', 'Notifications', 'Exclusions', 'Expiring']) {
+  for (const tab of [
+    'All Documents',
+    'Audit Log',
+    'Notifications',
+    'Exclusions',
+    'Screening Matches',
+    'Expiring',
+  ]) {
     await page.getByRole('tab', { name: tab }).click();
     await expectAdminTitle(page, tab);
   }
