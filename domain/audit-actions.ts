@@ -62,7 +62,15 @@ export const auditActions = [
   'review.evidence_downloaded',
   'review.evidence_deleted',
   'review.nppes_checked',
+  /** Before issue 30: the OIG LEIE full file replaced the list. Kept so older entries keep their label. */
   'review.leie_imported',
+  /** An exclusion list file was applied (issue 30 item 2): details carry source, kind, counts, a reason. */
+  'screening.import_applied',
+  'screening.import_discarded',
+  /** Screening found a list row for an application (issue 30 item 5): details carry source, strength. */
+  'screening.finding_recorded',
+  /** A reviewer decided a finding (issue 30 item 4): details carry the decision and reason. */
+  'screening.finding_decided',
   /** An approved provider sent a credential update (issue 29 item 4): details carry applicationId, version, sections. */
   'credential.update_submitted',
   /** A reviewer completed the review of a credential update (issue 29 item 4): details carry applicationId, version. */
@@ -119,6 +127,10 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'review.evidence_deleted': 'Evidence file removed',
   'review.nppes_checked': 'NPPES record checked',
   'review.leie_imported': 'OIG LEIE list imported',
+  'screening.import_applied': 'Exclusion list file applied',
+  'screening.import_discarded': 'Exclusion list file discarded',
+  'screening.finding_recorded': 'Exclusion screening found a list row',
+  'screening.finding_decided': 'Screening match decided',
   'credential.update_submitted': 'Credential update sent by the provider',
   'credential.update_reviewed': 'Credential update reviewed',
 };

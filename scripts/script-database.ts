@@ -1,5 +1,5 @@
 /**
- * The database of a command-line script (`seed:volume`, `leie:import`): DATABASE_URL, or the embedded
+ * The database of a command-line script (`seed:volume`, `exclusions:import`): DATABASE_URL, or the embedded
  * cluster in DATA_DIR, joining the running one when the server is up (never a second cluster on the
  * same directory). Migrations are applied. `close()` closes the pool and stops a cluster it started.
  */

@@ -29,10 +29,10 @@ import { systemRoutes } from './http/system.routes.ts';
 import { rejectUnstorableText } from './http/unstorable-text.ts';
 import { evidenceRoutes } from './review/evidence.routes.ts';
 import { integrationRoutes } from './review/integration.routes.ts';
-import { leieRoutes } from './review/leie.routes.ts';
 import { reviewAdminRoutes, reviewProviderRoutes } from './review/review.routes.ts';
 import { statusEventRoutes } from './review/status-events.routes.ts';
 import { featureRoutes } from './routes.ts';
+import { screeningRoutes } from './screening/screening.routes.ts';
 
 /** While the app closes, how often keep-alive connections left idle are closed, in ms. */
 const IDLE_SWEEP_MS = 500;
@@ -158,7 +158,8 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
   // The admin 'Notifications' tab's status events (issue 28).
   await app.register(statusEventRoutes);
   await app.register(evidenceRoutes);
-  await app.register(leieRoutes);
+  // Exclusion screening (issue 30): lists, imports, the 'Screening Matches' queue.
+  await app.register(screeningRoutes);
 
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () =>
     app.swagger(),

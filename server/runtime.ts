@@ -28,6 +28,7 @@ import { createCompletionDelivery } from './notifications/completion-delivery.ts
 import { createNppesClient } from './review/nppes.ts';
 import { createStatusEventDelivery } from './review/status-events.ts';
 import { backfillVerificationBindings } from './review/verification-binding.ts';
+import { runScreeningMonitor, utcMonth } from './screening/monitoring.ts';
 import { loadFieldCipher } from './security/field-cipher.ts';
 import { createRateLimits } from './security/rate-limits.ts';
 import { secretFingerprint } from './security/secret-fingerprints.ts';
@@ -197,6 +198,16 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
         periodOf: utcDay,
         run: async (now) => {
           await runExpiryMonitor({ db: database.db, mailer, appUrl: env.appUrl, logger }, now);
+        },
+      },
+      {
+        // Issue 30: every approved provider and review screened against every list, once a UTC month;
+        // the digest names what is new and which lists are stale (decision 027).
+        name: 'exclusion-screening',
+        periodOf: utcMonth,
+        leaseMs: 60 * 60 * 1000,
+        run: async (now) => {
+          await runScreeningMonitor({ db: database.db, mailer, appUrl: env.appUrl, logger }, now, 'monthly');
         },
       },
       {

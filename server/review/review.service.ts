@@ -5,6 +5,7 @@
  * UPDATE (`WHERE application_status = $from`), writes its audit row (actor, before/after status) and
  * returns the emails to send once committed. "Now" is a parameter wherever a rule depends on the date.
  */
+
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { NppesCheck } from '../../domain/api/nppes.ts';
 import type {
@@ -70,9 +71,9 @@ import {
   verificationItems,
 } from '../db/schema/review.ts';
 import { newestSnapshot, storeNextVersion } from '../notifications/application-snapshot.ts';
+import { screenApplications, standingOf } from '../screening/screening.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 import { carryForwardVerifications } from './carry-forward.ts';
-import { screenApplication } from './leie.ts';
 import { compareWithApplication, type NppesClient } from './nppes.ts';
 import type { ReviewMail } from './review-mail.ts';
 import { enqueueStatusEvent } from './status-events.ts';
@@ -275,12 +276,12 @@ export async function startReview(
     // Issue 29 item 6: in a copy, unchanged education keeps the previous cycle's verification.
     const newest = snapshot ? await newestVersion(tx, application.id) : undefined;
     const carried = newest ? await carryForwardVerifications(tx, application, newest, now, caller.actor) : 0;
-    // Issue 15: the exclusion screening item is filled from the imported OIG LEIE at once.
-    const screening = await screenApplication(tx, application.id);
+    // Issues 15 and 30: the exclusion screening item is filled from the applied lists at once.
+    const screening = await screenApplications(tx, now, { applicationIds: [application.id] });
     await auditTransition(tx, caller, application, 'review.started', to, {
       checklistItems: added,
       carriedForward: carried,
-      exclusionScreening: screening?.outcome ?? null,
+      exclusionScreening: screening ? ((await standingOf(tx, application.id)) ?? 'no_match') : null,
     });
     await announce(tx, caller, application, to, now);
     return { applicationStatus: to, mails: [] };

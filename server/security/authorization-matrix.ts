@@ -386,11 +386,33 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
       body: {},
     }),
   },
-  // The OIG LEIE list (issue 15): administrators only. The matrix imports nothing (an empty body is
-  // refused past authorization) so the other rows see no list.
-  'GET /api/admin/leie': { expected: adminOnly(200), request: () => ({ path: '/api/admin/leie' }) },
-  'POST /api/admin/leie/import': {
+  // Exclusion screening (issue 30): administrators only. The matrix stages and applies nothing (an
+  // empty body is refused past authorization; the ids name nothing) so the other rows see no list.
+  'GET /api/admin/exclusions': {
+    expected: adminOnly(200),
+    request: () => ({ path: '/api/admin/exclusions' }),
+  },
+  'POST /api/admin/exclusions/imports': {
     expected: adminOnly(400),
-    request: () => ({ path: '/api/admin/leie/import', body: {} }),
+    request: () => ({ path: '/api/admin/exclusions/imports', body: {} }),
+  },
+  'POST /api/admin/exclusions/imports/:id/apply': {
+    expected: adminOnly(404),
+    request: () => ({ path: '/api/admin/exclusions/imports/2147483000/apply', body: {} }),
+  },
+  'DELETE /api/admin/exclusions/imports/:id': {
+    expected: adminOnly(404),
+    request: () => ({ path: '/api/admin/exclusions/imports/2147483000' }),
+  },
+  'GET /api/admin/screening-matches': {
+    expected: adminOnly(200),
+    request: () => ({ path: '/api/admin/screening-matches' }),
+  },
+  'POST /api/admin/screening-matches/:id/decision': {
+    expected: adminOnly(404),
+    request: () => ({
+      path: '/api/admin/screening-matches/00000000-0000-4000-8000-000000000000/decision',
+      body: { decision: 'not_same_person', reason: 'matrix' },
+    }),
   },
 };

@@ -10,4 +10,5 @@ export * from './instances.ts';
 export * from './notifications.ts';
 export * from './rate-limits.ts';
 export * from './review.ts';
+export * from './screening.ts';
 export * from './sections.ts';
