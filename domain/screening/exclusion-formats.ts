@@ -1,13 +1,15 @@
 /**
  * Exclusion list sources and the files they publish (issue 30 items 1 and 3): which source and kind
- * of file a CSV is, from its header and name, and how one of its rows becomes a list entry. Pure (no
+ * of file a list file is, from its header and name, and how one of its rows becomes a list entry. Pure (no
  * Node or DOM API): the server's import, the CLI and the web's preview read the same rules.
  *
  * - OIG LEIE: the full file `UPDATED.csv` and the monthly supplements `YYMMEXCL.csv` (new exclusions)
  *   and `YYMMREIN.csv` (reinstatements) share one 18-column header, so the name tells them apart.
  * - SAM.gov exclusions: the public extract (V2, `SAM_Exclusions_Public_Extract_V2_*.CSV`); only the
  *   rows classified `Individual` are kept (providers are people).
- * - State Medicaid lists: one documented column mapping per state (see `exclusionFormats`).
+ * - State Medicaid lists, one documented column mapping per state: New York OMIG's exclusion list
+ *   (tab-separated, one name column) and Pennsylvania's Medicheck list (CSV, name in parts). Both are
+ *   full lists. California's Medi-Cal S&I list is not shipped: no real file with its header was found.
  *
  * The real published samples these rules were written from, and each format's columns, are listed
  * in tests/fixtures/exclusions/SOURCES.md.
@@ -18,7 +20,7 @@ import { parseListDate } from './list-dates.ts';
 export { parseListDate } from './list-dates.ts';
 
 /** The screening sources (issue 30 item 1). */
-export type ExclusionSourceId = 'oig_leie' | 'sam' | 'ny_omig' | 'ca_medi_cal';
+export type ExclusionSourceId = 'oig_leie' | 'sam' | 'ny_omig' | 'pa_medicheck';
 
 export interface ExclusionSource {
   id: ExclusionSourceId;
@@ -55,11 +57,11 @@ export const exclusionSources: readonly ExclusionSource[] = [
     url: 'https://omig.ny.gov/medicaid-fraud/medicaid-exclusions',
   },
   {
-    id: 'ca_medi_cal',
-    label: 'California Medi-Cal S&I',
-    state: 'CA',
-    publisher: 'California Department of Health Care Services',
-    url: 'https://mcweb.apps.prd.cammis.medi-cal.ca.gov/references/sandi',
+    id: 'pa_medicheck',
+    label: 'Pennsylvania Medicheck',
+    state: 'PA',
+    publisher: 'Pennsylvania Department of Human Services',
+    url: 'https://www.pa.gov/agencies/dhs/report-fraud/medicheck-list',
   },
 ];
 
@@ -158,25 +160,43 @@ const SAM_V1_COLUMNS = [...SAM_V2_COLUMNS.slice(0, 15), 'DUNS', ...SAM_V2_COLUMN
 const SAM_LONG_FIELDS: ReadonlySet<string> = new Set(['Additional Comments', 'Cross-Reference']);
 const SAM_LONG_FIELD_MAX = 4000;
 
-// State Medicaid lists: provisional mappings, to be checked against real published files.
+/**
+ * New York OMIG's exclusion list as published at omig.ny.gov/data/gensplistns.php: tab-separated,
+ * one name column (`LAST FIRST MIDDLE MD` for most people, `LAST, FIRST` for some, a business name
+ * for organizations), `SANCTION_DATE` as MM/DD/YYYY, `NPI_Number` empty or `NA` when none.
+ */
 const NY_OMIG_COLUMNS = [
-  'Provider Name',
-  'NPI',
-  'Provider Type',
-  'License',
-  'Exclusion Effective Date',
+  'PROVIDER_NAME',
+  'LICENSE_NUMBER',
+  'NPI_Number',
+  'PROVIDER_TYPE',
+  'SANCTION_DATE',
+  'ACTION_TYPE',
 ] as const;
-const CA_MEDI_CAL_COLUMNS = [
-  'Last Name',
-  'First Name',
-  'Middle Name',
-  'A.K.A.(also known as)D.B.A.(doing business as)',
-  'Address(es)',
-  'Provider Type',
-  'License Number',
-  'Provider Number',
-  'Date of Suspension',
-  'Active Period',
+
+/**
+ * Pennsylvania DHS's Medicheck list (medicheck.txt, CSV in Windows-1252): name parts in
+ * `NAM_LAST_PROVR` / `NAM_FIRST_PROVR` / `NAM_MIDDLE_PROVR`, organizations in `NAM_BUSNS_MP`, dates
+ * `M/D/YYYY 0:00:00`; `EndDate` ends the preclusion.
+ */
+const PA_MEDICHECK_COLUMNS = [
+  'ProviderName',
+  'LicenseNumber',
+  'Status',
+  'BeginDate',
+  'EndDate',
+  'CAO',
+  'ListDate',
+  'IND_CHGD',
+  'DTE_CHANGE_LAST',
+  'NAM_LAST_PROVR',
+  'NAM_FIRST_PROVR',
+  'NAM_MIDDLE_PROVR',
+  'NAM_TITLE_PROVR',
+  'NAM_SUFFIX_PROVR',
+  'NAM_PROVR_ALT',
+  'NAM_BUSNS_MP',
+  'IDN_NPI',
 ] as const;
 
 const LEIE_FULL: ExclusionFormat = {
@@ -206,14 +226,14 @@ const SAM_FULL: ExclusionFormat = {
 const NY_OMIG_FULL: ExclusionFormat = {
   source: 'ny_omig',
   kind: 'full',
-  label: 'New York OMIG exclusion list',
+  label: 'New York OMIG Medicaid exclusion list',
   columns: NY_OMIG_COLUMNS,
 };
-const CA_MEDI_CAL_FULL: ExclusionFormat = {
-  source: 'ca_medi_cal',
+const PA_MEDICHECK_FULL: ExclusionFormat = {
+  source: 'pa_medicheck',
   kind: 'full',
-  label: 'California Medi-Cal Suspended and Ineligible Provider List',
-  columns: CA_MEDI_CAL_COLUMNS,
+  label: 'Pennsylvania Medicheck list',
+  columns: PA_MEDICHECK_COLUMNS,
 };
 
 /** Every accepted file format, for lists of what may be imported. */
@@ -223,14 +243,26 @@ export const exclusionFormats: readonly ExclusionFormat[] = [
   LEIE_REINSTATEMENTS,
   SAM_FULL,
   NY_OMIG_FULL,
-  CA_MEDI_CAL_FULL,
+  PA_MEDICHECK_FULL,
 ];
 
 /** The accepted files, as the refusal of an unknown file names them. */
 const ACCEPTED_FILES =
   'the OIG LEIE full file (UPDATED.csv) or a monthly supplement (YYMMEXCL.csv, YYMMREIN.csv), ' +
-  "SAM.gov's exclusions public extract (V2 CSV), the New York OMIG exclusion list, or the " +
-  'California Medi-Cal Suspended and Ineligible Provider List (CSV)';
+  "SAM.gov's exclusions public extract (V2 CSV), New York OMIG's exclusion list (tab-separated " +
+  "text) or Pennsylvania's Medicheck list (CSV)";
+
+/**
+ * How to split the lines of a list file, from its first line: New York OMIG publishes tab-separated
+ * text without quoting (a name may hold a lone `"`), the others comma-separated CSV with `"` quotes.
+ * Tab-separated when the first line has more tabs than commas. Source: issue 30 item 1 and the real
+ * samples (tests/fixtures/exclusions/SOURCES.md).
+ */
+export function listFileDialect(firstLine: string): { delimiter: ',' | '\t'; quote: '"' | null } {
+  const tabs = firstLine.split('\t').length - 1;
+  const commas = firstLine.split(',').length - 1;
+  return tabs > commas ? { delimiter: '\t', quote: null } : { delimiter: ',', quote: '"' };
+}
 
 /** `YYMMREIN.csv` / `YYMMEXCL.csv`, also as a browser saves a second copy (`1701REIN (1).csv`). */
 const LEIE_SUPPLEMENT = /^\d{4}(REIN|EXCL)(?:\s*\(\d+\))?\.csv$/i;
@@ -254,7 +286,7 @@ export function detectExclusionFormat(
     if (supplement?.[1]?.toUpperCase() === 'EXCL') return { format: LEIE_ADDITIONS };
     return { format: LEIE_FULL };
   }
-  for (const format of [SAM_FULL, NY_OMIG_FULL, CA_MEDI_CAL_FULL]) {
+  for (const format of [SAM_FULL, NY_OMIG_FULL, PA_MEDICHECK_FULL]) {
     if (sameColumns(cells, format.columns)) return { format };
   }
   if (sameColumns(cells, SAM_V1_COLUMNS)) {
@@ -315,8 +347,8 @@ export function readExclusionRow(
     case 'ny_omig':
       mapped = readNyOmig(fields, dates);
       break;
-    case 'ca_medi_cal':
-      mapped = readCaMediCal(fields, dates);
+    case 'pa_medicheck':
+      mapped = readPaMedicheck(fields, dates);
       break;
   }
   if ('skip' in mapped) return mapped;
@@ -410,49 +442,69 @@ function readSam(f: Record<string, string>, dates: DateReader, line: string): Ma
 }
 
 function readNyOmig(f: Record<string, string>, dates: DateReader): Mapped {
-  const { lastName, firstName, middleName } = splitCommaName(f['Provider Name']!);
+  const name = f.PROVIDER_NAME!;
+  const providerType = f.PROVIDER_TYPE!;
+  const person = NY_BUSINESS_NAME.test(name) ? null : splitPersonName(name);
+  return {
+    lastName: person?.lastName ?? '',
+    firstName: person?.firstName ?? '',
+    middleName: person?.middleName ?? '',
+    businessName: person ? '' : name,
+    npi: tenDigits(f.NPI_Number!),
+    dob: null,
+    address: '',
+    city: '',
+    state: '',
+    zip: '',
+    licenseNumber: f.LICENSE_NUMBER!,
+    providerType,
+    exclusionType: f.ACTION_TYPE!,
+    exclusionDate: dates.read('SANCTION_DATE'),
+    reinstatementDate: null,
+    waiverDate: null,
+    waiverState: '',
+    isIndividual: person !== null,
+  };
+}
+
+function readPaMedicheck(f: Record<string, string>, dates: DateReader): Mapped {
+  let lastName = f.NAM_LAST_PROVR!;
+  let firstName = f.NAM_FIRST_PROVR!;
+  let middleName = f.NAM_MIDDLE_PROVR!;
+  let businessName = f.NAM_BUSNS_MP!;
+  if (!firstName) {
+    // A few rows carry the person only in ProviderName ('Bryant-Sampson, Stacia (HHA)'), and some
+    // organizations a placeholder in NAM_LAST_PROVR: the name parts count only with a first name.
+    const fromProviderName =
+      lastName && !businessName && f.ProviderName!.startsWith(`${lastName},`)
+        ? splitPersonName(f.ProviderName!)
+        : null;
+    lastName = fromProviderName?.lastName ?? '';
+    firstName = fromProviderName?.firstName ?? '';
+    middleName = fromProviderName?.middleName ?? '';
+    if (!fromProviderName && !businessName) businessName = f.ProviderName!;
+  }
+  // CAO is the county assistance office: a Pennsylvania county, or out of state written as
+  // 'Out of State (NY)' (no-break spaces in the published file), 'Out of State-WV', 'Out-of-State'.
+  const cao = f.CAO!.replace(/\u00a0/g, ' ');
+  const outOfState = /^out[\s-]*of[\s-]*state\b(?:.*\b([A-Z]{2})\b)?/i.exec(cao);
+  const state = outOfState ? (outOfState[1] ?? '').toUpperCase() : 'PA';
   return {
     lastName,
     firstName,
     middleName,
-    businessName: firstName ? '' : f['Provider Name']!,
-    npi: tenDigits(f.NPI!),
+    businessName,
+    npi: tenDigits(f.IDN_NPI!),
     dob: null,
     address: '',
     city: '',
-    state: 'NY',
+    state,
     zip: '',
-    licenseNumber: f.License!,
-    providerType: f['Provider Type']!,
-    exclusionType: '',
-    exclusionDate: dates.read('Exclusion Effective Date'),
-    reinstatementDate: null,
-    waiverDate: null,
-    waiverState: '',
-    isIndividual: firstName !== '',
-  };
-}
-
-function readCaMediCal(f: Record<string, string>, dates: DateReader): Mapped {
-  const na = (v: string) => (v.toUpperCase() === 'N/A' ? '' : v);
-  const firstName = na(f['First Name']!);
-  const last = na(f['Last Name']!);
-  return {
-    lastName: firstName ? last : '',
-    firstName,
-    middleName: na(f['Middle Name']!),
-    businessName: firstName ? '' : last,
-    npi: firstNpi(na(f['Provider Number']!)),
-    dob: null,
-    address: na(f['Address(es)']!),
-    city: '',
-    state: 'CA',
-    zip: '',
-    licenseNumber: na(f['License Number']!),
-    providerType: na(f['Provider Type']!),
-    exclusionType: '',
-    exclusionDate: dates.read('Date of Suspension'),
-    reinstatementDate: null,
+    licenseNumber: f.LicenseNumber!,
+    providerType: f.NAM_TITLE_PROVR!,
+    exclusionType: f.Status!,
+    exclusionDate: dates.read('BeginDate'),
+    reinstatementDate: dates.read('EndDate'),
     waiverDate: null,
     waiverState: '',
     isIndividual: firstName !== '',
@@ -477,47 +529,82 @@ class DateReader {
   }
 }
 
-/** `LAST, FIRST MIDDLE` (how a single-column list writes a person) in parts; no comma: no person. */
-function splitCommaName(name: string): { lastName: string; firstName: string; middleName: string } {
-  const comma = name.indexOf(',');
-  if (comma < 0) return { lastName: '', firstName: '', middleName: '' };
-  const given = name
-    .slice(comma + 1)
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean);
-  return {
-    lastName: name.slice(0, comma).trim(),
-    firstName: given[0] ?? '',
-    middleName: given.slice(1).join(' '),
-  };
+/** Credentials and generational suffixes written after a name ('MD', 'R.Ph', 'JR'), dots ignored. */
+const NAME_TAILS: ReadonlySet<string> = new Set(
+  (
+    'MD DO RN LPN LVN NP FNP ANP PA RPA PAC DDS DMD DPM DC OD PHD PSYD RPH PHARMD CNA HHA PCA LCSW LMSW ' +
+    'CSW MSW LMT LAC CRNA PT OT RT DVM ESQ CPA JR SR II III IV V'
+  ).split(' '),
+);
+
+/** Where an alias or trade name starts: `aka ...`, `A/K/A ...`, `A/KA/ "..."`, `dba ...`, `(...)`. */
+const NAME_ALIAS = /\s+(?:a\/?k\/?a\/?|d\/?b\/?a\/?)(?=\s|$)|\s*\(/i;
+
+/** Words that begin a last name of several words ('DI SCENZA', 'DE LA CRUZ', 'VAN DYKE'). */
+const SURNAME_PARTICLES: ReadonlySet<string> = new Set(
+  'DA DAL DE DEL DELA DELLA DELLE DEN DER DI DOS DU EL LA LE LO MAC MC ST SAN SANTA TEN TER VAN VANDER VON'.split(
+    ' ',
+  ),
+);
+
+/**
+ * A person's name written in one column, in parts: `LAST, FIRST MIDDLE` or, without a comma,
+ * `LAST FIRST MIDDLE` (how New York OMIG writes most people). Credentials and suffixes after the
+ * name ('MD', 'RN', 'JR') are dropped; an alias ('aka ...') is read only when the name before it is
+ * not a whole name ('COSIMO AKA FAZZOLARI ELEONORA'). Without a comma, a last name starting with a
+ * particle takes the next word too ('DI SCENZA RONALD' -> 'DI SCENZA', 'RONALD'); other last names
+ * of two words cannot be told apart and are read as their first word. Null when no first name is left.
+ */
+function splitPersonName(name: string): { lastName: string; firstName: string; middleName: string } | null {
+  const alias = NAME_ALIAS.exec(name);
+  if (!alias) return splitWholeName(name);
+  return (
+    splitWholeName(name.slice(0, alias.index)) ??
+    splitWholeName(name.slice(alias.index + alias[0].length).replace(/["()]/g, ' '))
+  );
 }
+
+function splitWholeName(name: string): { lastName: string; firstName: string; middleName: string } | null {
+  const words = (text: string) => text.split(/[\s,]+/).filter(Boolean);
+  const dropTails = (parts: string[]) => {
+    const kept = [...parts];
+    while (kept.length > 0 && NAME_TAILS.has(kept.at(-1)!.replace(/\./g, '').toUpperCase())) kept.pop();
+    return kept;
+  };
+  const cleaned = name.trim();
+  const comma = cleaned.indexOf(',');
+  const given = comma < 0 ? [] : dropTails(words(cleaned.slice(comma + 1)));
+  let lastName: string;
+  let rest: string[];
+  if (given.length > 0) {
+    // `LAST, FIRST MIDDLE[, MD]`
+    lastName = cleaned.slice(0, comma).trim().replace(/\s+/g, ' ');
+    rest = given;
+  } else {
+    // `LAST FIRST MIDDLE MD` (or `LAST FIRST, MD`)
+    const all = dropTails(words(comma < 0 ? cleaned : cleaned.slice(0, comma)));
+    let take = 1;
+    while (take < all.length - 1 && SURNAME_PARTICLES.has(all[take - 1]!.toUpperCase())) take += 1;
+    lastName = all.slice(0, take).join(' ');
+    rest = all.slice(take);
+  }
+  const firstName = rest[0] ?? '';
+  if (!lastName || !firstName) return null;
+  return { lastName, firstName, middleName: rest.slice(1).join(' ') };
+}
+
+/**
+ * Words that make a New York OMIG name an organization's ('… PHARMACY INC', '… P.C.', '… & …').
+ * The provider type cannot tell: OMIG files pharmacists under 'Pharmacy' too. A business read as a
+ * person only gets a name key no provider has; a person read as a business would lose a match, so
+ * only these words make a name an organization's.
+ */
+const NY_BUSINESS_NAME =
+  /(?:^|[\s,.])(?:INC|INCORPORATED|LLC|L\.L\.C|LLP|PLLC|CORP|CORPORATION|CO|COMPANY|LTD|P\.?\s?C|PHARMACY|PHARMACIES|DRUGS?|CHEMISTS?|SERVICES?|SERV|SVCS?|SUPPLY|SUPPLIES|MEDICAL|CENTER|CENTRE|CTR|CLINIC|GROUP|ASSOCIATES|ASSOC|AMBULETTE|TRANSPORTATION|TRANSPORT|LABORATORY|LABORATORIES|LABS?|HOSPITAL|AGENCY|DENTAL|ENTERPRISES?|INTERNATIONAL|FOUNDATION|SYSTEMS?|MANAGEMENT|MGT|OPTICAL|OPTICS|PRACTICE|HEALTHCARE|HOME\s+CARE|MART|RADIOLOGY|IMAGING|DIAGNOSTICS?|THERAPY|REHAB\w*|SURGICAL|NURSING|PHYSICIANS|INST|INSTITUTE|TBI)(?=$|[\s,.])|&/i;
 
 /** Ten digits, not all zero (the LEIE's `0000000000` is "none"); anything else is no NPI. */
 function tenDigits(value: string): string | null {
   return /^\d{10}$/.test(value) && !/^0+$/.test(value) ? value : null;
-}
-
-/** The first NPI (ten digits with a valid check digit) in a list of provider numbers. */
-function firstNpi(value: string): string | null {
-  for (const part of value.split(/[;,\s]+/)) {
-    if (tenDigits(part) && npiCheckDigitValid(part)) return part;
-  }
-  return null;
-}
-
-/** The NPI's Luhn check digit, computed with the card-issuer prefix 80840 (CMS NPI standard). */
-function npiCheckDigitValid(npi: string): boolean {
-  let sum = 24; // the prefix 80840's contribution
-  for (let i = 0; i < 9; i += 1) {
-    let d = Number(npi[8 - i]);
-    if (i % 2 === 0) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return (10 - (sum % 10)) % 10 === Number(npi[9]);
 }
 
 /** Accents, case, spacing and punctuation folded away; digits kept (NPIs and dates in keys). */

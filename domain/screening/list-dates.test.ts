@@ -16,6 +16,10 @@ describe('parseListDate', () => {
     ['12/31/26', '2026-12-31'],
     ['01/01/27', '1927-01-01'],
     [' 20161120 ', '2016-11-20'],
+    // Pennsylvania's Medicheck writes a time after the day, and 12/31/2299 for no end.
+    ['9/3/1997 0:00:00', '1997-09-03'],
+    ['12/31/2299 0:00:00', '2299-12-31'],
+    ['11/20/2023 12:00:00 AM', '2023-11-20'],
   ])('reads %s as %s', (value, expected) => {
     expect(parseListDate(value, now)).toBe(expected);
   });
