@@ -36,7 +36,7 @@ export function describeStaged(staged: StagedImport): string {
     `Rows read: ${staged.rowCount}. Skipped lines: ${staged.skippedCount}. The list has ${staged.currentRows} rows now.`,
     ...staged.skipped.slice(0, 20).map((s) => `  skipped ${s.reason}`),
     ...(staged.skippedCount > 20 ? [`  ... and ${staged.skippedCount - 20} more skipped lines`] : []),
-    'First rows:',
+    staged.sample.length ? 'First rows:' : 'The file has no rows.',
     ...staged.sample.map(
       (r) =>
         `  line ${r.line}: ${r.exclusionType || 'exclusion'}${r.exclusionDate ? ` of ${r.exclusionDate}` : ''}${
