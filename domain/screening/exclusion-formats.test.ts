@@ -380,6 +380,25 @@ describe('New York OMIG exclusion list', () => {
     expect(row(name)).toMatchObject({ businessName: name, lastName: '', isIndividual: false, nameKey: '' });
   });
 
+  it.each([
+    // Synthetic names in the list's form, for the rules the sample has no row for.
+    ['DE LA CRUZ JUAN CARLOS MD', 'DE LA CRUZ', 'JUAN', 'CARLOS'],
+    ['LE ANH TUAN', 'LE', 'ANH', 'TUAN'],
+    ['NGUYEN, THI MAI, RN', 'NGUYEN', 'THI', 'MAI'],
+    ["O'BRIEN-SMITH KATE", "O'BRIEN-SMITH", 'KATE', ''],
+  ])('splits %j the same way', (name, last, first, middle) => {
+    const ny = format(
+      ['PROVIDER_NAME', 'LICENSE_NUMBER', 'NPI_Number', 'PROVIDER_TYPE', 'SANCTION_DATE', 'ACTION_TYPE'],
+      'x.txt',
+    );
+    const read = readExclusionRow(ny, [name, '', '', 'Physician', '01/02/2015', 'Exclusion'], 2, now);
+    expect('entry' in read && read.entry).toMatchObject({
+      lastName: last,
+      firstName: first,
+      middleName: middle,
+    });
+  });
+
   it('reads NPIs (empty, NA, none and nine digits are none), licenses, dates and the action', () => {
     expect(row('ABADI JAMSHEED S           MD')).toMatchObject({
       npi: '1477537496',

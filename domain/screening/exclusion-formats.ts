@@ -540,11 +540,12 @@ const NAME_TAILS: ReadonlySet<string> = new Set(
 /** Where an alias or trade name starts: `aka ...`, `A/K/A ...`, `A/KA/ "..."`, `dba ...`, `(...)`. */
 const NAME_ALIAS = /\s+(?:a\/?k\/?a\/?|d\/?b\/?a\/?)(?=\s|$)|\s*\(/i;
 
-/** Words that begin a last name of several words ('DI SCENZA', 'DE LA CRUZ', 'VAN DYKE'). */
+/**
+ * Words that begin a last name of several words ('DI SCENZA', 'DE LA CRUZ', 'VAN DYKE'). Not 'LE',
+ * 'LO', 'DU': far more often whole surnames themselves ('LE ANH TUAN') than particles.
+ */
 const SURNAME_PARTICLES: ReadonlySet<string> = new Set(
-  'DA DAL DE DEL DELA DELLA DELLE DEN DER DI DOS DU EL LA LE LO MAC MC ST SAN SANTA TEN TER VAN VANDER VON'.split(
-    ' ',
-  ),
+  'DA DAL DE DEL DELA DELLA DELLE DEN DER DI DOS EL LA MAC MC ST SAN SANTA TEN TER VAN VANDER VON'.split(' '),
 );
 
 /**
