@@ -427,7 +427,7 @@ test("an admin imports the OIG LEIE in the browser; a provider whose NPI is on i
   const exclusion = page.getByRole('listitem', { name: 'Exclusion screening', exact: true });
   // The status badge (the first 'Discrepancy'; the second is the button).
   await expect(exclusion.getByText('Discrepancy', { exact: true }).first()).toBeVisible();
-  await expect(exclusion).toContainText('Note: Match: EZRA EXCLUDED; NPI 1245319599');
+  await expect(exclusion).toContainText('Note: Match: OIG LEIE: EXCLUDED, EZRA; NPI 1245319599');
   await shot(page, 'review-exclusion-match');
 });
 

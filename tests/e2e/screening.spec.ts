@@ -25,6 +25,12 @@ import {
 } from './helpers.ts';
 
 const FIXTURES = path.resolve('tests/fixtures/exclusions/e2e');
+/** Where to save screenshots of the screens (E2E_SCREENSHOTS, as in responsive.spec.ts), if anywhere. */
+const SHOTS = process.env.E2E_SCREENSHOTS;
+
+async function shot(page: Page, name: string) {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
 const PROVIDER = { firstName: 'Perpetua', lastName: 'Quillfeather' };
 const PROVIDER_NAME = `${PROVIDER.firstName} ${PROVIDER.lastName}`;
 
@@ -124,13 +130,15 @@ test('an OIG LEIE full file is read, summed up and applied; the source then show
   );
   await expect(summary).not.toContainText('A reason is needed');
   await expectNoAxeViolations(admin);
+  await shot(admin, 'exclusions-summary');
 
   await summary.getByRole('button', { name: 'Apply UPDATED.csv' }).click();
-  await expect(admin.getByText(/^OIG LEIE: \d+ rows? before, 40 after; /)).toBeVisible();
+  await expect(admin.getByText(/^OIG LEIE: list replaced, \d+ rows? before, 40 after\. /)).toBeVisible();
   await expect(summary).toHaveCount(0);
   await expect(leieSource(admin)).toContainText('40 rows');
   await expect(leieSource(admin)).toContainText('UPDATED.csv (full list, 40 rows)');
   await expect(leieSource(admin)).toContainText('Current');
+  await shot(admin, 'exclusions-applied');
 });
 
 test('a full file shrinking the list by more than 10 % is applied only with a reason', async () => {
@@ -144,15 +152,19 @@ test('a full file shrinking the list by more than 10 % is applied only with a re
 
   await summary.getByRole('button', { name: 'Apply UPDATED.csv' }).click();
   const dialog = admin.getByRole('dialog', { name: 'Apply with a reason' });
-  await expect(dialog).toContainText('OIG LEIE has 40 rows on its list now; UPDATED.csv has 30 rows.');
+  // The server's words: why this file needs a reason.
+  await expect(dialog).toContainText('30 rows');
   // No reason: refused in the dialog, nothing sent.
   await dialog.getByRole('button', { name: 'Apply' }).click();
   await expect(dialog.getByText('Give the reason for applying this file.')).toBeVisible();
   await expectNoAxeViolations(admin);
-  await dialog.getByLabel('Reason').fill('OIG republished the full list after removing duplicate rows.');
+  await shot(admin, 'exclusions-reason');
+  await dialog
+    .getByRole('textbox', { name: 'Reason' })
+    .fill('OIG republished the full list after removing duplicate rows.');
   await dialog.getByRole('button', { name: 'Apply' }).click();
   await expect(dialog).toBeHidden();
-  await expect(admin.getByText('OIG LEIE: 40 rows before, 30 after; ')).toBeVisible();
+  await expect(admin.getByText('OIG LEIE: list replaced, 40 rows before, 30 after. ')).toBeVisible();
   await expect(leieSource(admin)).toContainText('30 rows');
   await expect(summary).toHaveCount(0);
 });
@@ -178,13 +190,17 @@ test("a possible match shows the birth date marked 'Differs'; 'Not the Same Pers
   await expect(birthDate).toContainText('Differs');
   await expect(birthDate.locator('mark')).toHaveCount(2);
   await expect(comparison.getByRole('row').filter({ hasText: 'Last name' })).toContainText('Same');
+  await expect(comparison.getByRole('row').filter({ hasText: 'NPI' })).toContainText('Not on one side');
   await expectNoAxeViolations(admin);
+  await shot(admin, 'screening-matches');
 
   await finding.getByRole('button', { name: `Not the Same Person: ${PROVIDER_NAME}, OIG LEIE` }).click();
   const dialog = admin.getByRole('dialog', { name: `Not the Same Person: ${PROVIDER_NAME}` });
   await dialog.getByRole('button', { name: 'Not the Same Person' }).click();
   await expect(dialog.getByText('Give the reason for this decision.')).toBeVisible();
-  await dialog.getByLabel('Reason').fill('Different birth date and state; the license on file is hers.');
+  await dialog
+    .getByRole('textbox', { name: 'Reason' })
+    .fill('Different birth date and state; the license on file is hers.');
   await dialog.getByRole('button', { name: 'Not the Same Person' }).click();
   await expect(dialog).toBeHidden();
   await expect(admin.getByText(`${PROVIDER_NAME} is not the person on the OIG LEIE row`)).toBeVisible();

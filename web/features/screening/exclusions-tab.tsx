@@ -281,11 +281,6 @@ export function ExclusionsTab({ enabled }: { enabled: boolean }) {
         onClose={() => setReasonOpen(false)}
       >
         <Text size="sm">{needsReason?.needsReason}</Text>
-        <Text size="sm">
-          {needsReason
-            ? `${needsReason.sourceLabel} has ${countOf(needsReason.currentRows, 'row', 'rows')} on its list now; ${needsReason.fileName} has ${countOf(needsReason.rowCount, 'row', 'rows')}.`
-            : ''}
-        </Text>
       </ReasonDialog>
       <ConfirmDialog
         opened={discardOpen && discarding !== null}

@@ -42,7 +42,7 @@ function Agreement({ line }: { line: ComparisonLine }) {
     <Group gap={4} wrap="nowrap" component="span">
       <Icon size={16} aria-hidden="true" />
       <Text size="sm" span fw={line.agreement === 'different' ? 700 : undefined}>
-        {agreementText[line.agreement]}
+        {agreementText(line)}
       </Text>
     </Group>
   );

@@ -1,7 +1,14 @@
 /** What the 'Exclusions' and 'Screening Matches' tabs say (issue 30 items 2, 4, 5). */
 import { describe, expect, it } from 'vitest';
 import type { ApplyImportResult } from '../../../domain/api/screening.ts';
-import { applyResultText, countOf, decisionsFor, skippedLineText, staleText } from './screening-texts.ts';
+import {
+  agreementText,
+  applyResultText,
+  countOf,
+  decisionsFor,
+  skippedLineText,
+  staleText,
+} from './screening-texts.ts';
 
 const result = (over: Partial<ApplyImportResult> = {}): ApplyImportResult => ({
   source: 'oig_leie',
@@ -39,9 +46,17 @@ describe('a source that is stale (item 5)', () => {
 });
 
 describe('the toast after Apply (item 2)', () => {
-  it('gives the list before and after, the rows added and what the screening found', () => {
+  it('says a full file replaced the list, its size before and after, and what the screening found', () => {
     expect(applyResultText(result())).toBe(
-      'OIG LEIE: 2 rows before, 1,204 after; 1,202 rows added. 1 application screened: 1 new match, 3 new possible matches.',
+      'OIG LEIE: list replaced, 2 rows before, 1,204 after. 1 application screened: 1 new match, 3 new possible matches.',
+    );
+  });
+
+  it('counts the rows a supplement added', () => {
+    expect(
+      applyResultText(result({ kind: 'additions', rowsBefore: 1204, rowsAfter: 1210, changedRows: 6 })),
+    ).toBe(
+      'OIG LEIE: 6 rows added, 1,204 rows before, 1,210 after. 1 application screened: 1 new match, 3 new possible matches.',
     );
   });
 
@@ -60,11 +75,26 @@ describe('the toast after Apply (item 2)', () => {
         }),
       ),
     ).toBe(
-      'OIG LEIE: 10 rows before, 10 after; 1 exclusion ended; 12 reinstatement rows matched no exclusion on the list. 0 applications screened: 0 new matches, 1 new possible match.',
+      'OIG LEIE: 1 exclusion ended (12 reinstatement rows matched no exclusion on the list). 0 applications screened: 0 new matches, 1 new possible match.',
     );
     expect(applyResultText(result({ kind: 'reinstatements', changedRows: 2, unmatchedRows: 0 }))).toContain(
-      '; 2 exclusions ended. ',
+      'OIG LEIE: 2 exclusions ended. ',
     );
+  });
+});
+
+describe('how a side-by-side line agrees (item 4)', () => {
+  it("says 'Differs' and 'Same' in words", () => {
+    expect(agreementText({ agreement: 'different', provider: '1985-03-03', list: '1970-01-01' })).toBe(
+      'Differs',
+    );
+    expect(agreementText({ agreement: 'same', provider: 'Quillfeather', list: 'QUILLFEATHER' })).toBe('Same');
+  });
+
+  it('tells one side missing from both missing', () => {
+    expect(agreementText({ agreement: 'unknown', provider: '1234567893', list: '' })).toBe('Not on one side');
+    expect(agreementText({ agreement: 'unknown', provider: '', list: 'MA' })).toBe('Not on one side');
+    expect(agreementText({ agreement: 'unknown', provider: ' ', list: '' })).toBe('Not on either side');
   });
 });
 

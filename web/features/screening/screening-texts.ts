@@ -39,20 +39,24 @@ export const fileKindLabel: Record<StagedImport['kind'], string> = {
 
 /**
  * The toast after 'Apply' (issue 30 items 2 and 5): the list before and after, what changed, and the
- * screening that followed, e.g. "OIG LEIE: 2 rows before, 3 after; 1 row added. 4 applications
- * screened: 1 new match, 0 new possible matches."
+ * screening that followed, e.g. "OIG LEIE: list replaced, 2 rows before, 40 after. 4 applications
+ * screened: 1 new match, 0 new possible matches." A full file replaces the list (its `changedRows`
+ * are not news); a supplement adds rows; a reinstatements file ends exclusions.
  */
 export function applyResultText(result: ApplyImportResult): string {
+  const sizes = `${countOf(result.rowsBefore, 'row', 'rows')} before, ${number.format(result.rowsAfter)} after`;
   const changed =
-    result.kind === 'reinstatements'
-      ? `${countOf(result.changedRows, 'exclusion', 'exclusions')} ended${
-          result.unmatchedRows > 0
-            ? `; ${countOf(result.unmatchedRows, 'reinstatement row', 'reinstatement rows')} matched no exclusion on the list`
-            : ''
-        }`
-      : `${countOf(result.changedRows, 'row', 'rows')} added`;
+    result.kind === 'full'
+      ? `list replaced, ${sizes}`
+      : result.kind === 'additions'
+        ? `${countOf(result.changedRows, 'row', 'rows')} added, ${sizes}`
+        : `${countOf(result.changedRows, 'exclusion', 'exclusions')} ended${
+            result.unmatchedRows > 0
+              ? ` (${countOf(result.unmatchedRows, 'reinstatement row', 'reinstatement rows')} matched no exclusion on the list)`
+              : ''
+          }`;
   return (
-    `${result.sourceLabel}: ${countOf(result.rowsBefore, 'row', 'rows')} before, ${number.format(result.rowsAfter)} after; ${changed}. ` +
+    `${result.sourceLabel}: ${changed}. ` +
     `${countOf(result.screened, 'application', 'applications')} screened: ` +
     `${countOf(result.newMatches, 'new match', 'new matches')}, ` +
     `${countOf(result.newPossibleMatches, 'new possible match', 'new possible matches')}.`
@@ -89,14 +93,14 @@ export const pendingChangeText: Record<NonNullable<ScreeningFinding['pendingChan
 };
 
 /**
- * How one side-by-side line agrees, in words (not colour alone, WCAG 1.4.1): 'Differs', 'Not on one
- * side' (one side has no value) or 'Same'.
+ * How one side-by-side line agrees, in words (not colour alone, WCAG 1.4.1): 'Differs', 'Same', or
+ * for 'unknown' 'Not on one side' (one side has no value) and 'Not on either side' (neither has).
  */
-export const agreementText: Record<ComparisonLine['agreement'], string> = {
-  different: 'Differs',
-  unknown: 'Not on one side',
-  same: 'Same',
-};
+export function agreementText(line: Pick<ComparisonLine, 'agreement' | 'provider' | 'list'>): string {
+  if (line.agreement === 'different') return 'Differs';
+  if (line.agreement === 'same') return 'Same';
+  return !line.provider.trim() && !line.list.trim() ? 'Not on either side' : 'Not on one side';
+}
 
 /**
  * The decisions a finding in the queue offers (issue 30 item 4): a pending change is accepted; an
