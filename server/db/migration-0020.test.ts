@@ -2,13 +2,16 @@
  * Migration 0020's data step (issue 30: "never lose the list"): the OIG LEIE list imported before it,
  * in the old `leie_exclusions` / `leie_imports` tables (recreated here from migration 0011's own
  * statements), becomes the 'oig_leie' source's applied list, each row with the entry key and row hash
- * that server/screening/entry-identity.ts computes for the same row read from a file: so the first
- * monthly reinstatement file after the upgrade still finds the exclusions it ends.
+ * the import computes for the same row read from a file (domain/screening/exclusion-formats.ts, then
+ * server/screening/entry-identity.ts): so the first monthly reinstatement file after the upgrade still
+ * finds the exclusions it ends.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEIE_COLUMNS } from '../../domain/review/leie-screening.ts';
+import { detectExclusionFormat, readExclusionRow } from '../../domain/screening/exclusion-formats.ts';
 import { createTestApp, type TestApp } from '../../tests/harness.ts';
-import { entryKey, rowHash } from '../screening/entry-identity.ts';
+import { rowHash } from '../screening/entry-identity.ts';
 
 let app: TestApp;
 
@@ -80,28 +83,16 @@ describe('migration 0020 brings the imported LEIE along', () => {
     expect(clinic).toMatchObject({ business_name: 'INVENTED CLINIC, LLC', npi: '1245319599', line: 3 });
     // As the LEIE reader writes it (domain/screening/exclusion-formats.ts): GENERAL / SPECIALTY.
     expect(person.provider_type).toBe('PRIVATE CIT/ENTITY / HEALTH CARE AIDE');
+    const detected = detectExclusionFormat(LEIE_COLUMNS, 'UPDATED.csv');
+    if (!('format' in detected)) throw new Error(detected.error);
     for (const row of [person, clinic]) {
-      const fields = {
-        lastName: row.last_name,
-        firstName: row.first_name,
-        middleName: row.middle_name,
-        businessName: row.business_name,
-        npi: row.npi,
-        dob: row.dob,
-        exclusionType: row.exclusion_type,
-        exclusionDate: row.exclusion_date,
-        address: row.address,
-        city: row.city,
-        state: row.state,
-        zip: row.zip,
-        licenseNumber: row.license_number,
-        providerType: row.provider_type,
-        waiverDate: null,
-        waiverState: row.waiver_state,
-      };
-      const key = entryKey('oig_leie', fields);
-      expect(row.entry_key).toBe(key);
-      expect(row.row_hash).toBe(rowHash(key, fields));
+      // The row as the LEIE file writes it, read by the import's own reader.
+      const record = LEIE_COLUMNS.map((column) => String(row.fields[column] ?? ''));
+      const read = readExclusionRow(detected.format, record, 2, new Date('2026-11-26T00:00:00Z'));
+      if (!('entry' in read)) throw new Error(read.skip);
+      expect(row.entry_key).toBe(read.entry.entryKey);
+      expect(row.provider_type).toBe(read.entry.providerType);
+      expect(row.row_hash).toBe(rowHash(read.entry.entryKey, read.entry));
     }
     const old = await pool.query(
       `select to_regclass('leie_exclusions') as t, to_regclass('leie_imports') as i`,

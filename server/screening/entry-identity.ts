@@ -1,26 +1,17 @@
 /**
- * The two identities of an exclusion list row (issue 30, decision 027), as hex SHA-256:
- * - `entryKey`: which exclusion the row is, across the source's files (the person or business, NPI,
- *   birth date, exclusion type and date). A monthly reinstatement row finds the exclusion it ends by it.
- * - `rowHash`: the row as a whole (the entry key plus address, licence, type and waiver fields). A
- *   possible match a reviewer cleared flags the same provider again only when this changes.
+ * The whole-row identity of an exclusion list row (issue 30, decision 027), `rowHash`: hex SHA-256 of
+ * the row's entry key (domain/screening/exclusion-formats.ts `entryKey`: which exclusion it is, across
+ * the source's files) and its address, licence, type and waiver fields. A possible match a reviewer
+ * cleared flags the same provider again only when this changes.
  *
- * Each part is trimmed and upper-cased (the lists write names in capitals; case is not identity) and
- * joined with '|'. Migration 0020 computes the same with PostgreSQL's `upper`/`sha256` for the rows
- * moved from the old `leie_exclusions` table; entry-identity.test.ts checks that both agree.
+ * Each part is trimmed and upper-cased and joined with '|'. Migration 0020 computes the same with
+ * PostgreSQL's `upper`/`sha256` for the rows moved from the old `leie_exclusions` table;
+ * server/db/migration-0020.test.ts checks that both agree.
  */
 import { createHash } from 'node:crypto';
 
 /** The fields the identities read (an ExclusionEntryInput, domain/screening/exclusion-formats.ts). */
 export interface IdentityFields {
-  lastName: string;
-  firstName: string;
-  middleName: string;
-  businessName: string;
-  npi: string | null;
-  dob: string | null;
-  exclusionType: string;
-  exclusionDate: string | null;
   address: string;
   city: string;
   state: string;
@@ -35,21 +26,6 @@ const sha256 = (parts: readonly (string | null)[]) =>
   createHash('sha256')
     .update(parts.map((p) => (p ?? '').trim().toUpperCase()).join('|'), 'utf8')
     .digest('hex');
-
-/** The row's exclusion identity within `source` (an ExclusionSourceId). */
-export function entryKey(source: string, e: IdentityFields): string {
-  return sha256([
-    source,
-    e.lastName,
-    e.firstName,
-    e.middleName,
-    e.businessName,
-    e.npi,
-    e.dob,
-    e.exclusionType,
-    e.exclusionDate,
-  ]);
-}
 
 /** The whole row's identity: changes when any field a reviewer compared changes. */
 export function rowHash(key: string, e: IdentityFields): string {

@@ -80,7 +80,8 @@ CREATE INDEX "exclusion_imports_source_idx" ON "exclusion_imports" USING btree (
 CREATE INDEX "screening_findings_open_idx" ON "screening_findings" USING btree ("found_at") WHERE "screening_findings"."status" = 'open' or "screening_findings"."pending_change" is not null;--> statement-breakpoint
 CREATE INDEX "screening_findings_user_idx" ON "screening_findings" USING btree ("user_id","row_hash");--> statement-breakpoint
 -- Issue 30: the OIG LEIE list imported before this migration becomes the 'oig_leie' source's applied
--- list (its latest import and every row), with the identities of server/screening/entry-identity.ts.
+-- list (its latest import and every row), with the entry key of domain/screening/exclusion-formats.ts
+-- (the same folding for the ASCII the LEIE is written in) and the row hash of server/screening/entry-identity.ts.
 INSERT INTO "exclusion_imports" ("source", "kind", "status", "file_name", "encoding", "row_count", "staged_at", "staged_by", "applied_at", "applied_by", "rows_after")
 SELECT 'oig_leie', 'full', 'applied', "file_name", 'utf-8', "row_count", "imported_at", "imported_by", "imported_at", "imported_by", "row_count"
 FROM "leie_imports" ORDER BY "imported_at" DESC LIMIT 1;--> statement-breakpoint
@@ -90,6 +91,6 @@ SELECT 'oig_leie', i.id, false, (row_number() OVER (ORDER BY l.id))::int + 1, l.
   l.name_key, k.entry_key, encode(sha256(convert_to(concat_ws('|', upper(k.entry_key), upper(trim(coalesce(l.address, ''))), upper(trim(coalesce(l.city, ''))), upper(trim(coalesce(l.state, ''))), upper(trim(coalesce(l.zip, ''))), '', upper(concat_ws(' / ', nullif(trim(l.general), ''), nullif(trim(l.specialty), ''))), coalesce(to_char(l.waiver_date, 'YYYY-MM-DD'), ''), upper(trim(coalesce(l.waiver_state, '')))), 'UTF8')), 'hex')
 FROM "leie_exclusions" l
 CROSS JOIN (SELECT "id" FROM "exclusion_imports" WHERE "source" = 'oig_leie' ORDER BY "id" DESC LIMIT 1) i
-CROSS JOIN LATERAL (SELECT encode(sha256(convert_to(concat_ws('|', 'OIG_LEIE', upper(trim(coalesce(l.last_name, ''))), upper(trim(coalesce(l.first_name, ''))), upper(trim(coalesce(l.mid_name, ''))), upper(trim(coalesce(l.bus_name, ''))), upper(trim(coalesce(l.npi, ''))), coalesce(to_char(l.dob, 'YYYY-MM-DD'), ''), upper(trim(coalesce(l.excl_type, ''))), coalesce(to_char(l.excl_date, 'YYYY-MM-DD'), '')), 'UTF8')), 'hex') AS entry_key) k;--> statement-breakpoint
+CROSS JOIN LATERAL (SELECT concat_ws('|', 'oig_leie', regexp_replace(upper(coalesce(l.last_name, '')), '[^A-Z0-9]', '', 'g'), regexp_replace(upper(coalesce(l.first_name, '')), '[^A-Z0-9]', '', 'g'), regexp_replace(upper(coalesce(l.mid_name, '')), '[^A-Z0-9]', '', 'g'), regexp_replace(upper(coalesce(l.bus_name, '')), '[^A-Z0-9]', '', 'g'), regexp_replace(upper(coalesce(l.npi, '')), '[^A-Z0-9]', '', 'g'), coalesce(to_char(l.dob, 'YYYYMMDD'), ''), regexp_replace(upper(coalesce(l.excl_type, '')), '[^A-Z0-9]', '', 'g'), coalesce(to_char(l.excl_date, 'YYYYMMDD'), '')) AS entry_key) k;--> statement-breakpoint
 DROP TABLE "leie_exclusions" CASCADE;--> statement-breakpoint
 DROP TABLE "leie_imports" CASCADE;

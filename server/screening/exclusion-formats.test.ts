@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { LEIE_COLUMNS } from '../review/leie-screening.ts';
+import { LEIE_COLUMNS } from '../../domain/review/leie-screening.ts';
 import {
   detectExclusionFormat,
   type ExclusionEntryInput,
@@ -17,7 +17,7 @@ import {
   FIELD_MAX,
   listFileDialect,
   readExclusionRow,
-} from './exclusion-formats.ts';
+} from '../../domain/screening/exclusion-formats.ts';
 
 const now = new Date('2026-08-15T12:00:00Z');
 const FIXTURES = path.resolve(import.meta.dirname, '../../tests/fixtures/exclusions');
