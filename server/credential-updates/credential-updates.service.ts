@@ -11,6 +11,7 @@
  * Builds on `review` (binding, checklist) and `notifications` (snapshots); nothing there imports this
  * folder. "Now" is a parameter everywhere.
  */
+
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { CredentialUpdateDto, CredentialUpdateStatus } from '../../domain/api/credential-updates.ts';
 import { AppError } from '../../domain/app-error.ts';
@@ -40,6 +41,7 @@ import {
 } from '../notifications/application-snapshot.ts';
 import { newestVersion, rebindVerifications } from '../review/verification-binding.ts';
 import { addChecklistItems } from '../review/verification-checklist.ts';
+import { screenApplications } from '../screening/screening.ts';
 
 /** The registry key of each snapshot section (`diffByRow`'s `section`: a payload key, or a head). */
 const sectionKeyOfSnapshotSection: Record<string, string> = {
@@ -163,6 +165,8 @@ export async function submitCredentialUpdate(db: Database, actor: Actor, applica
     const added = await addChecklistItems(tx, application.id, snapshot, now);
     // Issue 29 item 3: a verification never outlives the data it verified.
     const flagged = await rebindVerifications(tx, application, stored.version, snapshot, now, actor);
+    // Issue 30: screened again on the changed data (the standing flags the provider's card).
+    await screenApplications(tx, now, { applicationIds: [application.id] });
 
     const [open] = await tx
       .select()

@@ -354,6 +354,8 @@ export async function submitResponse(
     const flagged = snapshot
       ? await rebindVerifications(tx, application, version.version, snapshot, now, actor)
       : [];
+    // Issue 30: the response may change what screening matches on (NPI, name, birth date).
+    await screenApplications(tx, now, { applicationIds: [application.id] });
     await auditTransition(tx, { actor, role: 'provider' }, application, 'review.response_submitted', to, {
       requestId,
       version: version.version,

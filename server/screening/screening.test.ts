@@ -82,7 +82,7 @@ async function underReview(first: string, last: string, fields: { npi?: string; 
   expect([200, 202]).toContain(completed.status);
   const started = await admin.json('POST', `/api/admin/applications/${created.body.id}/start-review`, {});
   expect(started.status).toBe(200);
-  return { applicationId: created.body.id, userId: provider.userId };
+  return { applicationId: created.body.id, userId: provider.userId, provider };
 }
 
 async function exclusionsItem(applicationId: string) {
@@ -319,6 +319,37 @@ describe('screening', () => {
       reason: '',
     });
     expect(bad.status).toBe(400);
+  });
+
+  it("a provider's response that changes the NPI is screened at once", async () => {
+    const list = fixture('leie/UPDATED.csv').toString('utf8').trim();
+    await stageAndApply(
+      `${list}\r\n${leieRow({ last: 'SOMEONE', first: 'ELSE', npi: '1316020167' })}\r\n`,
+      'UPDATED.csv',
+    );
+    const { applicationId, provider } = await underReview('Jordan', `Responds${tag()}`, {
+      npi: '1245319599',
+    });
+    expect((await exclusionsItem(applicationId)).status).toBe('verified');
+    const requested = await admin.json<{ requestId: string }>(
+      'POST',
+      `/api/admin/applications/${applicationId}/request-information`,
+      { message: 'Please check your NPI.', sections: ['personalInformation'] },
+    );
+    expect(requested.status).toBe(200);
+    const base = `/api/applications/${applicationId}/sections`;
+    expect(
+      (await provider.json('PUT', `${base}/personal-information`, { npiNumber: '1316020167' })).status,
+    ).toBe(200);
+    const responded = await provider.json(
+      'POST',
+      `/api/applications/${applicationId}/information-requests/${requested.body.requestId}/response`,
+      { reply: 'Corrected.' },
+    );
+    expect(responded.status).toBe(200);
+    const item = await exclusionsItem(applicationId);
+    expect(item.status).toBe('discrepancy');
+    expect(item.note).toMatch(/^Match: OIG LEIE: SOMEONE, ELSE; NPI 1316020167/);
   });
 
   it('monitoring screens approved providers and emails a digest of what is new and what is stale', async () => {
