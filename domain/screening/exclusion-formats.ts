@@ -14,10 +14,33 @@
  * The real published samples these rules were written from, and each format's columns, are listed
  * in tests/fixtures/exclusions/SOURCES.md.
  */
-import { LEIE_COLUMNS, nameKey } from '../review/leie-screening.ts';
+
 import { parseListDate } from './list-dates.ts';
+import { nameKey } from './matching.ts';
 
 export { parseListDate } from './list-dates.ts';
+
+/** The header of the OIG LEIE files (full `UPDATED.csv`, monthly `YYMMEXCL.csv` and `YYMMREIN.csv`), in order. */
+export const LEIE_COLUMNS = [
+  'LASTNAME',
+  'FIRSTNAME',
+  'MIDNAME',
+  'BUSNAME',
+  'GENERAL',
+  'SPECIALTY',
+  'UPIN',
+  'NPI',
+  'DOB',
+  'ADDRESS',
+  'CITY',
+  'STATE',
+  'ZIP',
+  'EXCLTYPE',
+  'EXCLDATE',
+  'REINDATE',
+  'WAIVERDATE',
+  'WVRSTATE',
+] as const;
 
 /** The screening sources (issue 30 item 1). */
 export type ExclusionSourceId = 'oig_leie' | 'sam' | 'ny_omig' | 'pa_medicheck';
@@ -103,7 +126,7 @@ export interface ExclusionEntryInput {
   waiverState: string;
   /** A person (screening matches people); organizations' rows are kept for the LEIE and states. */
   isIndividual: boolean;
-  /** domain/review/leie-screening.ts `nameKey(last, first)`; '' when either is missing. */
+  /** domain/screening/matching.ts `nameKey(last, first)`; '' when either is missing. */
   nameKey: string;
   /**
    * The row's identity across files, so a reinstatement finds the exclusion it ends:

@@ -5,7 +5,7 @@
  * provider's licence numbers does; a state when the provider lives or holds a licence there.
  */
 import type { ComparisonLine } from '../api/screening.ts';
-import { normaliseName } from '../review/leie-screening.ts';
+import { normaliseName } from './matching.ts';
 
 /** What the comparison reads of the provider (from the application's newest snapshot). */
 export interface ProviderSide {

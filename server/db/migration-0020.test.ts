@@ -8,8 +8,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LEIE_COLUMNS } from '../../domain/review/leie-screening.ts';
-import { detectExclusionFormat, readExclusionRow } from '../../domain/screening/exclusion-formats.ts';
+import {
+  detectExclusionFormat,
+  LEIE_COLUMNS,
+  readExclusionRow,
+} from '../../domain/screening/exclusion-formats.ts';
 import { createTestApp, type TestApp } from '../../tests/harness.ts';
 import { rowHash } from '../screening/entry-identity.ts';
 

@@ -24,7 +24,7 @@
 import type { NppesRecord } from '../../domain/api/nppes.ts';
 import { AppError } from '../../domain/app-error.ts';
 import type { ApplicationSnapshot } from '../../domain/review/application-snapshot.ts';
-import { normaliseName } from '../../domain/review/leie-screening.ts';
+import { normaliseName } from '../../domain/screening/matching.ts';
 
 declare module '../app-types.ts' {
   interface AppDeps {

@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { LEIE_COLUMNS } from '../../domain/review/leie-screening.ts';
 import {
   detectExclusionFormat,
   type ExclusionEntryInput,
@@ -15,6 +14,7 @@ import {
   exclusionFormats,
   exclusionSources,
   FIELD_MAX,
+  LEIE_COLUMNS,
   listFileDialect,
   readExclusionRow,
 } from '../../domain/screening/exclusion-formats.ts';

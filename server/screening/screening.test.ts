@@ -13,7 +13,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminReview } from '../../domain/api/review.ts';
 import type { ApplyImportResult, ScreeningQueue, StagedImport } from '../../domain/api/screening.ts';
-import { LEIE_COLUMNS } from '../../domain/review/leie-screening.ts';
+import { LEIE_COLUMNS } from '../../domain/screening/exclusion-formats.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { signedAttestation } from '../../tests/http-client.ts';
 import { auditLog } from '../db/schema/audit.ts';

@@ -22,9 +22,9 @@
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { formatIsoDay } from '../../domain/calendar.ts';
-import { leieNpi, nameKey, screeningOutcomeLabel } from '../../domain/review/leie-screening.ts';
 import { isoDay } from '../../domain/review/verification-checklist.ts';
 import { exclusionSources } from '../../domain/screening/exclusion-formats.ts';
+import { listNpi, matchOf, nameKey, screeningOutcomeLabel } from '../../domain/screening/matching.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
@@ -125,18 +125,14 @@ export async function screenApplications(
   const inserts: (typeof screeningFindings.$inferInsert)[] = [];
   for (const subject of subjects) {
     const rows = bySubject.get(subject.i) ?? [];
-    const matched = rows.flatMap((r): { r: Candidate; on: 'npi' | 'name_dob' }[] => {
-      if (subject.npi !== null && r.npi === subject.npi) return [{ r, on: 'npi' }];
-      if (subject.key !== '' && r.name_key === subject.key && subject.dob !== null && r.dob === subject.dob) {
-        return [{ r, on: 'name_dob' }];
-      }
-      return [];
+    const classified = rows.flatMap((r) => {
+      const m = matchOf(subject, { npi: r.npi, nameKey: r.name_key, dob: r.dob });
+      return m ? [{ r, ...m }] : [];
     });
-    const recorded = matched.length
-      ? matched.map((m) => ({ ...m, strength: 'match' as const }))
-      : rows
-          .filter((r) => subject.key !== '' && r.name_key === subject.key && !r.cleared)
-          .map((r) => ({ r, on: 'name' as const, strength: 'possible_match' as const }));
+    const matches = classified.filter((c) => c.strength === 'match');
+    const recorded = matches.length
+      ? matches
+      : classified.filter((c) => c.strength === 'possible_match' && !c.r.cleared);
     for (const { r, on, strength } of recorded) {
       inserts.push({
         applicationId: subject.applicationId,
@@ -245,7 +241,7 @@ async function readSubjects(db: Queryable, ids: readonly string[] | undefined): 
     applicationId: r.application_id,
     userId: r.user_id,
     status: r.status,
-    npi: leieNpi(r.npi ?? ''),
+    npi: listNpi(r.npi ?? ''),
     key: nameKey(r.last ?? '', r.first ?? ''),
     dob: /^\d{4}-\d{2}-\d{2}$/.test(r.dob ?? '') ? r.dob : null,
   }));
