@@ -244,7 +244,7 @@ describe('screening', () => {
     expect(item.note).toMatch(/^Match: OIG LEIE: SMITH, JOHN Q; born 1978-06-14/);
   });
 
-  it('matches SAM.gov (individuals) and a state Medicaid list by NPI', async () => {
+  it('matches SAM.gov (individuals), New York OMIG by NPI and Pennsylvania Medicheck by name', async () => {
     const sam = await stage(
       fixture('sam/SAM_Exclusions_Public_Extract_V2_23326.CSV'),
       'SAM_Exclusions_Public_Extract_V2_23326.CSV',
@@ -274,6 +274,19 @@ describe('screening', () => {
     const item = await exclusionsItem(nyProvider.applicationId);
     expect(item.status).toBe('discrepancy');
     expect(item.note).toContain('New York');
+
+    // Pennsylvania's Medicheck list, published in Windows-1252: a name alone is a possible match.
+    const pa = await stage(fixture('pa/medicheck.txt'), 'medicheck.txt');
+    expect(pa.body).toMatchObject({ source: 'pa_medicheck', kind: 'full', encoding: 'windows-1252' });
+    expect((await apply(pa.body.id)).status).toBe(200);
+    const paProvider = await underReview('Daniel', 'Stein', { dob: '1950-03-03' });
+    const paFinding = (await queue()).find((f) => f.applicationId === paProvider.applicationId);
+    expect(paFinding).toMatchObject({
+      source: 'pa_medicheck',
+      strength: 'possible_match',
+      sourceLabel: 'Pennsylvania Medicheck',
+    });
+    expect((await exclusionsItem(paProvider.applicationId)).status).toBe('pending');
   });
 
   it("'Not the Same Person' clears a possible match and is remembered until the row changes; 'Confirm Match' makes it a match", async () => {
