@@ -122,7 +122,7 @@ export const providerCardSchema = z.object({
       createdAt: z.iso.datetime(),
       /** When it was completed (issue 13), null while a draft. */
       submittedAt: z.iso.datetime().nullable(),
-      /** OIG LEIE standing of an approved application after the latest import (issue 15). */
+      /** Exclusion screening standing of the application from its findings (issues 15, 30; decision 027). */
       exclusionMatch: z.enum(['match', 'possible_match']).nullable(),
       /** Which credentialing cycle it is (issue 29). */
       cycle: applicationCycleSchema,

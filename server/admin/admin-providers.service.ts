@@ -43,7 +43,7 @@ export interface ProviderCard {
     createdAt: Date;
     /** When the provider completed it (issue 13), or null while a draft. */
     submittedAt: Date | null;
-    /** OIG LEIE standing of an approved application (issue 15): 'match', 'possible_match' or null. */
+    /** Exclusion screening standing (issues 15, 30): 'match', 'possible_match' or null. */
     exclusionMatch: 'match' | 'possible_match' | null;
     /** Which credentialing cycle it is (issue 29). */
     cycle: ApplicationCycle;

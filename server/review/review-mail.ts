@@ -60,16 +60,3 @@ export async function sendReviewMails(
     ),
   );
 }
-
-/**
- * The admins' alert after an LEIE import (issue 15): how many approved providers newly match the
- * exclusion list, and where to see them. No names (the mail leaves the portal).
- */
-export function exclusionAlertMessage(to: string, count: number, appUrl: string): MailMessage {
-  const who = count === 1 ? '1 approved provider now matches' : `${count} approved providers now match`;
-  return {
-    to,
-    subject: 'OIG exclusion list: approved providers now match',
-    text: `${who} the OIG List of Excluded Individuals/Entities just imported. Sign in to the portal and open Users & Applications: their cards are flagged 'OIG exclusion match'.\n\n${appUrl}/admin\n`,
-  };
-}

@@ -51,8 +51,8 @@ function ProviderCardView({
             {provider.currentApplication?.exclusionMatch && (
               <Badge color={badgeColor.red} variant="filled">
                 {provider.currentApplication.exclusionMatch === 'match'
-                  ? 'OIG exclusion match'
-                  : 'Possible OIG exclusion match'}
+                  ? 'Exclusion match'
+                  : 'Possible exclusion match'}
               </Badge>
             )}
             {/* Issue 29 item 1: the credential beside the cycle in progress, each with its own badge. */}
