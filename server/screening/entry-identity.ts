@@ -9,18 +9,13 @@
  * server/db/migration-0020.test.ts checks that both agree.
  */
 import { createHash } from 'node:crypto';
+import type { ExclusionEntryInput } from '../../domain/screening/exclusion-formats.ts';
 
-/** The fields the identities read (an ExclusionEntryInput, domain/screening/exclusion-formats.ts). */
-export interface IdentityFields {
-  address: string;
-  city: string;
-  state: string;
-  zip: string;
-  licenseNumber: string;
-  providerType: string;
-  waiverDate: string | null;
-  waiverState: string;
-}
+/** The fields the row hash reads besides the entry key. */
+export type IdentityFields = Pick<
+  ExclusionEntryInput,
+  'address' | 'city' | 'state' | 'zip' | 'licenseNumber' | 'providerType' | 'waiverDate' | 'waiverState'
+>;
 
 const sha256 = (parts: readonly (string | null)[]) =>
   createHash('sha256')

@@ -4,26 +4,27 @@
  * when found, so the queue still shows it after the list moves on).
  */
 import type { ExclusionRow } from '../../domain/api/screening.ts';
+import type { ExclusionEntryInput } from '../../domain/screening/exclusion-formats.ts';
 
-/** The fields of a list row a finding keeps (issue 30 item 4: the side-by-side view). */
-export interface FindingEntry {
-  line: number;
-  lastName: string;
-  firstName: string;
-  middleName: string;
-  businessName: string;
-  npi: string | null;
-  dob: string | null;
-  address: string;
-  city: string;
-  state: string;
-  zip: string;
-  licenseNumber: string;
-  providerType: string;
-  exclusionType: string;
-  exclusionDate: string | null;
-  reinstatementDate: string | null;
-}
+/** The fields of a list row a finding keeps (issue 30 item 4: the side-by-side view), and its file line. */
+export type FindingEntry = Pick<
+  ExclusionEntryInput,
+  | 'lastName'
+  | 'firstName'
+  | 'middleName'
+  | 'businessName'
+  | 'npi'
+  | 'dob'
+  | 'address'
+  | 'city'
+  | 'state'
+  | 'zip'
+  | 'licenseNumber'
+  | 'providerType'
+  | 'exclusionType'
+  | 'exclusionDate'
+  | 'reinstatementDate'
+> & { line: number };
 
 /** `e`'s fields a finding keeps (drops the raw fields, keys and bookkeeping). */
 export function findingEntryOf(e: FindingEntry): FindingEntry {

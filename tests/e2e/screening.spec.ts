@@ -205,9 +205,12 @@ test("a possible match shows the birth date marked 'Differs'; 'Not the Same Pers
   await expect(dialog).toBeHidden();
   await expect(admin.getByText(`${PROVIDER_NAME} is not the person on the OIG LEIE row`)).toBeVisible();
   await expect(finding).toHaveCount(0);
-  await expect(admin.getByText('No screening matches to review.')).toBeVisible();
 
-  // Read again from the server: the cleared row stays off the queue.
+  // Read again from the server: the cleared row stays off the queue (other specs on the same server may
+  // leave findings of their own there, so the queue itself need not be empty).
   await admin.reload();
-  await expect(admin.getByText('No screening matches to review.')).toBeVisible();
+  await expect(
+    admin.getByText(/^(No screening matches to review\.|[\d,]+ findings? to review)$/),
+  ).toBeVisible();
+  await expect(finding).toHaveCount(0);
 });

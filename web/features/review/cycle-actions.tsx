@@ -7,8 +7,7 @@
  *   reason (at most REVIEW_TEXT_MAX characters, the server's schema validates the form).
  * Texts: domain/credentials/provider-credential.ts `cycleTexts`.
  */
-import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { CreatedApplication } from '../../../domain/api/applications.ts';
@@ -16,9 +15,10 @@ import {
   type CycleTransition,
   closeWithoutDecisionBodySchema,
 } from '../../../domain/api/provider-credential.ts';
+import { REVIEW_TEXT_MAX } from '../../../domain/api/review.ts';
 import { cycleTexts } from '../../../domain/credentials/provider-credential.ts';
 import { ApiError, api } from '../../api.ts';
-import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
+import { ReasonDialog } from '../../components/reason-dialog.tsx';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import type { AdminReview } from './review-api.ts';
 
@@ -32,6 +32,7 @@ function useCycleAction<T, V>(path: (v: V) => string, body: (v: V) => unknown) {
   });
 }
 
+/** 'Close Without Decision': a required reason (the server's schema validates the form). */
 function CloseDialog({
   opened,
   onClose,
@@ -41,47 +42,19 @@ function CloseDialog({
   onClose: () => void;
   onSubmit: (reason: string) => Promise<void>;
 }) {
-  const [busy, setBusy] = useState(false);
-  const form = useForm({
-    initialValues: { reason: '' },
-    validate: zodValidate(closeWithoutDecisionBodySchema),
-  });
-  const submit = form.onSubmit(async ({ reason }) => {
-    setBusy(true);
-    try {
-      await onSubmit(reason);
-      form.reset();
-      onClose();
-    } catch (error) {
-      if (error instanceof ApiError && error.issues.length > 0)
-        form.setErrors(issuesToFormErrors(error.issues));
-    } finally {
-      setBusy(false);
-    }
-  });
   return (
-    <Modal
+    <ReasonDialog
       opened={opened}
-      onClose={() => !busy && onClose()}
       title={cycleTexts.closeWithoutDecision}
-      closeButtonProps={{ 'aria-label': 'Close' }}
-      centered
+      submitLabel={cycleTexts.closeWithoutDecision}
+      destructive
+      maxLength={REVIEW_TEXT_MAX}
+      schema={closeWithoutDecisionBodySchema}
+      onSubmit={onSubmit}
+      onClose={onClose}
     >
-      <form onSubmit={submit} noValidate aria-label={cycleTexts.closeWithoutDecision}>
-        <Stack>
-          <Text size="sm">{cycleTexts.closeWithoutDecisionHelp}</Text>
-          <Textarea label="Reason" required autosize minRows={3} {...form.getInputProps('reason')} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose} disabled={busy}>
-              Cancel
-            </Button>
-            <Button type="submit" color="red.9" loading={busy}>
-              {cycleTexts.closeWithoutDecision}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <Text size="sm">{cycleTexts.closeWithoutDecisionHelp}</Text>
+    </ReasonDialog>
   );
 }
 

@@ -8,12 +8,17 @@
 import { Alert, Button, Checkbox, Group, List, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import { rejectBodySchema, requestInformationBodySchema } from '../../../domain/api/review.ts';
+import {
+  REVIEW_TEXT_MAX,
+  rejectBodySchema,
+  requestInformationBodySchema,
+} from '../../../domain/api/review.ts';
 import { rejectionEndsCredentialText } from '../../../domain/credentials/provider-credential.ts';
 import { type ReviewAction, reviewActionLabel } from '../../../domain/review/review-workflow.ts';
 import { sections } from '../../../domain/sections/registry.ts';
 import { ApiError } from '../../api.ts';
 import { credentialStateOf } from '../../components/credential-badge.tsx';
+import { ReasonDialog } from '../../components/reason-dialog.tsx';
 import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { type AdminReview, type Transition, useTransition } from './review-api.ts';
@@ -86,6 +91,7 @@ function RequestInformationDialog({
   );
 }
 
+/** 'Reject': a required reason, and what a recredentialing denial does to the credential. */
 function RejectDialog({
   opened,
   onClose,
@@ -98,48 +104,24 @@ function RejectDialog({
   /** Issue 29 item 1: what a recredentialing denial does to the credential, said before confirming. */
   endsCredential: string | null;
 }) {
-  const [busy, setBusy] = useState(false);
-  const form = useForm({ initialValues: { reason: '' }, validate: zodValidate(rejectBodySchema) });
-  const submit = form.onSubmit(async ({ reason }) => {
-    setBusy(true);
-    try {
-      await onSubmit(reason);
-      onClose();
-    } catch (error) {
-      if (error instanceof ApiError && error.issues.length > 0)
-        form.setErrors(issuesToFormErrors(error.issues));
-    } finally {
-      setBusy(false);
-    }
-  });
   return (
-    <Modal
+    <ReasonDialog
       opened={opened}
-      onClose={() => !busy && onClose()}
       title="Reject the application"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-      centered
+      submitLabel="Reject"
+      destructive
+      maxLength={REVIEW_TEXT_MAX}
+      schema={rejectBodySchema}
+      onSubmit={onSubmit}
+      onClose={onClose}
     >
-      <form onSubmit={submit} noValidate aria-label="Reject the application">
-        <Stack>
-          <Text size="sm">The decision is final. The provider sees the reason and is emailed.</Text>
-          {endsCredential && (
-            <Alert color="red" variant="light" role="alert" title="The credential ends">
-              {endsCredential}
-            </Alert>
-          )}
-          <Textarea label="Reason" required autosize minRows={3} {...form.getInputProps('reason')} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose} disabled={busy}>
-              Cancel
-            </Button>
-            <Button type="submit" color="red.9" loading={busy}>
-              Reject
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <Text size="sm">The decision is final. The provider sees the reason and is emailed.</Text>
+      {endsCredential && (
+        <Alert color="red" variant="light" role="alert" title="The credential ends">
+          {endsCredential}
+        </Alert>
+      )}
+    </ReasonDialog>
   );
 }
 

@@ -19,11 +19,11 @@ import { SCREENING_REASON_MAX } from '../../../domain/api/screening.ts';
 import { ApiError } from '../../api.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
+import { ReasonDialog } from '../../components/reason-dialog.tsx';
 import { ResponsiveTable, type TableColumn } from '../../components/responsive-table.tsx';
 import { formatDate } from '../../format.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { badgeColor } from '../../theme.ts';
-import { ReasonDialog } from './reason-dialog.tsx';
 import {
   type ExclusionSourceStatus,
   type StagedImport,
@@ -276,6 +276,8 @@ export function ExclusionsTab({ enabled }: { enabled: boolean }) {
         title="Apply with a reason"
         submitLabel="Apply"
         destructive
+        maxLength={SCREENING_REASON_MAX}
+        description={`At most ${SCREENING_REASON_MAX} characters; kept in the audit log.`}
         schema={applyReasonSchema}
         onSubmit={(reason) => (needsReason ? apply(needsReason, reason) : Promise.resolve())}
         onClose={() => setReasonOpen(false)}

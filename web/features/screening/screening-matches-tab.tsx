@@ -14,12 +14,13 @@ import {
   type FindingDecision,
   findingDecisionBodySchema,
   findingDecisionLabel,
+  SCREENING_REASON_MAX,
 } from '../../../domain/api/screening.ts';
 import { ApiError } from '../../api.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
+import { ReasonDialog } from '../../components/reason-dialog.tsx';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { FindingCard } from './finding-card.tsx';
-import { ReasonDialog } from './reason-dialog.tsx';
 import { type ScreeningFinding, useFindingDecision, useScreeningQueue } from './screening-api.ts';
 import { countOf, decisionHelp } from './screening-texts.ts';
 
@@ -114,6 +115,8 @@ export function ScreeningMatchesTab({ enabled }: { enabled: boolean }) {
         }
         submitLabel={deciding ? findingDecisionLabel[deciding.decision] : 'Save'}
         destructive={deciding?.decision === 'confirm_match'}
+        maxLength={SCREENING_REASON_MAX}
+        description={`At most ${SCREENING_REASON_MAX} characters; kept in the audit log.`}
         schema={reasonSchema}
         onSubmit={submit}
         onClose={() => setDialogOpen(false)}

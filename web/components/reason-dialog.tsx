@@ -1,17 +1,17 @@
 /**
- * A dialog asking for a required reason before a screening action (issue 30 items 2 and 4): applying a
- * file that would empty or shrink a list, 'Confirm Match', 'Not the Same Person' and 'Accept Change'.
- * The reason is validated with the caller's zod schema (the contract's, at most SCREENING_REASON_MAX
- * characters) before anything is sent; a 400's field issues from the server show under the field.
- * Mantine's Modal traps focus, closes with Escape and returns focus to the button that opened it.
+ * A dialog asking for a required reason before an action: 'Reject' and 'Close Without Decision' on the
+ * review page (issues 13, 29), and the screening actions (issue 30: applying a file that would empty or
+ * shrink a list, 'Confirm Match', 'Not the Same Person', 'Accept Change'). The reason is validated with
+ * the caller's zod schema (the API contract's) before anything is sent; a 400's field issues from the
+ * server show under the field. Mantine's Modal traps focus, closes with Escape and returns focus to the
+ * button that opened it. Each opening starts with an empty reason.
  */
 import { Button, Group, Modal, Stack, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { type ReactNode, useEffect, useState } from 'react';
 import type { $ZodType } from 'zod/v4/core';
-import { SCREENING_REASON_MAX } from '../../../domain/api/screening.ts';
-import { ApiError } from '../../api.ts';
-import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
+import { ApiError } from '../api.ts';
+import { issuesToFormErrors, zodValidate } from '../forms/zod-form.ts';
 
 export function ReasonDialog({
   opened,
@@ -19,6 +19,8 @@ export function ReasonDialog({
   children,
   submitLabel,
   destructive = false,
+  maxLength,
+  description,
   schema,
   onSubmit,
   onClose,
@@ -31,6 +33,10 @@ export function ReasonDialog({
   submitLabel: string;
   /** A red submit button. */
   destructive?: boolean;
+  /** The schema's longest reason, characters (the field stops there). */
+  maxLength?: number;
+  /** Under the field's label, e.g. who sees the reason. */
+  description?: string;
   /** Validates `{ reason }`; must refuse an empty reason. */
   schema: $ZodType;
   /**
@@ -75,8 +81,8 @@ export function ReasonDialog({
             required
             autosize
             minRows={3}
-            maxLength={SCREENING_REASON_MAX}
-            description={`At most ${SCREENING_REASON_MAX} characters; kept in the audit log.`}
+            maxLength={maxLength}
+            description={description}
             {...form.getInputProps('reason')}
           />
           <Group justify="flex-end">
