@@ -323,6 +323,11 @@ export const reviewQueueSchema = z.object({
       openRequest: z.boolean(),
       /** Verified + waived items. */
       checklistDone: z.number().int(),
+      /**
+       * Items whose verified data changed since (status `needs_reverification`, issue 29 item 3),
+       * shown on the row as '2 need re-verification'; not part of `checklistDone`.
+       */
+      checklistNeedsReverification: z.number().int(),
       checklistTotal: z.number().int(),
     }),
   ),

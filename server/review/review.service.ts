@@ -852,8 +852,9 @@ export async function getVersion(db: Database, applicationId: string, version: n
  * (without a status filter) the open credential updates of approved applications by when they were
  * sent (issue 29 item 4, kind 'credential_update'), one page of REVIEW_QUEUE_PAGE_SIZE, with days
  * since submission (an update: since it was sent) as of `now`, the reviewer, whether a request is
- * open and checklist progress. Served by the partial index
- * provider_applications_review_queue_idx (submitted_at, id) and, per row of the page only, the
+ * open and checklist progress (verified or waived, needing re-verification, total). Served by the
+ * partial index provider_applications_review_queue_idx (submitted_at, id) and, per row of the page
+ * only, the
  * verification_items_progress_idx and information_requests_one_open_idx (decision 018).
  */
 export async function reviewQueue(
@@ -915,6 +916,8 @@ export async function reviewQueue(
             >`(select u.name from "user" u where u.id = ${qualified.reviewerId})`,
             openRequest: sql<boolean>`exists (select 1 from information_requests r where r.application_id = ${qualified.id} and r.responded_at is null)`,
             checklistDone: sql<number>`(select count(*)::int from verification_items v where v.application_id = ${qualified.id} and v.status in ('verified', 'waived'))`,
+            // Issue 29 follow-up: read from verification_items_progress_idx like the count above.
+            checklistNeedsReverification: sql<number>`(select count(*)::int from verification_items v where v.application_id = ${qualified.id} and v.status = 'needs_reverification')`,
             checklistTotal: sql<number>`(select count(*)::int from verification_items v where v.application_id = ${qualified.id})`,
           })
           .from(a)

@@ -5,7 +5,7 @@
  * the approval through. Also the start-up backfill of items verified before bindings existed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminReview } from '../../domain/api/review.ts';
+import type { AdminReview, ReviewQueue } from '../../domain/api/review.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { completedApplication } from './testing/completed-review-application.ts';
 import { backfillVerificationBindings } from './verification-binding.ts';
@@ -39,6 +39,20 @@ async function verify(applicationId: string, itemId: string, source: string) {
     verifiedAt: today(),
   });
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+}
+
+/** The review queue's row of `applicationId` (under review, assigned to the admin), paging as needed. */
+async function queueRow(applicationId: string): Promise<ReviewQueue['items'][number]> {
+  for (let page = 1; ; page += 1) {
+    const queue = await admin.json<ReviewQueue>(
+      'GET',
+      `/api/admin/review-queue?status=under_review&assigned=me&page=${page}`,
+    );
+    expect(queue.status).toBe(200);
+    const row = queue.body.items.find((i) => i.applicationId === applicationId);
+    if (row) return row;
+    expect(queue.body.items.length, 'the application is not in the queue').toBe(queue.body.pageSize);
+  }
 }
 
 interface LicenseRow {
@@ -94,6 +108,13 @@ describe('a verification bound to the data it verified', () => {
       true,
     );
 
+    // The review queue's row counts it apart from the verified ones.
+    expect(await queueRow(applicationId)).toMatchObject({
+      checklistDone: after.checklist.length - 1,
+      checklistNeedsReverification: 1,
+      checklistTotal: after.checklist.length,
+    });
+
     const refused = await admin.json<{ message: string }>('POST', adminPath(applicationId, 'approve'), {});
     expect(refused.status).toBe(409);
     expect(refused.body.message).toContain(
@@ -103,6 +124,10 @@ describe('a verification bound to the data it verified', () => {
     await verify(applicationId, flagged[0]!.id, 'State board');
     const reverified = (await review(applicationId)).checklist.find((i) => i.id === flagged[0]!.id)!;
     expect(reverified).toMatchObject({ status: 'verified', changes: [] });
+    expect(await queueRow(applicationId)).toMatchObject({
+      checklistDone: after.checklist.length,
+      checklistNeedsReverification: 0,
+    });
     const approved = await admin.json('POST', adminPath(applicationId, 'approve'), {});
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
 

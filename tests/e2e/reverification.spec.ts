@@ -3,8 +3,8 @@
  * an administrator verifies every checklist item, asks for information on Professional Licenses; the
  * provider changes the license's expiration date and submits the response; the license item then shows
  * 'Needs re-verification' with 'Expiration date <old> → <new>', every other item stays verified,
- * 'Approve' is refused naming the license, and once the license is verified again 'Approve' goes
- * through. With E2E_SCREENSHOTS=<folder>, the changed item is saved there (desktop and phone).
+ * the Review Queue's row says '1 needs re-verification', 'Approve' is refused naming the license,
+ * and once the license is verified again 'Approve' goes through. With E2E_SCREENSHOTS=<folder>, the changed item is saved there (desktop and phone).
  */
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect as baseExpect, type Locator, type Page, test } from '@playwright/test';
@@ -195,6 +195,14 @@ test("a license whose expiry changes in a response needs re-verification; 'Appro
   }
   await expectChecklistAccessible(page);
   if (SHOTS) await license.screenshot({ path: `${SHOTS}/review-needs-reverification.png` });
+
+  // The Review Queue says it too, in words on an orange badge, beside the application's status.
+  await page.goto('/admin?tab=review&status=under_review&assigned=me');
+  const queued = page.getByRole('listitem', { name: 'Renata Reyes' });
+  await expect(queued.getByText('1 needs re-verification', { exact: true })).toBeVisible();
+  await expect(queued).toContainText(`Checklist: ${total - 1} of ${total} verified or waived`);
+  await queued.getByRole('link', { name: 'Open Review of Renata Reyes' }).click();
+  await expect(license.getByText('Needs re-verification', { exact: true })).toBeVisible();
 
   // 'Approve' is refused, in the page, naming the license and its change.
   await approve(page);

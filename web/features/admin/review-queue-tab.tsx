@@ -5,11 +5,14 @@
  * review page. Filters: status and 'Assigned to me'. Paged on the server (GET /api/admin/review-queue).
  * Issue 29 item 4: an approved provider's open credential update is listed too, badged 'Credential
  * Update' (instead of the application's status), with when it was sent and the sections it changed.
+ * A row whose checklist has items needing re-verification (their verified data changed) says how
+ * many in an orange badge: '2 need re-verification'.
  */
 import { Anchor, Badge, Card, Checkbox, Group, Select, Stack, Text } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { applicationStatusLabel } from '../../../domain/application-status.ts';
 import { CREDENTIAL_UPDATE_KIND_LABEL } from '../../../domain/credentials/credential-updates.ts';
+import { verificationStatusColor } from '../../../domain/review/verification-checklist.ts';
 import { sectionCatalog } from '../../../domain/sections/section-catalog.ts';
 import { fromAdminState } from '../../app/admin-tabs.ts';
 import { reviewPath } from '../../app/paths.ts';
@@ -32,6 +35,14 @@ const statusOptions = [
 function daysAgo(n: number): string {
   if (n <= 0) return 'today';
   return n === 1 ? '1 day ago' : `${n} days ago`;
+}
+
+/**
+ * The queue row's count of items whose verified data changed (issue 29 item 3): '1 needs
+ * re-verification', '2 need re-verification'.
+ */
+function needsReverificationLabel(n: number): string {
+  return `${n} ${n === 1 ? 'needs' : 'need'} re-verification`;
 }
 
 function QueueCard({ item }: { item: QueueItem }) {
@@ -66,6 +77,12 @@ function QueueCard({ item }: { item: QueueItem }) {
             {item.openRequest && (
               <Badge color={badgeColor.blue} variant="filled">
                 Information requested
+              </Badge>
+            )}
+            {item.checklistNeedsReverification > 0 && (
+              // The review checklist's colour for the status; the words say it, not the colour alone.
+              <Badge color={badgeColor[verificationStatusColor.needs_reverification]} variant="filled">
+                {needsReverificationLabel(item.checklistNeedsReverification)}
               </Badge>
             )}
             {item.kind === 'credential_update' ? (
