@@ -2,7 +2,7 @@
  * The 'Screening Matches' queue and its decisions (issue 30 item 4, decision 027).
  *
  * `screeningQueue` lists what waits for a reviewer: possible matches ('open') and findings whose row
- * left the list (`pending_change`), oldest first, each with the provider's fields beside the list
+ * left the list (`pending_change`) of applications under review or approved, oldest first, each with the provider's fields beside the list
  * row's (domain/screening/finding-comparison.ts). `decideFinding` records one decision:
  * - 'Confirm Match' (an open possible match): it becomes a match; the item shows 'Match';
  * - 'Not the Same Person' (an open possible match): cleared, and remembered for the provider: the
@@ -11,7 +11,7 @@
  * Each takes a reason, is audited, and refills the application's checklist item when screening owns
  * it. A decision on a finding already decided is a 409 (two reviewers at once: one wins).
  */
-import { and, asc, eq, isNotNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNotNull, or, sql } from 'drizzle-orm';
 import type { FindingDecision, ScreeningFinding } from '../../domain/api/screening.ts';
 import { AppError } from '../../domain/app-error.ts';
 import type { SnapshotRow } from '../../domain/review/application-snapshot.ts';
@@ -30,15 +30,23 @@ export const QUEUE_LIMIT = 200;
 
 const text = (row: SnapshotRow | null | undefined, key: string) => String(row?.[key] ?? '');
 
-/** The open possible matches and pending changes, oldest first (at most QUEUE_LIMIT). */
+/**
+ * The open possible matches and pending changes of applications under review or approved, oldest
+ * first (at most QUEUE_LIMIT).
+ */
 export async function screeningQueue(db: Queryable): Promise<ScreeningFinding[]> {
   const rows = await db
-    .select()
+    .select(getTableColumns(screeningFindings))
     .from(screeningFindings)
+    .innerJoin(providerApplications, eq(providerApplications.id, screeningFindings.applicationId))
     .where(
-      or(
-        eq(screeningFindings.status, 'open'),
-        and(sql`${screeningFindings.status} <> 'cleared'`, isNotNull(screeningFindings.pendingChange)),
+      and(
+        // A finding of an application rejected, withdrawn or closed since waits for nobody.
+        inArray(providerApplications.applicationStatus, ['under_review', 'approved']),
+        or(
+          eq(screeningFindings.status, 'open'),
+          and(sql`${screeningFindings.status} <> 'cleared'`, isNotNull(screeningFindings.pendingChange)),
+        ),
       ),
     )
     .orderBy(asc(screeningFindings.foundAt), asc(screeningFindings.id))

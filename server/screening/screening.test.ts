@@ -287,6 +287,11 @@ describe('screening', () => {
       sourceLabel: 'Pennsylvania Medicheck',
     });
     expect((await exclusionsItem(paProvider.applicationId)).status).toBe('pending');
+    // Once the application is decided otherwise (here: rejected), its finding waits for nobody.
+    await app.runtime.deps.db.execute(
+      sql`update provider_applications set application_status = 'rejected' where id = ${paProvider.applicationId}`,
+    );
+    expect((await queue()).some((f) => f.applicationId === paProvider.applicationId)).toBe(false);
   });
 
   it("'Not the Same Person' clears a possible match and is remembered until the row changes; 'Confirm Match' makes it a match", async () => {
