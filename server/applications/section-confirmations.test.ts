@@ -292,14 +292,16 @@ describe("'Start Review' of a copy carries the education verification forward", 
     expect(others.some((i) => i.kind === 'license')).toBe(true);
     expect(others.every((i) => i.status === 'pending')).toBe(true);
     // The carried item is bound to the copy's version 1, so a later change still flags it.
-    const [bound] = await query<{ fingerprint: string | null; verified_version: number | null }>(
-      'select fingerprint, verified_version from verification_items where id = $1',
-      [education.id],
+    // Its covered values are the ones the source item verified (that is why it was carried).
+    const bindings = await query<{ id: string; verified_values: unknown; verified_version: number | null }>(
+      'select id, verified_values, verified_version from verification_items where id = any($1)',
+      [[education.id, sourceEducation.id]],
     );
-    expect(bound).toMatchObject({
-      fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/),
-      verified_version: 1,
-    });
+    const bound = bindings.find((r) => r.id === education.id);
+    const source = bindings.find((r) => r.id === sourceEducation.id);
+    expect(bound?.verified_version).toBe(1);
+    expect(bound?.verified_values).not.toBeNull();
+    expect(bound?.verified_values).toEqual(source?.verified_values);
     const audits = await query<{ details: { fromItemId: string } }>(
       `select details from audit_log where action = 'review.verification_carried_forward' and resource_id = $1`,
       [education.id],

@@ -552,7 +552,7 @@ export async function updateVerificationItem(
     const recorded = update.status === 'verified' || update.status === 'waived';
     const binding = recorded
       ? bindingColumns(before, await newestVersion(tx, application.id), now)
-      : { verifiedValues: null, fingerprint: null, verifiedVersion: null, changes: null };
+      : { verifiedValues: null, verifiedVersion: null, changes: null };
     const [row] = await tx
       .update(verificationItems)
       .set({
@@ -854,8 +854,7 @@ export async function getVersion(db: Database, applicationId: string, version: n
  * since submission (an update: since it was sent) as of `now`, the reviewer, whether a request is
  * open and checklist progress (verified or waived, needing re-verification, total). Served by the
  * partial index provider_applications_review_queue_idx (submitted_at, id) and, per row of the page
- * only, the
- * verification_items_progress_idx and information_requests_one_open_idx (decision 018).
+ * only, the verification_items_progress_idx and information_requests_one_open_idx (decision 018).
  */
 export async function reviewQueue(
   db: Database,

@@ -150,22 +150,25 @@ describe('a verification bound to the data it verified', () => {
     const [first] = (await review(applicationId)).checklist;
     await verify(applicationId, first!.id, first!.primarySource);
     const pool = app.runtime.deps.database.pool;
-    const recorded = await pool.query<{ fingerprint: string }>(
-      'select fingerprint from verification_items where id = $1',
+    const recorded = await pool.query<{ verified_values: Record<string, string> }>(
+      'select verified_values from verification_items where id = $1',
       [first!.id],
     );
-    expect(recorded.rows[0]!.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(Object.keys(recorded.rows[0]!.verified_values).length).toBeGreaterThan(0);
     await pool.query(
-      'update verification_items set fingerprint = null, verified_values = null, verified_version = null where id = $1',
+      'update verification_items set verified_values = null, verified_version = null where id = $1',
       [first!.id],
     );
 
     expect(await backfillVerificationBindings(app.runtime.deps.database.db)).toBeGreaterThanOrEqual(1);
-    const backfilled = await pool.query<{ fingerprint: string; verified_version: number }>(
-      'select fingerprint, verified_version from verification_items where id = $1',
+    const backfilled = await pool.query<{ verified_values: unknown; verified_version: number }>(
+      'select verified_values, verified_version from verification_items where id = $1',
       [first!.id],
     );
-    expect(backfilled.rows[0]).toEqual({ fingerprint: recorded.rows[0]!.fingerprint, verified_version: 1 });
+    expect(backfilled.rows[0]).toEqual({
+      verified_values: recorded.rows[0]!.verified_values,
+      verified_version: 1,
+    });
     // Idempotent: nothing left to bind.
     expect(await backfillVerificationBindings(app.runtime.deps.database.db)).toBe(0);
   });

@@ -1,15 +1,14 @@
 /**
  * Verifications bound to the data they verified (issue 29 item 3, decision 025). A verified or
  * waived checklist item records the values it covers in the snapshot it was recorded on
- * (domain/review/verification-fingerprint.ts `coveredValues`) and their fingerprint, the hex SHA-256
- * of their canonical JSON. Every later version (a response to 'Request Information', a credential
- * update) is compared item by item: an item whose covered values changed becomes
+ * (domain/review/verification-fingerprint.ts `coveredValues`, `verified_values`). Every later
+ * version (a response to 'Request Information', a credential update) is compared item by item,
+ * field by field (`changedFields`): an item whose covered values changed becomes
  * `needs_reverification` with the changes; one whose values are back to what was verified returns
  * to its outcome; the others stay as they were.
  */
-import { createHash } from 'node:crypto';
 import { and, desc, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
-import { type ApplicationSnapshot, canonicalJson } from '../../domain/review/application-snapshot.ts';
+import type { ApplicationSnapshot } from '../../domain/review/application-snapshot.ts';
 import type { VerificationKind } from '../../domain/review/verification-checklist.ts';
 import {
   type CoveredValues,
@@ -20,11 +19,6 @@ import {
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { applicationVersions, verificationItems } from '../db/schema/review.ts';
-
-/** Hex SHA-256 of the canonical JSON of `values` (the item's fingerprint). */
-export function fingerprintOf(values: CoveredValues): string {
-  return createHash('sha256').update(canonicalJson(values)).digest('hex');
-}
 
 /** The newest stored version of `applicationId`: its number and snapshot, or undefined. */
 export async function newestVersion(
@@ -55,7 +49,6 @@ export function bindingColumns(
     : null;
   return {
     verifiedValues: values,
-    fingerprint: values ? fingerprintOf(values) : null,
     verifiedVersion: values && at ? at.version : null,
     changes: null,
   };
@@ -156,7 +149,6 @@ export async function backfillVerificationBindings(db: Database): Promise<number
       .where(
         and(
           inArray(verificationItems.status, ['verified', 'waived']),
-          isNull(verificationItems.fingerprint),
           isNull(verificationItems.verifiedVersion),
         ),
       )
@@ -184,7 +176,7 @@ export async function backfillVerificationBindings(db: Database): Promise<number
         .update(verificationItems)
         .set({ ...columns, verifiedVersion: columns.verifiedVersion ?? 0 })
         .where(eq(verificationItems.id, item.id));
-      if (columns.fingerprint) bound += 1;
+      if (columns.verifiedValues) bound += 1;
     }
   }
 }

@@ -101,11 +101,11 @@ export const verificationItems = pgTable(
     sourceRecordAt: timestamp('source_record_at', { withTimezone: true }),
     /**
      * What a verification or waiver covered (issue 29, domain/review/verification-fingerprint.ts): the
-     * item's fields as they were in the snapshot it was recorded on, `{ label: value }`, and the hex
-     * SHA-256 of their canonical JSON. Null while pending or in discrepancy.
+     * item's fields as they were in the snapshot it was recorded on, `{ label: value }`, compared
+     * field by field with every later version. Null while pending or in discrepancy. (Migration 0021
+     * dropped the `fingerprint` column beside it: a hash of these values that nothing compared.)
      */
     verifiedValues: jsonb('verified_values'),
-    fingerprint: text('fingerprint'),
     /**
      * The `row_key` of the section row the item verifies (a license, a board certification, the
      * highest education, the current malpractice policy; issue 29), so a changed number or name

@@ -1,0 +1,1 @@
+ALTER TABLE "verification_items" DROP COLUMN "fingerprint";
