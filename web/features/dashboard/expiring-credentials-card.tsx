@@ -5,7 +5,9 @@
  * its date and the days left ('Expired' past the date), coloured by urgency, and links to the
  * section screen where it is renewed. Issue 29 item 4: on the approved application whose credential
  * is current, a dated item has 'Update Credential', opening its section in update mode (`?update=1`,
- * editable, with 'Submit Update'); no item leads to a read-only dead end.
+ * editable, with 'Submit Update'); no item leads to a read-only dead end. The card lists dated
+ * section rows only (domain `credentialKindSection`), never a document: a renewed file is uploaded
+ * from the section screen's update notice, which links to Documents in update mode.
  */
 import { Anchor, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -22,7 +24,7 @@ import {
   sectionPath,
 } from '../../../domain/sections/section-catalog.ts';
 import { api } from '../../api.ts';
-import { useCredentialUpdate } from '../../app/credential-update.ts';
+import { credentialUpdateHref, useCredentialUpdate } from '../../app/credential-update.ts';
 import { formatDate } from '../../format.ts';
 import { expiryUrgencyColor } from '../../theme.ts';
 
@@ -86,7 +88,7 @@ export function ExpiringCredentialsCard({
                   {updatable && isCredentialUpdateSection(credential.sectionKey) && (
                     <Button
                       component={Link}
-                      to={`${sectionPath(section, applicationId)}?update=1`}
+                      to={credentialUpdateHref(sectionPath(section, applicationId))}
                       size="xs"
                       aria-label={`${credentialUpdateTexts.updateCredential}: ${credential.name}`}
                     >

@@ -3,6 +3,10 @@
  * then a file; the upload shows its progress; the list shows name, type, size in MB (two decimals), a
  * download and a delete with confirmation; 'Back to Dashboard' and 'Continue' return to /dashboard.
  * The checks here (type first, extension, 10MB) only spare a round trip: the server enforces them.
+ * On the approved application whose credential is current the screen takes a credential update
+ * (issue 29 item 4, as the dated sections do: `?update=1`, app/credential-update.ts
+ * `useSectionEditing`): uploads open, deletes never (the approval rests on the files sent), and
+ * 'Submit Update' sends the new files to the credentialing team.
  */
 import {
   ActionIcon,
@@ -35,9 +39,10 @@ import {
 } from '../../../domain/sections/documents.ts';
 import type { SectionMessages } from '../../../domain/sections/section.ts';
 import { ApiError, isNotFound } from '../../api.ts';
-import { useSectionLock } from '../../app/provider-review.ts';
+import { useSectionEditing } from '../../app/credential-update.ts';
 import { ApplicationNotFound } from '../../components/application-not-found.tsx';
 import { CopiedSectionConfirm } from '../../components/copied-section-confirm.tsx';
+import { CredentialUpdateNotice } from '../../components/credential-update-notice.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { ResponsiveTable, type TableColumn } from '../../components/responsive-table.tsx';
 import { SectionLockNotice } from '../../components/section-lock-notice.tsx';
@@ -188,7 +193,7 @@ const documentColumns: TableColumn<UploadedDocument>[] = [
   { header: 'Size', render: (d) => formatFileSizeMb(d.fileSize), noWrap: true },
 ];
 
-function DocumentList({ applicationId, readOnly }: { applicationId: string; readOnly: boolean }) {
+function DocumentList({ applicationId, canDelete }: { applicationId: string; canDelete: boolean }) {
   const { data: documents, isPending, isError } = useDocuments(applicationId);
   const remove = useDeleteDocument(applicationId);
   const [pendingDelete, setPendingDelete] = useState<UploadedDocument | null>(null);
@@ -235,7 +240,7 @@ function DocumentList({ applicationId, readOnly }: { applicationId: string; read
               >
                 <IconDownload size={18} aria-hidden="true" />
               </ActionIcon>
-              {!readOnly && (
+              {canDelete && (
                 <ActionIcon
                   variant="subtle"
                   color="red.9"
@@ -280,8 +285,10 @@ export default function DocumentsPage() {
   // Issue 17: an unknown or another person's application id shows no upload (query shared by its key).
   const documentsQuery = useDocuments(applicationId);
   // Issue 13: from completion on, uploads and deletes only when the open request names Documents.
-  const lock = useSectionLock(applicationId, 'documents');
+  // Issue 29 item 4: an approved application's credential update opens uploads, never deletes.
+  const { lock, updateMode } = useSectionEditing(applicationId, 'documents');
   const readOnly = lock.kind === 'loading' || lock.kind === 'locked';
+  const canDelete = !readOnly && !updateMode?.active;
   if (isNotFound(documentsQuery.error)) {
     return (
       <main>
@@ -306,10 +313,14 @@ export default function DocumentsPage() {
             </Title>
             <Text c="dimmed">Upload your supporting documentation.</Text>
           </div>
-          <SectionLockNotice lock={lock} />
+          {updateMode ? (
+            <CredentialUpdateNotice applicationId={applicationId} sectionKey="documents" mode={updateMode} />
+          ) : (
+            <SectionLockNotice lock={lock} />
+          )}
           <CopiedSectionConfirm applicationId={applicationId} sectionKey="documents" />
           {!readOnly && <UploadCard applicationId={applicationId} />}
-          <DocumentList applicationId={applicationId} readOnly={readOnly} />
+          <DocumentList applicationId={applicationId} canDelete={canDelete} />
           <Group justify="space-between">
             <Button variant="default" onClick={() => navigate('/dashboard')}>
               Back to Dashboard

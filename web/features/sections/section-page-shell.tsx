@@ -2,19 +2,15 @@
  * The frame every section screen shares (spec §2): a main landmark, the section title as the page's one
  * h1 with its description, and the load-failure state (loading shows the shared InlineLoader).
  */
-import { Alert, Button, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { createContext, type ReactNode, useContext } from 'react';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
-import {
-  credentialUpdateTexts,
-  isCredentialUpdateSection,
-} from '../../../domain/credentials/credential-updates.ts';
+import { useNavigate, useParams } from 'react-router';
 import type { Section } from '../../../domain/sections/registry.ts';
-import { useCredentialUpdate } from '../../app/credential-update.ts';
-import { type SectionLock, useSectionLock } from '../../app/provider-review.ts';
+import { useSectionEditing } from '../../app/credential-update.ts';
+import type { SectionLock } from '../../app/provider-review.ts';
 import { CopiedSectionConfirm } from '../../components/copied-section-confirm.tsx';
+import { CredentialUpdateNotice } from '../../components/credential-update-notice.tsx';
 import { SectionLockNotice } from '../../components/section-lock-notice.tsx';
-import { SubmitUpdateButton } from '../../components/submit-update-button.tsx';
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -40,68 +36,11 @@ export function SectionFieldset({ children }: { children: ReactNode }) {
   );
 }
 
-/** The search parameter of a dated section opened in update mode ('Update Credential', issue 29 item 4). */
-export const UPDATE_MODE_PARAM = 'update';
-
-/**
- * A dated section of the approved application whose credential is current (issue 29 item 4): instead
- * of the read-only dead end, 'Update Credential' opens it in update mode (`?update=1`): editable, with
- * what to do and 'Submit Update'. Null for every other section and state (the lock stands).
- */
-function useCredentialUpdateMode(applicationId: string, section: Section, lock: SectionLock) {
-  const [params, setParams] = useSearchParams();
-  const applies = lock.kind === 'locked' && isCredentialUpdateSection(section.key);
-  const status = useCredentialUpdate(applicationId, applies);
-  // Not known yet: no notice at all, rather than the read-only one flashing first.
-  if (applies && status.isPending) return 'pending' as const;
-  if (!applies || !status.data?.allowed) return null;
-  return {
-    active: params.get(UPDATE_MODE_PARAM) === '1',
-    start: () => setParams({ [UPDATE_MODE_PARAM]: '1' }, { replace: true }),
-  };
-}
-
-function CredentialUpdateNotice({
-  applicationId,
-  mode,
-}: {
-  applicationId: string;
-  mode: { active: boolean; start: () => void };
-}) {
-  const navigate = useNavigate();
-  return (
-    <Paper
-      withBorder
-      p="md"
-      role="region"
-      aria-label={credentialUpdateTexts.updateCredential}
-      style={{ borderLeft: '6px solid var(--mantine-color-blue-8)' }}
-    >
-      <Text fw={600} mb={4}>
-        {credentialUpdateTexts.updateCredential}
-      </Text>
-      {mode.active ? (
-        <Stack gap="sm" align="flex-start">
-          <Text size="sm">{credentialUpdateTexts.explanation}</Text>
-          <SubmitUpdateButton applicationId={applicationId} onSent={() => navigate('/dashboard')} />
-        </Stack>
-      ) : (
-        <Stack gap="sm" align="flex-start">
-          <Text size="sm">{credentialUpdateTexts.offer}</Text>
-          <Button onClick={mode.start}>{credentialUpdateTexts.updateCredential}</Button>
-        </Stack>
-      )}
-    </Paper>
-  );
-}
-
 export function SectionPageShell({ section, children }: { section: Section; children: ReactNode }) {
   const { applicationId = '' } = useParams();
-  const sectionLock = useSectionLock(applicationId, section.key);
-  const updateMode = useCredentialUpdateMode(applicationId, section, sectionLock);
-  // In update mode the section is editable; the server's lock allows the same (review-lock.ts).
-  const lock: SectionLock =
-    updateMode === 'pending' ? { kind: 'loading' } : updateMode?.active ? { kind: 'editable' } : sectionLock;
+  // Issue 29 item 4: a dated section of the approved application offers 'Update Credential' instead
+  // of the read-only dead end; in update mode (`?update=1`) it is editable.
+  const { lock, updateMode } = useSectionEditing(applicationId, section.key);
   return (
     <main>
       <Container size="md" py="xl">
@@ -112,8 +51,12 @@ export function SectionPageShell({ section, children }: { section: Section; chil
             </Title>
             <Text c="dimmed">{capitalize(section.description)}</Text>
           </div>
-          {updateMode && updateMode !== 'pending' ? (
-            <CredentialUpdateNotice applicationId={applicationId} mode={updateMode} />
+          {updateMode ? (
+            <CredentialUpdateNotice
+              applicationId={applicationId}
+              sectionKey={section.key}
+              mode={updateMode}
+            />
           ) : (
             <SectionLockNotice lock={lock} />
           )}
