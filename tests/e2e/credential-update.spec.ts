@@ -5,13 +5,19 @@
  * Licenses in update mode (no read-only dead end); she renews it and presses 'Submit Update'. The
  * dashboard says the update was sent; the administrator's Review Queue lists a 'Credential Update'
  * for her; on the review page only the license needs re-verification; once it is verified, 'Complete
- * Update Review' closes the update and it leaves the queue.
+ * Update Review' closes the update and it leaves the queue. The Documents screen takes an update too:
+ * opened with `?update=1` it uploads (never deletes) the renewed license file, and 'Submit Update'
+ * sends it as a credential update whose changed section is Documents.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { type Browser, expect as baseExpect, type Locator, type Page, test } from '@playwright/test';
 import {
   approveThroughApi,
+  completedApplicationInBrowser,
   completionReceiverForSpec,
   expectNoAxeViolations,
+  PDF_BYTES,
   signAttestation,
   signIn,
   signInAsNewAdmin,
@@ -90,6 +96,10 @@ test('an approved provider updates an expiring license from the card; the review
   await expect(provider).toHaveURL(new RegExp(`/professional-licenses/${applicationId}\\?update=1$`));
   const notice = provider.getByRole('region', { name: 'Update Credential' });
   await expect(notice).toContainText("press 'Submit Update'");
+  // The renewed license's file goes to Documents, opened in update mode too.
+  await expect(
+    notice.getByRole('link', { name: 'Upload the renewed document in Documents' }),
+  ).toHaveAttribute('href', `/documents/${applicationId}?update=1`);
   await expect(provider.getByText('Read-only', { exact: true })).toHaveCount(0);
   await expect(provider.getByText(/it can no longer be changed/)).toHaveCount(0);
   const renewed = isoDay(20 + 3 * 365);
@@ -145,5 +155,81 @@ test('an approved provider updates an expiring license from the card; the review
   await provider.reload();
   await expect(provider.getByRole('region', { name: 'Credential Update' })).toContainText(
     /^Credential Update\s*Credential update reviewed /,
+  );
+});
+
+test('an approved provider uploads a renewed license file on Documents in update mode and sends it', async ({
+  browser,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  const renewedFile = testInfo.outputPath('renewed-license.pdf');
+  fs.mkdirSync(path.dirname(renewedFile), { recursive: true });
+  fs.writeFileSync(renewedFile, PDF_BYTES);
+
+  // First, Dora completes her application (with cv.pdf); Uri approves it with every item verified.
+  const provider = await (await browser.newContext()).newPage();
+  const { applicationId } = await completedApplicationInBrowser(provider, {
+    firstName: 'Dora',
+    lastName: 'Upload',
+    emailPrefix: 'dora-docs',
+  });
+  const admin = await (await browser.newContext()).newPage();
+  await signInAsNewAdmin(admin, { firstName: 'Uri', lastName: 'Reviewer', emailPrefix: 'uri-docs' });
+  await approveThroughApi(admin, applicationId);
+
+  // Second, Documents without ?update=1 offers 'Update Credential' instead of a read-only dead end,
+  // and no upload yet.
+  await provider.goto(`/documents/${applicationId}`);
+  const notice = provider.getByRole('region', { name: 'Update Credential' });
+  await expect(notice).toContainText("Press 'Update Credential' to upload it here.");
+  await expect(provider.getByText('Read-only', { exact: true })).toHaveCount(0);
+  await expect(provider.getByRole('button', { name: 'Choose File' })).toHaveCount(0);
+
+  // Third, in update mode (`?update=1`) she may upload, never delete what the approval rests on.
+  await provider.goto(`/documents/${applicationId}?update=1`);
+  await expect(notice).toContainText("Upload the renewed document here, then press 'Submit Update'");
+  await expect(provider.getByRole('link', { name: 'Download cv.pdf' })).toBeVisible();
+  await expect(provider.getByRole('button', { name: /^Delete / })).toHaveCount(0);
+  await expectNoAxeViolations(provider);
+  await provider.getByRole('combobox', { name: 'Document Type' }).click();
+  await provider.getByRole('option', { name: 'Medical License', exact: true }).click();
+  const [chooser] = await Promise.all([
+    provider.waitForEvent('filechooser'),
+    provider.getByRole('button', { name: 'Choose File' }).click(),
+  ]);
+  await chooser.setFiles(renewedFile);
+  await expect(provider.getByText('Uploaded renewed-license.pdf')).toBeVisible();
+  await expect(provider.getByRole('link', { name: 'Download renewed-license.pdf' })).toBeVisible();
+  await expect(provider.getByRole('button', { name: /^Delete / })).toHaveCount(0);
+
+  // The upload is saved but not sent: the update's unsent sections name Documents alone.
+  const unsent = (await (
+    await provider.request.get(`/api/applications/${applicationId}/credential-update`)
+  ).json()) as { unsentSections: string[] };
+  expect(unsent.unsentSections).toEqual(['documents']);
+
+  // Fourth, 'Submit Update' on the Documents screen asks first, sends, and returns to the dashboard.
+  await notice.getByRole('button', { name: 'Submit Update' }).click();
+  const confirm = provider.getByRole('dialog', { name: 'Submit Update' });
+  await confirm.getByRole('button', { name: 'Submit Update' }).click();
+  await expect(provider).toHaveURL(/\/dashboard$/);
+  await expect(provider.getByRole('region', { name: 'Credential Update' }).getByRole('status')).toHaveText(
+    /^Credential update sent [A-Z][a-z]{2} \d{1,2}, \d{4}: the credentialing team verifies the change$/,
+  );
+
+  // Fifth, Uri's queue lists the update with Documents changed; on the review page the banner names
+  // Documents, and the license, which a 'Medical License' file evidences, alone needs re-verification.
+  await admin.goto('/admin?tab=review');
+  const queued = admin.getByRole('listitem', { name: 'Dora Upload' });
+  await expect(queued.getByText('Credential Update', { exact: true })).toBeVisible();
+  await expect(queued).toContainText('Changed: Documents');
+  await queued.getByRole('link', { name: 'Open Review of Dora Upload' }).click();
+  await expect(admin.getByRole('region', { name: 'Credential Update' })).toContainText(
+    'Sections changed: Documents',
+  );
+  const needs = admin.getByText('Needs re-verification', { exact: true });
+  await expect(needs).toHaveCount(1);
+  await expect(admin.getByRole('listitem', { name: /^Professional license/ })).toContainText(
+    'Needs re-verification',
   );
 });
