@@ -27,7 +27,7 @@ import { createMailer, type Mailer } from './mail/mailer.ts';
 import { createCompletionDelivery } from './notifications/completion-delivery.ts';
 import { createNppesClient } from './review/nppes.ts';
 import { createStatusEventDelivery } from './review/status-events.ts';
-import { backfillVerificationBindings } from './review/verification-binding.ts';
+import { backfillVerificationBindingsOnce } from './review/verification-binding.ts';
 import { runScreeningMonitor, utcMonth } from './screening/monitoring.ts';
 import { loadFieldCipher } from './security/field-cipher.ts';
 import { createRateLimits } from './security/rate-limits.ts';
@@ -116,8 +116,9 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     // register (issue 12). Instances starting at once wait here for each other.
     membership = await withStartupLock(database.pool, async (lockedDb) => {
       await runMigrations(lockedDb);
-      // Migration 0019's data step (issue 29): bind verifications recorded before bindings existed.
-      await backfillVerificationBindings(lockedDb);
+      // Migration 0019's data step (issue 29): bind verifications recorded before bindings existed,
+      // once per database (a marker row; later starts skip the scan).
+      await backfillVerificationBindingsOnce(lockedDb, new Date());
       return joinCluster(lockedDb, database.db, {
         identity: {
           storageDriver: env.STORAGE_DRIVER,

@@ -2,13 +2,19 @@
  * Verifications bound to the data they verified (issue 29 item 3), by API on a real database: a
  * verified license whose expiry the provider changes in a response needs re-verification with the
  * change, 'Approve' refuses it by name, the other items stay verified, and verifying it again lets
- * the approval through. Also the start-up backfill of items verified before bindings existed.
+ * the approval through. Also the start-up backfill of items verified before bindings existed, run
+ * once per database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminReview, ReviewQueue } from '../../domain/api/review.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { withStartupLock } from '../db/client.ts';
 import { completedApplication } from './testing/completed-review-application.ts';
-import { backfillVerificationBindings } from './verification-binding.ts';
+import {
+  BACKFILL_MARKER,
+  backfillVerificationBindings,
+  backfillVerificationBindingsOnce,
+} from './verification-binding.ts';
 
 let app: TestApp;
 let admin: Awaited<ReturnType<typeof signUpAndSignIn>>;
@@ -171,5 +177,49 @@ describe('a verification bound to the data it verified', () => {
     });
     // Idempotent: nothing left to bind.
     expect(await backfillVerificationBindings(app.runtime.deps.database.db)).toBe(0);
+  });
+
+  it('backfills once per database: later starts skip the scan, and of two starts at once one runs it', async () => {
+    const pool = app.runtime.deps.database.pool;
+    const markerOf = () =>
+      pool.query<{ finished: boolean }>(
+        'select finished_at is not null as finished from scheduled_job_runs where job = $1 and period = $2',
+        [BACKFILL_MARKER.job, BACKFILL_MARKER.period],
+      );
+    // First, the app's own start ran the backfill and left its marker.
+    expect((await markerOf()).rows).toEqual([{ finished: true }]);
+
+    // An item without a binding (as if verified before bindings existed).
+    const { applicationId } = await completedApplication(app);
+    expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
+    const [first] = (await review(applicationId)).checklist;
+    await verify(applicationId, first!.id, first!.primarySource);
+    await pool.query(
+      'update verification_items set verified_values = null, verified_version = null where id = $1',
+      [first!.id],
+    );
+    const versionOf = async () =>
+      (
+        await pool.query<{ verified_version: number | null }>(
+          'select verified_version from verification_items where id = $1',
+          [first!.id],
+        )
+      ).rows[0]!.verified_version;
+
+    // Second, a later start finds the marker and does not scan: the item stays unbound.
+    const later = await withStartupLock(pool, (db) => backfillVerificationBindingsOnce(db, new Date()));
+    expect(later).toBe('skipped');
+    expect(await versionOf()).toBeNull();
+
+    // Third, without the marker, two starts at once under the start-up lock: one binds, one skips.
+    await pool.query('delete from scheduled_job_runs where job = $1', [BACKFILL_MARKER.job]);
+    const both = await Promise.all([
+      withStartupLock(pool, (db) => backfillVerificationBindingsOnce(db, new Date())),
+      withStartupLock(pool, (db) => backfillVerificationBindingsOnce(db, new Date())),
+    ]);
+    expect(both.filter((r) => r === 'skipped')).toHaveLength(1);
+    expect(both.find((r) => r !== 'skipped')).toBeGreaterThanOrEqual(1);
+    expect(await versionOf()).toBe(1);
+    expect((await markerOf()).rows).toEqual([{ finished: true }]);
   });
 });

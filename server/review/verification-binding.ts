@@ -18,6 +18,7 @@ import {
 } from '../../domain/review/verification-fingerprint.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Database, Queryable } from '../db/client.ts';
+import { scheduledJobRuns } from '../db/schema/instances.ts';
 import { applicationVersions, verificationItems } from '../db/schema/review.ts';
 
 /** The newest stored version of `applicationId`: its number and snapshot, or undefined. */
@@ -129,8 +130,8 @@ const BACKFILL_BATCH = 500;
 /**
  * Migration 0019's data step in code (issue 29): give every item verified or waived before bindings
  * existed the binding of the snapshot it was verified on (the newest version stored at or before its
- * last update; version 1 when none is older). Idempotent, in batches; run at start-up after the
- * migrations (server/runtime.ts).
+ * last update; version 1 when none is older). Idempotent, in batches; run once per database at
+ * start-up by `backfillVerificationBindingsOnce`.
  * @returns how many items were bound
  */
 export async function backfillVerificationBindings(db: Database): Promise<number> {
@@ -179,4 +180,45 @@ export async function backfillVerificationBindings(db: Database): Promise<number
       if (columns.verifiedValues) bound += 1;
     }
   }
+}
+
+/**
+ * The marker of the backfill in `scheduled_job_runs`: a one-off job's single period, recorded
+ * finished once the backfill has run on this database.
+ */
+export const BACKFILL_MARKER = { job: 'verification-bindings-backfill', period: 'once' } as const;
+
+/**
+ * Recorded as the marker's instance: the backfill runs before the starting instance registers and
+ * gets its id (server/cluster/instance-registry.ts `joinCluster`).
+ */
+const NO_INSTANCE = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * `backfillVerificationBindings` once per database (issue 29 follow-up): skipped when the marker row
+ * (`BACKFILL_MARKER`) says it finished, else run and the marker recorded finished at `now`. Every
+ * item verified since migration 0019 is bound when it is recorded, so one pass over the items of
+ * before is all there is to do; later starts no longer scan verification_items. Call under
+ * `withStartupLock` (server/runtime.ts): instances starting at once take turns, and the second finds
+ * the marker. A start that dies mid-way leaves no marker, and the next start runs the (idempotent)
+ * backfill again.
+ * @returns how many items were bound, or 'skipped' when the marker was there
+ */
+export async function backfillVerificationBindingsOnce(db: Database, now: Date): Promise<number | 'skipped'> {
+  const marker = and(
+    eq(scheduledJobRuns.job, BACKFILL_MARKER.job),
+    eq(scheduledJobRuns.period, BACKFILL_MARKER.period),
+    isNotNull(scheduledJobRuns.finishedAt),
+  );
+  const [done] = await db.select({ job: scheduledJobRuns.job }).from(scheduledJobRuns).where(marker);
+  if (done) return 'skipped';
+  const bound = await backfillVerificationBindings(db);
+  await db
+    .insert(scheduledJobRuns)
+    .values({ ...BACKFILL_MARKER, instanceId: NO_INSTANCE, startedAt: now, leaseUntil: now, finishedAt: now })
+    .onConflictDoUpdate({
+      target: [scheduledJobRuns.job, scheduledJobRuns.period],
+      set: { finishedAt: now, lastError: null },
+    });
+  return bound;
 }
