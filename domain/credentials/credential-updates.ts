@@ -81,6 +81,18 @@ export const credentialUpdateTexts = {
   bannerTitle: 'Credential Update',
   completeConfirm:
     'The credential update is marked reviewed and leaves the review queue. Every changed item is verified.',
+  /** A section screen in update mode links to the documents screen in update mode. */
+  documentsLink: 'Upload the renewed document in Documents',
+  /**
+   * The documents screen's own words: there a provider uploads rather than edits, and removes nothing
+   * (the server refuses a removal during an update: the approval rests on the files).
+   */
+  documents: {
+    offer:
+      "Your application is approved. Have a renewed license, DEA registration, certificate, policy or vaccination record? Press 'Update Credential' to upload it here.",
+    explanation:
+      "Your application is approved. Upload the renewed document here, then press 'Submit Update': the credentialing team verifies the change. Documents already sent stay: your approval rests on them. Your credential stays as it is meanwhile.",
+  },
 } as const;
 
 /** 'Credential update sent Mar 10, 2027: the credentialing team verifies the change' (issue 29 item 4). */

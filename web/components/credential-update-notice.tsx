@@ -14,17 +14,6 @@ import { sectionCatalog, sectionPath } from '../../domain/sections/section-catal
 import { type CredentialUpdateMode, credentialUpdateHref } from '../app/credential-update.ts';
 import { SubmitUpdateButton } from './submit-update-button.tsx';
 
-/**
- * The documents screen's own words for update mode: there a provider uploads rather than edits, and
- * removes nothing (the server refuses a removal during an update: the approval rests on the files).
- */
-export const documentsUpdateTexts = {
-  offer:
-    "Your application is approved. Have a renewed license, DEA registration, certificate, policy or vaccination record? Press 'Update Credential' to upload it here.",
-  explanation:
-    "Your application is approved. Upload the renewed document here, then press 'Submit Update': the credentialing team verifies the change. Documents already sent stay: your approval rests on them. Your credential stays as it is meanwhile.",
-} as const;
-
 export function CredentialUpdateNotice({
   applicationId,
   sectionKey,
@@ -37,7 +26,7 @@ export function CredentialUpdateNotice({
 }) {
   const navigate = useNavigate();
   const onDocuments = sectionKey === 'documents';
-  const texts = onDocuments ? documentsUpdateTexts : credentialUpdateTexts;
+  const texts = onDocuments ? credentialUpdateTexts.documents : credentialUpdateTexts;
   return (
     <Paper
       withBorder
@@ -59,7 +48,7 @@ export function CredentialUpdateNotice({
               size="sm"
               underline="always"
             >
-              Upload the renewed document in Documents
+              {credentialUpdateTexts.documentsLink}
             </Anchor>
           )}
           <SubmitUpdateButton applicationId={applicationId} onSent={() => navigate('/dashboard')} />
