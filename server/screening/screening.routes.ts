@@ -10,7 +10,7 @@
  * The same import and apply run from `npm run exclusions:import -- FILE [--yes]`.
  */
 import fs from 'node:fs';
-import os from 'node:os';
+import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
 import { and, count, eq, sql } from 'drizzle-orm';
@@ -30,7 +30,7 @@ import type { AppInstance } from '../app-types.ts';
 import { requirePermission } from '../auth/actor.ts';
 import { exclusionEntries, exclusionImports } from '../db/schema/screening.ts';
 import { assertStorableFileName } from '../http/unstorable-text.ts';
-import { claimTempFile } from '../storage/temp-files.ts';
+import { claimTempFile, sweepTempFiles } from '../storage/temp-files.ts';
 import {
   applyExclusionImport,
   discardExclusionImport,
@@ -46,7 +46,21 @@ export const EXCLUSION_FILE_MAX_BYTES = 300 * 1024 * 1024;
 const importIdParams = z.object({ id: z.coerce.number().int().positive() });
 const findingIdParams = z.object({ id: z.uuid() });
 
+/** Where an upload is spooled while it is read (DATA_DIR/tmp/exclusion-uploads, 0700). */
+export function exclusionSpoolDir(dataDir: string): string {
+  return path.join(dataDir, 'tmp', 'exclusion-uploads');
+}
+/** Spool files' name prefix. */
+const SPOOL_PREFIX = 'exclusions-';
+
 export async function screeningRoutes(app: AppInstance) {
+  // Uploads are spooled to a folder of their own: a file left by a process killed mid-upload is swept
+  // at the next start (server/storage/temp-files.ts: never a file in use, also with other instances).
+  const spoolDir = exclusionSpoolDir(app.deps.env.dataDir);
+  fs.mkdirSync(spoolDir, { recursive: true, mode: 0o700 });
+  await sweepTempFiles(spoolDir, { prefix: SPOOL_PREFIX, recursive: false }).catch((error: unknown) =>
+    app.log.warn({ reason: (error as Error).message }, 'could not sweep the exclusion upload spool'),
+  );
   await app.register(multipart, {
     limits: { fileSize: EXCLUSION_FILE_MAX_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 20 },
     throwFileSizeLimit: true,
@@ -153,7 +167,7 @@ export async function screeningRoutes(app: AppInstance) {
         throw new AppError('bad_request', 'Choose the exclusion list file to import.');
       }
       assertStorableFileName(part);
-      const spool = claimTempFile(os.tmpdir(), 'exclusions-', '.csv');
+      const spool = claimTempFile(spoolDir, SPOOL_PREFIX, '.csv');
       try {
         await pipeline(part.file, fs.createWriteStream(spool.file, { mode: 0o600 })).catch(
           (error: unknown) => {

@@ -8,19 +8,27 @@
 
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminReview } from '../../domain/api/review.ts';
 import type { ApplyImportResult, ScreeningQueue, StagedImport } from '../../domain/api/screening.ts';
 import { LEIE_COLUMNS } from '../../domain/screening/exclusion-formats.ts';
-import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import {
+  createTestApp,
+  grantAdmin,
+  signUpAndSignIn,
+  TEST_ORIGIN,
+  type TestApp,
+} from '../../tests/harness.ts';
 import { signedAttestation } from '../../tests/http-client.ts';
 import { auditLog } from '../db/schema/audit.ts';
-import { exclusionEntries } from '../db/schema/screening.ts';
+import { exclusionEntries, exclusionImports } from '../db/schema/screening.ts';
 import { personalInformation } from '../db/schema/sections.ts';
 import { createCompletedApplication } from '../notifications/testing/completed-application.ts';
 import { runScreeningMonitor } from './monitoring.ts';
+import { exclusionSpoolDir } from './screening.routes.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../tests/fixtures/exclusions');
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
@@ -232,6 +240,54 @@ describe('exclusion list imports', () => {
     const unclosed = await stage(`${leieHeader}\n"OPEN,QUOTE\n`, 'UPDATED.csv');
     expect([200, 400]).toContain(unclosed.status);
     await admin.json('DELETE', `/api/admin/exclusions/imports/${staged.body.id}`);
+  });
+  it('an upload cut off mid-file stages nothing and leaves no spool file; two applies at once: one applies', async () => {
+    const spools = () => fs.readdirSync(exclusionSpoolDir(app.runtime.deps.env.dataDir));
+    const before = await app.runtime.deps.db.select().from(exclusionImports);
+    const boundary = 'cutoff-boundary';
+    const file = fixture('leie/UPDATED.csv');
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="UPDATED.csv"\r\nContent-Type: text/csv\r\n\r\n`,
+      ),
+      file,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const port = new URL(app.baseUrl).port;
+    const head = [
+      'POST /api/admin/exclusions/imports HTTP/1.1',
+      `Host: 127.0.0.1:${port}`,
+      `Origin: ${TEST_ORIGIN}`,
+      `Cookie: ${admin.cookie}`,
+      `Content-Type: multipart/form-data; boundary=${boundary}`,
+      `Content-Length: ${body.length}`,
+    ].join('\r\n');
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      Buffer.concat([Buffer.from(`${head}\r\n\r\n`), body.subarray(0, Math.floor(body.length / 2))]),
+    );
+    // The half received is being spooled (the request got past authorization and into the upload).
+    const spooling = Date.now() + 5000;
+    while (spools().length === 0 && Date.now() < spooling)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(spools()).toHaveLength(1);
+    socket.destroy();
+    // The server notices the cut, drops the half file and stages nothing.
+    const deadline = Date.now() + 5000;
+    while (spools().length > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(spools()).toEqual([]);
+    expect(await app.runtime.deps.db.select().from(exclusionImports)).toHaveLength(before.length);
+
+    // The same file whole, then 'Apply' twice at the same moment: one applies, the other is told.
+    const staged = await stage(file, 'UPDATED.csv');
+    expect(staged.status).toBe(200);
+    const [a, b] = await Promise.all([
+      apply(staged.body.id, 'twice at once'),
+      apply(staged.body.id, 'twice at once'),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
   });
 });
 
