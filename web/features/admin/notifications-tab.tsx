@@ -290,112 +290,146 @@ function ListBody({
   );
 }
 
-function CompletionNotifications({ enabled }: { enabled: boolean }) {
-  const [status, setStatus] = useState<CompletionStatus | 'all'>('all');
-  const list = useAdminNotifications(status === 'all' ? null : status, enabled);
-  const resend = useResendNotification();
-  const [confirming, setConfirming] = useState<AdminNotification | null>(null);
+/**
+ * One kind of delivery (completion notifications or status events): the state filter, the list of
+ * cards, and 'Re-send' behind a confirmation. Both kinds share their states' words (`statusLabel`).
+ */
+function DeliveryList<State extends CompletionStatus, Item extends { id: string }>({
+  states,
+  enabled,
+  useList,
+  useResend,
+  label,
+  noneYet,
+  noneOf,
+  renderCard,
+  confirmTitle,
+  confirmText,
+  sentTitle,
+  sentText,
+}: {
+  states: readonly State[];
+  /** Whether the tab is shown (the list is read only then). */
+  enabled: boolean;
+  /** The kind's list query hook, for a state filter (`null`: all). */
+  useList: (
+    status: State | null,
+    enabled: boolean,
+  ) => { data?: Item[] | undefined; isPending: boolean; isFetching: boolean };
+  /** The kind's 'Re-send' mutation hook. */
+  useResend: () => {
+    mutate: (
+      id: string,
+      callbacks: {
+        onSuccess: (result: { status: CompletionStatus }) => void;
+        onError: (error: Error) => void;
+        onSettled: () => void;
+      },
+    ) => void;
+    isPending: boolean;
+  };
+  /** The list's accessible name. */
+  label: string;
+  /** 'No notifications yet'. */
+  noneYet: string;
+  /** 'notifications' in "No failed notifications". */
+  noneOf: string;
+  renderCard: (item: Item, onResend: (item: Item) => void) => React.ReactNode;
+  confirmTitle: string;
+  confirmText: (item: Item) => string;
+  sentTitle: string;
+  sentText: (item: Item, status: CompletionStatus) => string;
+}) {
+  const [status, setStatus] = useState<State | 'all'>('all');
+  const query = useList(status === 'all' ? null : status, enabled);
+  const resend = useResend();
+  const [confirming, setConfirming] = useState<Item | null>(null);
 
   const confirm = () => {
     if (!confirming) return;
-    const provider = providerOf(confirming);
-    resend.mutate(confirming.id, {
-      onSuccess: (result) =>
-        notifySuccess(
-          'Notification sent again',
-          `The completion notification of ${provider} is now ${statusLabel[result.status].toLowerCase()}.`,
-        ),
+    const item = confirming;
+    resend.mutate(item.id, {
+      onSuccess: (result) => notifySuccess(sentTitle, sentText(item, result.status)),
       onError: (error) => notifyError('Error', error.message),
       onSettled: () => setConfirming(null),
     });
   };
 
-  const notifications = list.data ?? [];
+  const items = query.data ?? [];
   return (
     <Stack>
-      <StateFilter states={completionStatuses} value={status} onChange={setStatus} />
+      <StateFilter states={states} value={status} onChange={setStatus} />
       <ListBody
-        pending={list.isPending}
-        fetching={list.isFetching}
-        label="Completion notifications"
+        pending={query.isPending}
+        fetching={query.isFetching}
+        label={label}
         empty={
-          notifications.length > 0
+          items.length > 0
             ? null
             : status === 'all'
-              ? 'No notifications yet'
-              : `No ${statusLabel[status].toLowerCase()} notifications`
+              ? noneYet
+              : `No ${statusLabel[status].toLowerCase()} ${noneOf}`
         }
       >
-        {notifications.map((notification) => (
-          <NotificationCard key={notification.id} notification={notification} onResend={setConfirming} />
-        ))}
+        {items.map((item) => renderCard(item, setConfirming))}
       </ListBody>
       <ConfirmDialog
         opened={confirming !== null}
-        title={`${RESEND} notification`}
+        title={confirmTitle}
         confirmLabel={RESEND}
         busy={resend.isPending}
         onConfirm={confirm}
         onCancel={() => setConfirming(null)}
       >
-        {confirming && `Send the completion notification of ${providerOf(confirming)} again?`}
+        {confirming && confirmText(confirming)}
       </ConfirmDialog>
     </Stack>
   );
 }
 
-function StatusEvents({ enabled }: { enabled: boolean }) {
-  const [status, setStatus] = useState<StatusEventState | 'all'>('all');
-  const list = useAdminStatusEvents(status === 'all' ? null : status, enabled);
-  const resend = useResendStatusEvent();
-  const [confirming, setConfirming] = useState<AdminStatusEvent | null>(null);
-
-  const confirm = () => {
-    if (!confirming) return;
-    const provider = providerOf(confirming);
-    resend.mutate(confirming.id, {
-      onSuccess: (result) =>
-        notifySuccess(
-          'Status change sent again',
-          `The status change of ${provider} is now ${statusLabel[result.status].toLowerCase()}.`,
-        ),
-      onError: (error) => notifyError('Error', error.message),
-      onSettled: () => setConfirming(null),
-    });
-  };
-
-  const events = list.data ?? [];
+function CompletionNotifications({ enabled }: { enabled: boolean }) {
   return (
-    <Stack>
-      <StateFilter states={statusEventStates} value={status} onChange={setStatus} />
-      <ListBody
-        pending={list.isPending}
-        fetching={list.isFetching}
-        label="Status changes"
-        empty={
-          events.length > 0
-            ? null
-            : status === 'all'
-              ? 'No status changes yet'
-              : `No ${statusLabel[status].toLowerCase()} status changes`
-        }
-      >
-        {events.map((event) => (
-          <StatusEventCard key={event.id} event={event} onResend={setConfirming} />
-        ))}
-      </ListBody>
-      <ConfirmDialog
-        opened={confirming !== null}
-        title={`${RESEND} status change`}
-        confirmLabel={RESEND}
-        busy={resend.isPending}
-        onConfirm={confirm}
-        onCancel={() => setConfirming(null)}
-      >
-        {confirming &&
-          `Send the status change of ${providerOf(confirming)} (${applicationStatusLabel[confirming.from]} → ${applicationStatusLabel[confirming.to]}) again?`}
-      </ConfirmDialog>
-    </Stack>
+    <DeliveryList<CompletionStatus, AdminNotification>
+      states={completionStatuses}
+      enabled={enabled}
+      useList={useAdminNotifications}
+      useResend={useResendNotification}
+      label="Completion notifications"
+      noneYet="No notifications yet"
+      noneOf="notifications"
+      renderCard={(notification, onResend) => (
+        <NotificationCard key={notification.id} notification={notification} onResend={onResend} />
+      )}
+      confirmTitle={`${RESEND} notification`}
+      confirmText={(n) => `Send the completion notification of ${providerOf(n)} again?`}
+      sentTitle="Notification sent again"
+      sentText={(n, status) =>
+        `The completion notification of ${providerOf(n)} is now ${statusLabel[status].toLowerCase()}.`
+      }
+    />
+  );
+}
+
+function StatusEvents({ enabled }: { enabled: boolean }) {
+  return (
+    <DeliveryList<StatusEventState, AdminStatusEvent>
+      states={statusEventStates}
+      enabled={enabled}
+      useList={useAdminStatusEvents}
+      useResend={useResendStatusEvent}
+      label="Status changes"
+      noneYet="No status changes yet"
+      noneOf="status changes"
+      renderCard={(event, onResend) => <StatusEventCard key={event.id} event={event} onResend={onResend} />}
+      confirmTitle={`${RESEND} status change`}
+      confirmText={(e) =>
+        `Send the status change of ${providerOf(e)} (${applicationStatusLabel[e.from]} → ${applicationStatusLabel[e.to]}) again?`
+      }
+      sentTitle="Status change sent again"
+      sentText={(e, status) =>
+        `The status change of ${providerOf(e)} is now ${statusLabel[status].toLowerCase()}.`
+      }
+    />
   );
 }
 
