@@ -225,6 +225,13 @@ export const adminReviewSchema = z.object({
    * than ATTESTATION_VALID_DAYS (or it has none): the reviewer sees 'Re-attestation required'.
    */
   reattestationRequired: z.boolean(),
+  /**
+   * Whether the file needs the credentialing committee's review (issue 31 item 4), and why: for now
+   * a Yes to any disclosure question of the latest attestation, one reason each ('Yes to: <question
+   * text>'; domain/attestation.ts `committeeReviewOfAttestation`). A paid claim in the last five
+   * years joins the reasons with the claims history.
+   */
+  committeeReview: z.object({ needed: z.boolean(), reasons: z.array(z.string()) }),
   /** Which credentialing cycle this application is (issue 29). */
   cycle: applicationCycleSchema,
   /** When it was withdrawn or closed without a decision (ISO 8601, UTC; issue 29 item 2), else null. */

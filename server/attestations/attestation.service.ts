@@ -90,9 +90,12 @@ export async function recordAttestation(
 }
 
 /**
- * A stored row as the API and the payload show it.
+ * A stored row as the API and the payload show it. The answers are read leniently (issue 31 item
+ * 2): whatever question keys the row holds (the four of issue 14 for an attestation signed before
+ * the list grew), each with its question's current text (domain `answersForRecord`).
  * @throws Error when the answers cannot be decrypted (a key left FIELD_ENCRYPTION_KEYS): the caller
- *   fails rather than show or send an attestation without its answers
+ *   fails rather than show or send an attestation without its answers; ZodError when they hold a
+ *   key no question has (a removed question) or an answer other than yes/no
  */
 export function presentAttestation(
   row: typeof applicationAttestations.$inferSelect,

@@ -24,6 +24,15 @@ const payloadSchema = JSON.parse(
   fs.readFileSync(new URL('../../docs/completion-payload.schema.json', import.meta.url), 'utf8'),
 ) as JsonSchema;
 
+/** The path to the answer keys in docs/completion-payload.schema.json. */
+interface AttestationAnswersSchema {
+  properties: {
+    attestation: {
+      anyOf: { properties: { answers: { items: { properties: { questionId: { enum: string[] } } } } } }[];
+    };
+  };
+}
+
 /** Fast retries so fault tests finish in seconds. */
 const fastRetries = {
   NOTIFY_WEBHOOK_SECRET: SECRET,
@@ -273,13 +282,19 @@ describe('POST /api/applications/:applicationId/completion', () => {
     expect(payload.attestation.answers.map((a: { questionId: string }) => a.questionId)).toEqual(
       disclosureQuestions.map((q) => q.id),
     );
-    expect(payload.attestation.answers[2]).toEqual({
+    const answerTo = (id: string) =>
+      payload.attestation.answers.find((a: { questionId: string }) => a.questionId === id);
+    expect(answerTo('licenseLossOrFelony')).toEqual({
       questionId: 'licenseLossOrFelony',
-      question: disclosureQuestions[2].text,
+      question: disclosureQuestions.find((q) => q.id === 'licenseLossOrFelony')!.text,
       answer: 'yes',
       explanation,
     });
-    expect(payload.attestation.answers[1]).toMatchObject({ answer: 'no', explanation: null });
+    expect(answerTo('illegalDrugUse')).toMatchObject({ answer: 'no', explanation: null });
+    // The published schema lists exactly the domain's keys (issue 31 item 2: additive, new keys).
+    const schemaIds = (payloadSchema as unknown as AttestationAnswersSchema).properties.attestation.anyOf[1]!
+      .properties.answers.items.properties.questionId.enum;
+    expect(schemaIds).toEqual(disclosureQuestions.map((q) => q.id));
 
     // At rest the answers are ciphertext, and the row cannot be changed.
     const { rows } = await app.runtime.deps.database.pool.query<{

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminReview, ApplicationVersion, ProviderReview } from '../../domain/api/review.ts';
+import { disclosureQuestions } from '../../domain/attestation.ts';
 import { minimalPdf } from '../../tests/fixtures/files.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { signedAttestation } from '../../tests/http-client.ts';
@@ -580,7 +581,7 @@ describe('attestations on the review page (issue 14)', () => {
       snapshotVersion: 1,
       snapshotSha256: view.versions[0]!.sha256,
     });
-    expect(signed!.answers.map((a) => a.answer)).toEqual(['no', 'no', 'no', 'no']);
+    expect(signed!.answers.map((a) => a.answer)).toEqual(disclosureQuestions.map(() => 'no'));
     expect(view.reattestationRequired).toBe(false);
 
     // The clock, not a sleep: 120 days after signing it still holds, a day later it does not.

@@ -21,6 +21,7 @@ import type {
 import { REVIEW_QUEUE_PAGE_SIZE } from '../../domain/api/review.ts';
 import { AppError } from '../../domain/app-error.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
+import { committeeReviewOfAttestation } from '../../domain/attestation.ts';
 import type { AuditAction } from '../../domain/audit-actions.ts';
 import {
   type ApplicationCycle,
@@ -771,6 +772,8 @@ export async function getAdminReview(
     })),
     attestations,
     reattestationRequired,
+    // Issue 31 item 4: a Yes in the attestation in force (the latest) asks for the committee.
+    committeeReview: committeeReviewOfAttestation(attestations.at(-1)),
     cycle: row.cycle as ApplicationCycle,
     withdrawnAt: row.withdrawnAt?.toISOString() ?? null,
     withdrawalReason: row.withdrawalReason,
