@@ -6,6 +6,7 @@
  * section screens).
  */
 import { expect, type Page, test } from '@playwright/test';
+import { disclosureGroups, disclosureQuestions } from '../../domain/attestation.ts';
 import {
   completionReceiverForSpec,
   expectNoAxeViolations,
@@ -51,13 +52,22 @@ test('a provider completes the application: Submitting..., Completed ✓, still 
   await expect(dialog).toBeVisible();
   const signAndComplete = dialog.getByRole('button', { name: 'Sign and Complete' });
   await signAndComplete.click();
-  await expect(dialog.getByText('Answer Yes or No.')).toHaveCount(4);
+  await expect(dialog.getByText('Answer Yes or No.')).toHaveCount(disclosureQuestions.length);
   await expect(dialog.getByText('Type your full name to sign.')).toBeVisible();
-  // A "Yes" without an explanation, and a name that is not the profile's.
+  // The first refused question is brought into view and focused (issue 31: the list is long).
+  await expect(dialog.getByRole('radiogroup').first().getByRole('radio', { name: 'Yes' })).toBeFocused();
+  // The questions sit under their group headings (fieldset and legend), numbered 1..n (issue 31 item 2).
+  for (const group of disclosureGroups) {
+    await expect(dialog.getByRole('group', { name: group.title, exact: true })).toBeVisible();
+  }
   const groups = dialog.getByRole('radiogroup');
-  await expect(groups).toHaveCount(4);
-  await groups.nth(0).getByRole('radio', { name: 'Yes' }).check();
-  for (const i of [1, 2, 3]) await groups.nth(i).getByRole('radio', { name: 'No' }).check();
+  await expect(groups).toHaveCount(disclosureQuestions.length);
+  await expect(groups.last()).toHaveAccessibleName(new RegExp(`^${disclosureQuestions.length}\\. `));
+  // A "Yes" without an explanation, and a name that is not the profile's.
+  for (const [index, question] of disclosureQuestions.entries()) {
+    const answer = question.id === 'essentialFunctions' ? 'Yes' : 'No';
+    await groups.nth(index).getByRole('radio', { name: answer }).check();
+  }
   const signature = dialog.getByLabel('Full name (signature)');
   await signature.fill('Maya Someone');
   await signAndComplete.click();
@@ -97,7 +107,10 @@ test('a provider completes the application: Submitting..., Completed ✓, still 
     signature: 'maya  OKAFOR',
     snapshotVersion: 1,
   });
-  expect(payload.attestation.answers[0]).toMatchObject({
+  expect(payload.attestation.answers).toHaveLength(disclosureQuestions.length);
+  expect(
+    payload.attestation.answers.find((a: { questionId: string }) => a.questionId === 'essentialFunctions'),
+  ).toMatchObject({
     answer: 'yes',
     explanation: expect.stringContaining('standing desk'),
   });
@@ -121,7 +134,16 @@ test('when the receiver is down, the provider is told so and the notification is
   await page.reload();
 
   receiver.answers = [503];
+  // On a phone (390 px) the long dialog is full screen and nothing in it scrolls sideways (issue 31).
+  await page.setViewportSize({ width: 390, height: 844 });
   await page.getByRole('button', { name: 'Application Completed' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Attestation' });
+  await expect(dialog.getByRole('group', { name: disclosureGroups[0].title, exact: true })).toBeVisible();
+  expect((await dialog.boundingBox())!.width).toBeLessThanOrEqual(390);
+  expect(await dialog.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  await expectNoAxeViolations(page);
+  // Back to Playwright's default size for the rest of the flow.
+  await page.setViewportSize({ width: 1280, height: 720 });
   await signAttestation(page, 'Ravi Okafor');
   await expect(page.getByText('Failed to send application completion notification')).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: 'is queued and will be delivered' })).toBeVisible();

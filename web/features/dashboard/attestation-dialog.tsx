@@ -1,12 +1,15 @@
 /**
- * The attestation dialog that 'Application Completed' opens first (issue 14; NCQA CR 3): the four
- * disclosure questions as Yes/No radio pairs (a "Yes" asks for an explanation), the statement, and
- * the signature typed in 'Full name (signature)', which must be the profile's full name. 'Sign and
- * Complete' sends the attestation with the completion; the server checks everything again with the
- * same schema (domain/attestation.ts) and stores it with the snapshot it signs. Loaded lazily: the
- * dashboard's first paint does not carry the dialog or zod.
+ * The attestation dialog that 'Application Completed' opens first (issue 14; NCQA CR 3): the
+ * disclosure questions (issue 31 item 2), numbered and grouped under their group headings (each
+ * group a fieldset with its legend, so screen readers announce it), each a Yes/No radio pair (a
+ * "Yes" asks for an explanation), the statement, and the signature typed in 'Full name
+ * (signature)', which must be the profile's full name. 'Sign and Complete' sends the attestation
+ * with the completion; the server checks everything again with the same schema
+ * (domain/attestation.ts) and stores it with the snapshot it signs. Loaded lazily: the dashboard's
+ * first paint does not carry the dialog or zod. Below Mantine's `sm` breakpoint the dialog is full
+ * screen (decision 019), so the list stays usable at 390 px.
  */
-import { Button, Group, Modal, Radio, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, Fieldset, Group, Modal, Radio, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   ATTESTATION_STATEMENT,
@@ -16,6 +19,7 @@ import {
   attestationMessages,
   type DisclosureQuestionId,
   disclosureQuestions,
+  disclosureSections,
   EXPLANATION_MAX,
   profileFullName,
   SIGNATURE_MAX,
@@ -51,6 +55,20 @@ const emptyValues: AttestationValues = {
   signature: '',
 };
 
+/**
+ * Scroll `node` (a field's element, or a radio group's wrapper) into the middle of the view and
+ * focus its first input; nothing when the field is not rendered.
+ */
+function revealField(node: HTMLElement | null) {
+  if (!node) return;
+  const input = node.matches('input, textarea') ? node : node.querySelector<HTMLElement>('input, textarea');
+  node.scrollIntoView({ block: 'center' });
+  input?.focus({ preventScroll: true });
+}
+
+/** The groups and their numbered questions, computed once (the list is static). */
+const sections = disclosureSections();
+
 export default function AttestationDialog({
   opened,
   onClose,
@@ -73,15 +91,23 @@ export default function AttestationDialog({
     },
   });
 
-  const submit = form.onSubmit(async (values) => {
-    try {
-      await onSign(attestationInputSchema.parse(values));
-      form.reset();
-    } catch (error) {
-      // The server's refusal on the fields it names (the same messages); anything else is the toast's.
-      if (error instanceof ApiError && error.issues?.length) form.setErrors(issuesToFormErrors(error.issues));
-    }
-  });
+  const submit = form.onSubmit(
+    async (values) => {
+      try {
+        await onSign(attestationInputSchema.parse(values));
+        form.reset();
+      } catch (error) {
+        // The server's refusal on the fields it names (the same messages); anything else is the toast's.
+        if (error instanceof ApiError && error.issues?.length)
+          form.setErrors(issuesToFormErrors(error.issues));
+      }
+    },
+    (errors) => {
+      // With twenty-odd questions the first refusal may be far above the button: show and focus it.
+      const [first] = Object.keys(errors);
+      if (first) revealField(form.getInputNode(first));
+    },
+  );
 
   return (
     <Modal
@@ -99,36 +125,48 @@ export default function AttestationDialog({
             Answer each question before you sign. A "Yes" does not end your application: explain it, and the
             credentialing team will review it with you.
           </Text>
-          {disclosureQuestions.map((question, index) => {
-            const path = `answers.${question.id}` as const;
-            const yes = form.values.answers[question.id].answer === 'yes';
-            return (
-              <Stack key={question.id} gap="xs">
-                <Radio.Group
-                  label={`${index + 1}. ${question.text}`}
-                  withAsterisk
-                  {...form.getInputProps(`${path}.answer`)}
-                  data-testid={`disclosure-${question.id}`}
-                >
-                  <Group mt="xs">
-                    <Radio value="yes" label={attestationLabels.yes} />
-                    <Radio value="no" label={attestationLabels.no} />
-                  </Group>
-                </Radio.Group>
-                {yes && (
-                  <Textarea
-                    label={attestationLabels.explanation}
-                    description="What happened, when, and how it was resolved."
-                    withAsterisk
-                    autosize
-                    minRows={2}
-                    maxLength={EXPLANATION_MAX}
-                    {...form.getInputProps(`${path}.explanation`)}
-                  />
-                )}
+          {sections.map(({ group, questions }) => (
+            <Fieldset
+              key={group.id}
+              legend={group.title}
+              variant="filled"
+              p="sm"
+              styles={{ legend: { fontWeight: 600 } }}
+            >
+              <Stack gap="md">
+                {questions.map(({ number, question }) => {
+                  const path = `answers.${question.id}` as const;
+                  const yes = form.values.answers[question.id].answer === 'yes';
+                  return (
+                    <Stack key={question.id} gap="xs">
+                      <Radio.Group
+                        label={`${number}. ${question.text}`}
+                        withAsterisk
+                        {...form.getInputProps(`${path}.answer`)}
+                        data-testid={`disclosure-${question.id}`}
+                      >
+                        <Group mt="xs">
+                          <Radio value="yes" label={attestationLabels.yes} />
+                          <Radio value="no" label={attestationLabels.no} />
+                        </Group>
+                      </Radio.Group>
+                      {yes && (
+                        <Textarea
+                          label={attestationLabels.explanation}
+                          description="What happened, when, and how it was resolved."
+                          withAsterisk
+                          autosize
+                          minRows={2}
+                          maxLength={EXPLANATION_MAX}
+                          {...form.getInputProps(`${path}.explanation`)}
+                        />
+                      )}
+                    </Stack>
+                  );
+                })}
               </Stack>
-            );
-          })}
+            </Fieldset>
+          ))}
           <Text size="sm" fw={500}>
             {ATTESTATION_STATEMENT}
           </Text>
