@@ -116,6 +116,10 @@ test('an admin finds a provider by NPI, sees her Yes answer first, and Back keep
       .evaluate((el) => el.getBoundingClientRect().top),
   ]);
   expect(flagTop).toBeLessThan(panelTop);
+  // Issue 31 item 4: the Yes marks the file as needing committee review, naming the question.
+  const committee = page.getByRole('region', { name: 'Needs committee review' });
+  await expect(committee).toBeVisible();
+  await expect(committee.getByRole('listitem')).toHaveText([`Yes to: ${felony}`]);
   await expectNoAxeViolations(page);
 
   // Back: the dashboard with her search still in the box and her card still listed.

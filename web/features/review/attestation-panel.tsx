@@ -7,6 +7,12 @@
  *
  * `DisclosureAlert` (issue 28): the Yes answers of the latest attestation, flagged at the top of the
  * review page, because the panel itself sits below the timeline.
+ *
+ * `CommitteeReviewFlag` (issue 31 item 4): 'Needs committee review' with the server's reasons
+ * (`AdminReview.committeeReview`), beside the status facts.
+ *
+ * Answers are listed as the record holds them (issue 31 item 2): an attestation signed with the
+ * first four questions shows those four, a current one every question.
  */
 import { Alert, Badge, Card, Group, List, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
@@ -72,6 +78,32 @@ export function DisclosureAlert({ review }: { review: AdminReview }) {
         </List>
       </Stack>
     </Alert>
+  );
+}
+
+/** The flag's text (issue 31 item 4: "marks the file as needing committee review"). */
+export const COMMITTEE_REVIEW_NEEDED = 'Needs committee review';
+
+/**
+ * 'Needs committee review' and its reasons (one line each, e.g. 'Yes to: <question>'), when the
+ * server says the file needs it; nothing otherwise. Decided on the server (issue 31 item 4).
+ */
+export function CommitteeReviewFlag({ review }: { review: AdminReview }) {
+  const { needed, reasons } = review.committeeReview;
+  if (!needed) return null;
+  return (
+    <Stack gap={4} component="section" aria-label={COMMITTEE_REVIEW_NEEDED}>
+      <Group gap="xs">
+        <Badge color={badgeColor.red} variant="filled">
+          {COMMITTEE_REVIEW_NEEDED}
+        </Badge>
+      </Group>
+      <List size="sm" spacing={2}>
+        {reasons.map((reason) => (
+          <List.Item key={reason}>{reason}</List.Item>
+        ))}
+      </List>
+    </Stack>
   );
 }
 

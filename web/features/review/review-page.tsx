@@ -32,7 +32,12 @@ import type { Me } from '../../app/session.ts';
 import { CredentialAndCycle } from '../../components/credential-badge.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { formatDate } from '../../format.ts';
-import { AttestationPanel, DisclosureAlert, ReattestationBadge } from './attestation-panel.tsx';
+import {
+  AttestationPanel,
+  CommitteeReviewFlag,
+  DisclosureAlert,
+  ReattestationBadge,
+} from './attestation-panel.tsx';
 import { CredentialUpdateBanner, useOpenCredentialUpdate } from './credential-update-banner.tsx';
 import { CycleActions } from './cycle-actions.tsx';
 import { ReviewActions } from './review-actions.tsx';
@@ -208,6 +213,8 @@ export default function ReviewPage({ me }: { me: Me }) {
                 <ReattestationBadge review={review} />
               </Group>
               <Facts review={review} me={me} />
+              {/* Issue 31 item 4: a Yes disclosure marks the file for the credentialing committee. */}
+              <CommitteeReviewFlag review={review} />
               {review.applicationStatus === 'rejected' && review.decisionReason && (
                 <Text size="sm">Reason for the rejection: {review.decisionReason}</Text>
               )}
