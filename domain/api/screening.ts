@@ -165,13 +165,25 @@ export type ScreeningFinding = z.infer<typeof screeningFindingSchema>;
 export const screeningQueueSchema = z.object({ findings: z.array(screeningFindingSchema) });
 export type ScreeningQueue = z.infer<typeof screeningQueueSchema>;
 
+/** A reason a person gives (a screening decision; applying a shrinking file), trimmed, 1..1000 characters. */
+const screeningReason = (missing: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, missing)
+    .max(SCREENING_REASON_MAX, `Keep the reason under ${SCREENING_REASON_MAX} characters.`);
+
 /** POST /api/admin/screening-matches/:id/decision */
 export const findingDecisionBodySchema = z.object({
   decision: z.enum(findingDecisions),
-  reason: z
-    .string()
-    .trim()
-    .min(1, 'Give the reason for this decision.')
-    .max(SCREENING_REASON_MAX, `Keep the reason under ${SCREENING_REASON_MAX} characters.`),
+  reason: screeningReason('Give the reason for this decision.'),
+});
+
+/**
+ * 'Apply' of an import whose `needsReason` is set: the reason is required (the dialog validates with
+ * this; the server refuses the apply without one, 409, in server/screening/exclusion-imports.ts).
+ */
+export const requiredApplyReasonSchema = z.object({
+  reason: screeningReason('Give the reason for applying this file.'),
 });
 export type FindingDecisionBody = z.infer<typeof findingDecisionBodySchema>;

@@ -14,8 +14,7 @@
 import { Anchor, Badge, Button, FileButton, Progress, Stack, Text, Title } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
-import { z } from 'zod';
-import { SCREENING_REASON_MAX } from '../../../domain/api/screening.ts';
+import { requiredApplyReasonSchema, SCREENING_REASON_MAX } from '../../../domain/api/screening.ts';
 import { ApiError } from '../../api.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
@@ -34,15 +33,6 @@ import {
 } from './screening-api.ts';
 import { applyResultText, countOf, staleText } from './screening-texts.ts';
 import { StagedImportCard } from './staged-import-card.tsx';
-
-/** The reason 'Apply' needs for a file that empties or shrinks a list (issue 30 item 2). */
-const applyReasonSchema = z.object({
-  reason: z
-    .string()
-    .trim()
-    .min(1, 'Give the reason for applying this file.')
-    .max(SCREENING_REASON_MAX, `Keep the reason under ${SCREENING_REASON_MAX} characters.`),
-});
 
 const lastAppliedKind: Record<NonNullable<ExclusionSourceStatus['lastApplied']>['kind'], string> = {
   full: 'full list',
@@ -278,7 +268,7 @@ export function ExclusionsTab({ enabled }: { enabled: boolean }) {
         destructive
         maxLength={SCREENING_REASON_MAX}
         description={`At most ${SCREENING_REASON_MAX} characters; kept in the audit log.`}
-        schema={applyReasonSchema}
+        schema={requiredApplyReasonSchema}
         onSubmit={(reason) => (needsReason ? apply(needsReason, reason) : Promise.resolve())}
         onClose={() => setReasonOpen(false)}
       >
