@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import { type Browser, expect, type Page, test } from '@playwright/test';
+import { disclosureQuestions } from '../../domain/attestation.ts';
 import { UNSUPPORTED_EXTENSION_MESSAGE } from '../../server/documents/document-intake.ts';
 import {
   completionReceiverForSpec,
@@ -248,10 +249,11 @@ test('from completion to approval: queue, Start Review, a request on Professiona
   await row.getByRole('link', { name: /Open Review/ }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/applications/${provider.applicationId}$`));
   await expect(page.getByRole('heading', { level: 1, name: 'Lena Lindqvist' })).toBeVisible();
-  // The attestation she signed (issue 14): her typed name, her four answers, the snapshot it signs.
+  // The attestation she signed (issue 14): her typed name, an answer to every disclosure question
+  // (issue 31 item 2), the snapshot it signs.
   const attestation = page.getByRole('region', { name: 'Signed with the completion' });
   await expect(attestation).toContainText('“Lena Lindqvist”');
-  await expect(attestation.getByRole('listitem')).toHaveCount(4);
+  await expect(attestation.getByRole('listitem')).toHaveCount(disclosureQuestions.length);
   await expect(attestation).toContainText('Signs version 1, SHA-256');
   await expect(page.getByText('Re-attestation required')).toHaveCount(0);
 
