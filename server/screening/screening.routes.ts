@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
-import { and, count, eq, sql } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   applyImportBodySchema,
@@ -28,17 +28,19 @@ import { exclusionSources } from '../../domain/screening/exclusion-formats.ts';
 import { isStaleList } from '../../domain/screening/staleness.ts';
 import type { AppInstance } from '../app-types.ts';
 import { requirePermission } from '../auth/actor.ts';
-import { exclusionEntries, exclusionImports } from '../db/schema/screening.ts';
+import { exclusionEntries } from '../db/schema/screening.ts';
 import { assertStorableFileName } from '../http/unstorable-text.ts';
 import { claimTempFile, sweepTempFiles } from '../storage/temp-files.ts';
 import {
   applyExclusionImport,
   discardExclusionImport,
+  sourceLabel,
   stagedImports,
   stageExclusionFile,
 } from './exclusion-imports.ts';
 import { decideFinding, screeningQueue } from './findings.ts';
 import { runScreeningMonitor } from './monitoring.ts';
+import { appliedLists } from './screening.ts';
 
 /** Largest list file accepted, bytes (the LEIE full file is ~15 MB; SAM.gov's V2 extract ~90 MB). */
 export const EXCLUSION_FILE_MAX_BYTES = 300 * 1024 * 1024;
@@ -89,7 +91,7 @@ export async function screeningRoutes(app: AppInstance) {
       const db = app.deps.db;
       const now = new Date();
       const today = now.toISOString().slice(0, 10);
-      const [counts, last, staged] = await Promise.all([
+      const [counts, lists, staged] = await Promise.all([
         db
           .select({
             source: exclusionEntries.source,
@@ -99,22 +101,13 @@ export async function screeningRoutes(app: AppInstance) {
           .from(exclusionEntries)
           .where(eq(exclusionEntries.staged, false))
           .groupBy(exclusionEntries.source),
-        db.execute<{
-          source: string;
-          applied_at: Date;
-          file_name: string;
-          kind: string;
-          row_count: number;
-        }>(sql`
-          select distinct on (source) source, applied_at, file_name, kind, row_count
-          from ${exclusionImports} where status = 'applied' order by source, applied_at desc`),
+        appliedLists(db),
         stagedImports(db),
       ]);
       return {
         sources: exclusionSources.map((source) => {
           const c = counts.find((x) => x.source === source.id);
-          const l = last.rows.find((x) => x.source === source.id);
-          const appliedAt = l ? new Date(l.applied_at) : null;
+          const l = lists.find((x) => x.source === source.id);
           return {
             id: source.id,
             label: source.label,
@@ -125,13 +118,13 @@ export async function screeningRoutes(app: AppInstance) {
             activeRows: Number(c?.active ?? 0),
             lastApplied: l
               ? {
-                  appliedAt: appliedAt!.toISOString(),
-                  fileName: l.file_name,
-                  kind: l.kind as 'full',
-                  rowCount: l.row_count,
+                  appliedAt: l.appliedAt.toISOString(),
+                  fileName: l.fileName,
+                  kind: l.kind,
+                  rowCount: l.fileRows,
                 }
               : null,
-            stale: isStaleList(appliedAt, now),
+            stale: isStaleList(l?.appliedAt ?? null, now),
           };
         }),
         staged,
@@ -234,7 +227,7 @@ export async function screeningRoutes(app: AppInstance) {
       const run = await runScreeningMonitor(monitorDeps(request.log), new Date(), 'apply');
       return {
         ...applied,
-        sourceLabel: exclusionSources.find((s) => s.id === applied.source)?.label ?? applied.source,
+        sourceLabel: sourceLabel(applied.source),
         screened: run.screened,
         newMatches: run.newMatches.length,
         newPossibleMatches: run.newPossibleMatches,
@@ -300,13 +293,4 @@ export async function screeningRoutes(app: AppInstance) {
       return reply.code(204).send(null);
     },
   );
-}
-
-/** Applied imports of `source` (for tests and the CLI's summary). */
-export async function appliedImportCount(app: AppInstance, source: string): Promise<number> {
-  const [row] = await app.deps.db
-    .select({ n: count() })
-    .from(exclusionImports)
-    .where(and(eq(exclusionImports.source, source), eq(exclusionImports.status, 'applied')));
-  return row?.n ?? 0;
 }

@@ -20,10 +20,10 @@
  * Every application screened gets its standing (`provider_applications.exclusion_match`), which flags
  * the admin's provider card; every new finding is audited.
  */
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { formatIsoDay } from '../../domain/calendar.ts';
 import { isoDay } from '../../domain/review/verification-checklist.ts';
-import { exclusionSources } from '../../domain/screening/exclusion-formats.ts';
+import { type ExclusionFileKind, exclusionSources } from '../../domain/screening/exclusion-formats.ts';
 import { listNpi, matchOf, nameKey, screeningOutcomeLabel } from '../../domain/screening/matching.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Queryable } from '../db/client.ts';
@@ -40,13 +40,25 @@ export interface AppliedList {
   source: string;
   label: string;
   appliedAt: Date;
+  /** Rows on the list after the apply. */
   rows: number;
+  /** The file applied, its kind, and the rows it had. */
+  fileName: string;
+  kind: ExclusionFileKind;
+  fileRows: number;
 }
 
 /** Every source's last applied import, in `exclusionSources` order. */
 export async function appliedLists(db: Queryable): Promise<AppliedList[]> {
-  const rows = await db.execute<{ source: string; applied_at: Date; rows: number }>(sql`
-    select distinct on (i.source) i.source, i.applied_at, i.rows_after as rows
+  const rows = await db.execute<{
+    source: string;
+    applied_at: Date;
+    rows: number;
+    file_name: string;
+    kind: ExclusionFileKind;
+    row_count: number;
+  }>(sql`
+    select distinct on (i.source) i.source, i.applied_at, i.rows_after as rows, i.file_name, i.kind, i.row_count
     from ${exclusionImports} i
     where i.status = 'applied'
     order by i.source, i.applied_at desc`);
@@ -57,6 +69,9 @@ export async function appliedLists(db: Queryable): Promise<AppliedList[]> {
       label: sourceLabel(r.source),
       appliedAt: new Date(r.applied_at),
       rows: Number(r.rows ?? 0),
+      fileName: r.file_name,
+      kind: r.kind,
+      fileRows: r.row_count,
     }))
     .sort((a, b) => order.indexOf(a.source) - order.indexOf(b.source));
 }
@@ -266,29 +281,30 @@ async function readCandidates(db: Queryable, subjects: readonly Subject[], today
   return rows.rows;
 }
 
+/**
+ * The standing of the application whose id is `applicationId` (an SQL expression) from its findings:
+ * 'match' with any confirmed finding, 'possible_match' with any open one, else null. The one rule,
+ * for one application (`standingOf`) and for a whole run (`recordStandings`).
+ */
+const standingSql = (applicationId: SQL) => sql`(
+  select case when bool_or(f.status = 'confirmed') then 'match' when bool_or(f.status = 'open') then 'possible_match' end
+  from ${screeningFindings} f where f.application_id = ${applicationId} and f.status <> 'cleared')`;
+
 /** Each screened application's standing from its findings (the admin's provider card flag). */
 async function recordStandings(db: Queryable, subjects: readonly Subject[], now: Date) {
   const subjectIds = JSON.stringify(subjects.map((s) => s.applicationId));
   await db.execute(sql`
     update ${providerApplications} a set
-      exclusion_match = x.standing, exclusion_checked_at = ${now.toISOString()}::timestamptz
-    from (
-      select id, (select case when bool_or(f.status = 'confirmed') then 'match'
-                              when bool_or(f.status = 'open') then 'possible_match' end
-                  from ${screeningFindings} f where f.application_id = ids.id and f.status <> 'cleared') as standing
-      from (select (jsonb_array_elements_text(${subjectIds}::jsonb))::uuid as id) ids
-    ) x
-    where a.id = x.id`);
+      exclusion_match = ${standingSql(sql`a.id`)}, exclusion_checked_at = ${now.toISOString()}::timestamptz
+    where a.id in (select (jsonb_array_elements_text(${subjectIds}::jsonb))::uuid)`);
 }
 
 /** The standing of `applicationId` from its findings. */
 export async function standingOf(db: Queryable, applicationId: string): Promise<Standing> {
-  const [row] = await db
-    .execute<{ m: boolean | null; p: boolean | null }>(sql`
-    select bool_or(status = 'confirmed') as m, bool_or(status = 'open') as p
-    from ${screeningFindings} where application_id = ${applicationId} and status <> 'cleared'`)
-    .then((r) => r.rows);
-  return row?.m ? 'match' : row?.p ? 'possible_match' : null;
+  const { rows } = await db.execute<{ standing: Standing }>(
+    sql`select ${standingSql(sql`${applicationId}::uuid`)} as standing`,
+  );
+  return rows[0]?.standing ?? null;
 }
 
 /** One finding in the item's note: "SMITH, JOHN; NPI …; born …; 1128a1; excluded …" (public list data). */
