@@ -19,4 +19,10 @@ export const payloadKeyOfSection = {
   certifications: 'certifications',
   cme: 'cme',
   peerReferences: 'peerReferences',
+  // Issue 31: additive keys after the spec's (decision 028); the spec's keys and order are unchanged.
+  specialties: 'specialties',
+  practiceLocations: 'practiceLocations',
+  hospitalAffiliations: 'hospitalAffiliations',
+  training: 'training',
+  malpracticeClaims: 'malpracticeClaims',
 } as const satisfies Record<Exclude<ListSectionKey, 'documents'>, string>;

@@ -1,18 +1,24 @@
 /**
- * The eleven sections of an application, in the spec §2 dashboard order. Data only: progress, routes,
- * the dashboard cards, the admin detail and the completion payload all read this list.
+ * The sections of an application in dashboard order: the eleven of spec §2, then the five of issue 31
+ * (the 'Additional Information' card, decision 028). Data only: progress, routes, the dashboard cards,
+ * the admin detail and the completion payload all read this list.
  */
 import type { z } from 'zod';
 import { certificationsSection } from './certifications.ts';
 import { cmeSection } from './cme.ts';
 import { documentsSection } from './documents.ts';
 import { educationSection } from './education.ts';
+import { hospitalAffiliationsSection } from './hospital-affiliations.ts';
+import { malpracticeClaimsSection } from './malpractice-claims.ts';
 import { malpracticeInsuranceSection } from './malpractice-insurance.ts';
 import { payorsSection } from './payors.ts';
 import { peerReferencesSection } from './peer-references.ts';
 import { personalInformationSection } from './personal-information.ts';
+import { practiceLocationsSection } from './practice-locations.ts';
 import { professionalLicensesSection } from './professional-licenses.ts';
 import { type CatalogSectionKey, sectionCatalog } from './section-catalog.ts';
+import { specialtiesSection } from './specialties.ts';
+import { trainingSection } from './training.ts';
 import { vaccinationsSection } from './vaccinations.ts';
 import { workHistorySection } from './work-history.ts';
 
@@ -28,10 +34,20 @@ export const sections = [
   cmeSection,
   peerReferencesSection,
   documentsSection,
+  specialtiesSection,
+  practiceLocationsSection,
+  hospitalAffiliationsSection,
+  trainingSection,
+  malpracticeClaimsSection,
 ] as const;
 
-/** Number of sections (spec §9). */
-export const SECTION_COUNT = 11;
+/**
+ * Number of sections progress and completion count (issue 31 item 3: every section; spec §9 counted
+ * its eleven).
+ */
+export const SECTION_COUNT = 16;
+/** The spec §2 'Application Sections' card's eleven sections (issue 31 item 3: unchanged). */
+export const APPLICATION_SECTION_COUNT = 11;
 // Compile-time guard: the tuple above has exactly SECTION_COUNT entries.
 const sectionCountMatches: (typeof sections)['length'] extends typeof SECTION_COUNT ? true : never = true;
 void sectionCountMatches;
@@ -66,17 +82,18 @@ export function sectionBySlug(slug: string): Section | undefined {
 
 export { sectionPath } from './section-catalog.ts';
 
-/** The ten list sections (everything but personal information), in order. */
+/** The list sections (everything but personal information), in order. */
 export const listSections = sections.filter((s): s is ListSection => s.kind === 'list');
 
-/** The five repeatable-card sections, in order. */
+/** The repeatable-card sections, in order. */
 export const repeatableSections = sections.filter(
   (s): s is RepeatableSection => s.layout === 'repeatable-cards',
 );
 
 /**
- * Progress of an application (spec §4, §9): complete sections / 11 as a rounded percent, 0..100.
- * @param completeCount number of complete sections; clamped to 0..11
+ * Progress of an application (spec §4, §9; issue 31 item 3): complete sections / SECTION_COUNT as a
+ * rounded percent, 0..100.
+ * @param completeCount number of complete sections; clamped to 0..SECTION_COUNT
  */
 export function computeProgress(completeCount: number): number {
   const count = Math.min(Math.max(completeCount, 0), SECTION_COUNT);
@@ -96,6 +113,21 @@ export {
   MAX_DOCUMENT_BYTES,
 } from './documents.ts';
 export { degreeTypeLabel, degreeTypes, educationSchema } from './education.ts';
+export {
+  admittingArrangementLabel,
+  admittingArrangements,
+  hospitalAffiliationSchema,
+  privilegeStatuses,
+  privilegeStatusLabel,
+} from './hospital-affiliations.ts';
+export {
+  CLAIMS_HISTORY_YEARS,
+  claimStatuses,
+  claimStatusLabel,
+  malpracticeClaimSchema,
+  NO_CLAIMS,
+  paidClaimInLastFiveYears,
+} from './malpractice-claims.ts';
 export { malpracticeInsuranceSchema } from './malpractice-insurance.ts';
 export {
   credentialingStatusColor,
@@ -116,6 +148,11 @@ export {
   providerTypes,
 } from './personal-information.ts';
 export {
+  acceptingNewPatientsLabel,
+  acceptingNewPatientsOptions,
+  practiceLocationSchema,
+} from './practice-locations.ts';
+export {
   DEFAULT_LICENSE_STATUS,
   licenseStatuses,
   licenseStatusLabel,
@@ -124,5 +161,7 @@ export {
   professionalLicenseSchema,
 } from './professional-licenses.ts';
 export { MAX_REPEATABLE_ROWS, repeatableSaveSchema } from './section.ts';
+export { specialtyRankLabel, specialtyRanks, specialtySchema } from './specialties.ts';
+export { NO_TRAINING, trainingSchema, trainingTypeLabel, trainingTypes } from './training.ts';
 export { vaccinationSchema, vaccineNameLabel, vaccineNames } from './vaccinations.ts';
 export { workHistorySchema } from './work-history.ts';

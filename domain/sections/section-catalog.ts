@@ -43,7 +43,48 @@ export const sectionCatalog = {
     description: 'professional references',
   },
   documents: { slug: 'documents', title: 'Documents', description: 'supporting documentation' },
+  // Issue 31: the sections every uniform credentialing application asks for beyond spec §2, shown in
+  // the dashboard's second card, 'Additional Information' (decision 028). Descriptions are ours.
+  specialties: {
+    slug: 'specialties',
+    title: 'Specialties',
+    description: 'specialties and taxonomy codes',
+    group: 'additional',
+  },
+  practiceLocations: {
+    slug: 'practice-locations',
+    title: 'Practice Locations',
+    description: 'offices where you see patients',
+    group: 'additional',
+  },
+  hospitalAffiliations: {
+    slug: 'hospital-affiliations',
+    title: 'Hospital Affiliations',
+    description: 'hospital privileges and admitting arrangements',
+    group: 'additional',
+  },
+  training: {
+    slug: 'training',
+    title: 'Training',
+    description: 'internship, residency and fellowship',
+    group: 'additional',
+  },
+  malpracticeClaims: {
+    slug: 'malpractice-claims',
+    title: 'Malpractice Claims',
+    description: 'claims history of the last 10 years',
+    group: 'additional',
+  },
 } as const;
+
+/**
+ * Which dashboard card a section is on (issue 31 item 3): 'application', the spec §2 'Application
+ * Sections' card (the eleven, unchanged), or 'additional', the 'Additional Information' card.
+ */
+export type SectionGroup = 'application' | 'additional';
+
+/** Title of the dashboard's second card (issue 31 item 3). */
+export const ADDITIONAL_SECTIONS_TITLE = 'Additional Information';
 
 /** Key of a section (`personalInformation`, ...). */
 export type CatalogSectionKey = keyof typeof sectionCatalog;
@@ -54,12 +95,25 @@ export interface CatalogSection {
   slug: string;
   title: string;
   description: string;
+  group: SectionGroup;
 }
 
-/** The eleven sections in the spec §2 dashboard order, without schemas. */
+/**
+ * Every section in dashboard order, without schemas: the eleven of spec §2, then the five of issue
+ * 31. Progress and completion count all of them (issue 31 item 3).
+ */
 export const catalogSections: readonly CatalogSection[] = (
   Object.keys(sectionCatalog) as CatalogSectionKey[]
-).map((key) => ({ key, ...sectionCatalog[key] }));
+).map((key) => {
+  const entry: { slug: string; title: string; description: string; group?: SectionGroup } =
+    sectionCatalog[key];
+  return { key, ...entry, group: entry.group ?? 'application' };
+});
+
+/** The sections of one dashboard card, in order. */
+export function sectionsOfGroup(group: SectionGroup): readonly CatalogSection[] {
+  return catalogSections.filter((s) => s.group === group);
+}
 
 /** The route slug of every section, by key (the router lists the section routes from this). */
 export const sectionSlugs = Object.fromEntries(catalogSections.map((s) => [s.key, s.slug])) as {

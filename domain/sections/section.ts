@@ -84,6 +84,36 @@ export interface ListSectionDefinition<
   orderBy: SectionOrder;
   /** Add button label of a repeatable-card screen (spec §2), e.g. 'Add License'. */
   addLabel?: string;
+  /**
+   * An explicit "nothing to list" answer (issue 31): e.g. 'No claims in the last 10 years'. It is a
+   * row whose boolean `field` is true and whose other fields are empty, so completeness ("at least one
+   * row", spec §4), snapshots, copy-forward and the payload treat it like any row. `rowsRule` keeps it
+   * the section's only row.
+   */
+  noneAnswer?: NoneAnswer;
+  /**
+   * A rule over all the rows of the section together (issue 31: one primary specialty, a none answer
+   * alone). The screen applies it to its cards; the server applies it to the rows saved after a save,
+   * in the save's transaction, and refuses the save when it fails.
+   */
+  rowsRule?: (rows: readonly Record<string, unknown>[]) => RowsIssue | null;
+}
+
+/** The explicit "nothing to list" answer of a list section (issue 31). */
+export interface NoneAnswer {
+  /** The boolean field that holds the answer, e.g. `noClaims`. */
+  field: string;
+  /** The checkbox label, e.g. 'No claims in the last 10 years'. */
+  label: string;
+}
+
+/** Why the rows of a section fail its `rowsRule`: a message a person can act on, and the row at fault. */
+export interface RowsIssue {
+  message: string;
+  /** Index (screen order) of the row the message is about. */
+  index: number;
+  /** The field of that row, when one is at fault. */
+  field?: string;
 }
 
 /** Declares the single-record section; keeps the literal key and the schema type. */
@@ -243,4 +273,56 @@ export function repeatableSaveSchema<Schema extends z.ZodObject>(
   return z
     .array(section.schema.extend({ id: z.uuid({ error: 'Unknown saved row' }).optional() }))
     .max(MAX_REPEATABLE_ROWS, `Save at most ${MAX_REPEATABLE_ROWS} entries at once`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules over every row of a section (issue 31).
+// ---------------------------------------------------------------------------------------------
+
+/** True when a field value counts as filled in (not null, undefined, '', whitespace or false). */
+function filled(value: unknown): boolean {
+  if (value === null || value === undefined || value === false) return false;
+  if (typeof value === 'string') return value.trim() !== '';
+  return true;
+}
+
+/**
+ * The row rule of a none answer (issue 31): a row with `answer.field` true has no other field filled
+ * in ('{label}' and claims cannot both be given), and it is the section's only row.
+ * Fields in `ignore` (defaults such as a status) do not count as filled in.
+ */
+export function noneAnswerRowsIssue(
+  answer: NoneAnswer,
+  rows: readonly Record<string, unknown>[],
+  noun: string,
+): RowsIssue | null {
+  const index = rows.findIndex((row) => row[answer.field] === true);
+  if (index === -1 || rows.length === 1) return null;
+  return {
+    message: `'${answer.label}' cannot be saved together with ${noun}. Remove the ${noun}, or clear '${answer.label}'.`,
+    index,
+    field: answer.field,
+  };
+}
+
+/**
+ * Adds to `ctx` an issue on every filled field other than `answer.field` of a row that gives the none
+ * answer (issue 31), so a row is either the answer or an entry, never both.
+ * @param ignore fields that may hold a value on the answer row (defaults set by the schema)
+ */
+export function refineNoneAnswerRow(
+  answer: NoneAnswer,
+  row: Record<string, unknown>,
+  ctx: z.RefinementCtx,
+  ignore: readonly string[] = [],
+): void {
+  if (row[answer.field] !== true) return;
+  for (const [field, value] of Object.entries(row)) {
+    if (field === answer.field || ignore.includes(field) || !filled(value)) continue;
+    ctx.addIssue({
+      code: 'custom',
+      path: [field],
+      message: `Clear this field, or clear '${answer.label}'`,
+    });
+  }
 }

@@ -36,6 +36,7 @@ import {
   sectionOrderBy,
 } from './section-columns.ts';
 import { assertStorable, parseInput } from './section-input.ts';
+import { assertRowsRule, serverRowRules } from './section-rules.ts';
 
 /** A list section whose rows this service stores: every list section but documents. */
 export type StoredListSection = Exclude<ListSection, { layout: 'documents' }>;
@@ -207,7 +208,8 @@ export async function addRow(
  * @throws AppError validation_failed (400, nothing saved) with `issues[].path` like
  *   `['rows', 1, 'issueDate']`; not_found (404, nothing saved) when an `id` is not a row of this
  *   application's section; conflict (409, nothing saved) when the new cards would take the section
- *   past MAX_ROWS_PER_LIST_SECTION rows
+ *   past MAX_ROWS_PER_LIST_SECTION rows; validation_failed (400, nothing saved) when a rule of
+ *   section-rules.ts refuses the cards or the rows they leave (issue 31)
  */
 export async function saveRows(
   db: Database,
@@ -246,6 +248,8 @@ export async function saveRows(
           );
         }
       }
+      // Issue 31: what only the server can check (the taxonomy code set, the linked certification).
+      await serverRowRules[store.key]?.(tx, applicationId, rows);
       const inserts: Record<string, unknown>[] = [];
       for (const [position, row] of rows.entries()) {
         const values = { ...pickFields(row, store.columns), position };
@@ -259,7 +263,11 @@ export async function saveRows(
         }
       }
       if (inserts.length > 0) await tx.insert(store.table).values(inserts as never);
-      return listRows(tx, store, applicationId);
+      const saved = await listRows(tx, store, applicationId);
+      // Issue 31: the rule over every row now saved (one primary, a none answer alone); throwing
+      // rolls the whole save back.
+      assertRowsRule(store.section, saved);
+      return saved;
     })
     .catch(rethrowAsInputError);
 }

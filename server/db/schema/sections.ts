@@ -4,7 +4,7 @@
  * row schemas (`domain/sections/*.ts`), so a parsed row maps onto a table insert without renaming.
  * Each table row also has `id`, `application_id` (cascade on application delete), `created_at` and
  * `updated_at`; repeatable-card tables add `position` (card order on screen, 0-based).
- * Documents live in ./documents.ts; `sectionTables` below maps all eleven section keys to tables.
+ * Documents live in ./documents.ts; `sectionTables` below maps every section key to its table.
  */
 import { sql } from 'drizzle-orm';
 import {
@@ -24,9 +24,14 @@ import {
 } from 'drizzle-orm/pg-core';
 import { cmeCategories } from '../../../domain/sections/cme.ts';
 import { degreeTypes } from '../../../domain/sections/education.ts';
+import { admittingArrangements, privilegeStatuses } from '../../../domain/sections/hospital-affiliations.ts';
+import { claimStatuses } from '../../../domain/sections/malpractice-claims.ts';
 import { credentialingStatuses } from '../../../domain/sections/payors.ts';
+import { acceptingNewPatientsOptions } from '../../../domain/sections/practice-locations.ts';
 import { licenseStatuses, licenseTypes } from '../../../domain/sections/professional-licenses.ts';
 import type { SectionKey } from '../../../domain/sections/registry.ts';
+import { specialtyRanks } from '../../../domain/sections/specialties.ts';
+import { trainingTypes, yesNo } from '../../../domain/sections/training.ts';
 import { vaccineNames } from '../../../domain/sections/vaccinations.ts';
 import { providerApplications } from './core.ts';
 import { documents } from './documents.ts';
@@ -37,6 +42,13 @@ export const degreeTypeEnum = pgEnum('degree_type', degreeTypes);
 export const vaccineNameEnum = pgEnum('vaccine_name', vaccineNames);
 export const credentialingStatusEnum = pgEnum('credentialing_status', credentialingStatuses);
 export const cmeCategoryEnum = pgEnum('cme_category', cmeCategories);
+export const specialtyRankEnum = pgEnum('specialty_rank', specialtyRanks);
+export const acceptingNewPatientsEnum = pgEnum('accepting_new_patients', acceptingNewPatientsOptions);
+export const privilegeStatusEnum = pgEnum('privilege_status', privilegeStatuses);
+export const admittingArrangementEnum = pgEnum('admitting_arrangement', admittingArrangements);
+export const trainingTypeEnum = pgEnum('training_type', trainingTypes);
+export const yesNoEnum = pgEnum('yes_no', yesNo);
+export const claimStatusEnum = pgEnum('claim_status', claimStatuses);
 
 /** Columns every section table has. A function, because Drizzle column builders belong to one table. */
 function sectionColumns() {
@@ -299,6 +311,117 @@ export const peerReferences = pgTable(
   ],
 );
 
+// ---- Issue 31: the 'Additional Information' sections, repeatable cards ordered by position ---------
+
+export const specialties = pgTable(
+  'specialties',
+  {
+    ...sectionColumns(),
+    position: positionColumn(),
+    specialtyRank: specialtyRankEnum('specialty_rank').notNull().default('primary'),
+    /** NUCC taxonomy code; classification and specialization are the code set's names, written by the server. */
+    taxonomyCode: text('taxonomy_code').notNull(),
+    classification: text('classification'),
+    specialization: text('specialization'),
+    /** A certification of the same application (the server checks it); cleared when that row is deleted. */
+    boardCertificationId: uuid('board_certification_id').references(() => certifications.id, {
+      onDelete: 'set null',
+    }),
+  },
+  (t) => [
+    index('specialties_application_position_idx').on(t.applicationId, t.position),
+    index('specialties_board_certification_idx').on(t.boardCertificationId),
+    check('specialties_taxonomy_code_check', sql`${t.taxonomyCode} ~ '^[0-9]{3}[0-9A-Z]{6}X$'`),
+  ],
+);
+
+export const practiceLocations = pgTable(
+  'practice_locations',
+  {
+    ...sectionColumns(),
+    position: positionColumn(),
+    practiceName: text('practice_name').notNull(),
+    groupNpi: text('group_npi'),
+    addressLine1: text('address_line1'),
+    addressLine2: text('address_line2'),
+    city: text('city'),
+    state: text('state'),
+    zipCode: text('zip_code'),
+    phone: text('phone'),
+    fax: text('fax'),
+    email: text('email'),
+    isPrimaryLocation: boolean('is_primary_location').notNull().default(false),
+    acceptingNewPatients: acceptingNewPatientsEnum('accepting_new_patients'),
+    languagesSpoken: text('languages_spoken'),
+    officeHours: text('office_hours'),
+    accessibilityNotes: text('accessibility_notes'),
+  },
+  (t) => [index('practice_locations_application_position_idx').on(t.applicationId, t.position)],
+);
+
+export const hospitalAffiliations = pgTable(
+  'hospital_affiliations',
+  {
+    ...sectionColumns(),
+    position: positionColumn(),
+    privilegeStatus: privilegeStatusEnum('privilege_status').notNull().default('active'),
+    facilityName: text('facility_name'),
+    city: text('city'),
+    state: text('state'),
+    department: text('department'),
+    startDate: isoDate('start_date'),
+    /** When the privileges end; the 'Expiring' tab lists it (decision 023). */
+    endDate: isoDate('end_date'),
+    admittingArrangement: admittingArrangementEnum('admitting_arrangement'),
+    arrangementName: text('arrangement_name'),
+  },
+  (t) => [
+    index('hospital_affiliations_application_position_idx').on(t.applicationId, t.position),
+    // The admin 'Expiring' tab (decision 023): dated rows in date order, id as the tiebreak.
+    index('hospital_affiliations_end_idx').on(t.endDate, t.id, t.applicationId),
+  ],
+);
+
+export const training = pgTable(
+  'training',
+  {
+    ...sectionColumns(),
+    position: positionColumn(),
+    /** The section's none answer (issue 31): 'No internship, residency or fellowship'. */
+    noTraining: boolean('no_training').notNull().default(false),
+    trainingType: trainingTypeEnum('training_type'),
+    programName: text('program_name'),
+    institutionName: text('institution_name'),
+    specialty: text('specialty'),
+    startDate: isoDate('start_date'),
+    endDate: isoDate('end_date'),
+    completed: yesNoEnum('completed'),
+    notCompletedReason: text('not_completed_reason'),
+  },
+  (t) => [index('training_application_position_idx').on(t.applicationId, t.position)],
+);
+
+export const malpracticeClaims = pgTable(
+  'malpractice_claims',
+  {
+    ...sectionColumns(),
+    position: positionColumn(),
+    /** The section's none answer (issue 31): 'No claims in the last 10 years'. */
+    noClaims: boolean('no_claims').notNull().default(false),
+    incidentDate: isoDate('incident_date'),
+    claimDate: isoDate('claim_date'),
+    status: claimStatusEnum('status'),
+    /** US dollars with cents, read and written as a JS number. */
+    amountPaid: numeric('amount_paid', { precision: 12, scale: 2, mode: 'number' }),
+    insurer: text('insurer'),
+    description: text('description'),
+  },
+  (t) => [
+    index('malpractice_claims_application_position_idx').on(t.applicationId, t.position),
+    check('malpractice_claims_amount_paid_check', sql`${t.amountPaid} >= 0`),
+  ],
+);
+
 /**
  * The table of each section, keyed like the domain registry, for generic code (completeness,
  * admin detail, completion payload). Every table has an `applicationId` column.
@@ -315,6 +438,11 @@ export const sectionTables = {
   cme,
   peerReferences,
   documents,
+  specialties,
+  practiceLocations,
+  hospitalAffiliations,
+  training,
+  malpracticeClaims,
 } as const satisfies Record<SectionKey, PgTable>;
 
 export type SectionTables = typeof sectionTables;

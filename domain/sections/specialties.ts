@@ -1,0 +1,101 @@
+/**
+ * Specialties (issue 31 item 1; CAQH ProView "Specialties", the state uniform applications' specialty
+ * questions, NCQA CR 3 board certification). Repeatable cards, 'Add Specialty'.
+ *
+ * A specialty is a NUCC Health Care Provider Taxonomy code (taxonomy/nucc-taxonomy.ts, the code set
+ * shipped as data). The provider chooses the code; `classification` and `specialization` are the code
+ * set's names for it, written by the server from the code set whatever the client sends (the screen
+ * shows them from the same file). One specialty may be 'primary'; the others are 'secondary'. A
+ * board certification is linked by choosing one of the application's certifications (its row id; the
+ * server checks it belongs to the same application).
+ */
+import { z } from 'zod';
+import {
+  defineListSection,
+  enumWithDefault,
+  joinSummary,
+  optionalText,
+  type RowsIssue,
+  TEXT_MAX,
+} from './section.ts';
+import { sectionCatalog } from './section-catalog.ts';
+import { TAXONOMY_CODE_PATTERN } from './taxonomy/taxonomy-code.ts';
+
+export const specialtyRanks = ['primary', 'secondary'] as const;
+export type SpecialtyRank = (typeof specialtyRanks)[number];
+export const specialtyRankLabel: Record<SpecialtyRank, string> = {
+  primary: 'Primary',
+  secondary: 'Secondary',
+};
+
+const TAXONOMY_REQUIRED = 'Choose a specialty from the list';
+
+export const specialtySchema = z.object({
+  specialtyRank: enumWithDefault(specialtyRanks, 'primary', 'Choose primary or secondary'),
+  /** NUCC taxonomy code, 10 characters ending in X (e.g. '207RC0000X'); must be in the shipped code set. */
+  taxonomyCode: z
+    .string({ error: TAXONOMY_REQUIRED })
+    .trim()
+    .toUpperCase()
+    .min(1, TAXONOMY_REQUIRED)
+    .regex(TAXONOMY_CODE_PATTERN, 'Choose a specialty from the list'),
+  /** The code set's classification of the code (level II), e.g. 'Internal Medicine'; set by the server. */
+  classification: optionalText(TEXT_MAX.name),
+  /** The code set's specialization (level III), e.g. 'Cardiovascular Disease'; null for a classification code. */
+  specialization: optionalText(TEXT_MAX.name),
+  /** Row id of this application's certification that certifies this specialty, or null. */
+  boardCertificationId: z
+    .union([z.uuid({ error: 'Choose a certification from the list' }), z.literal('')], {
+      error: 'Choose a certification from the list',
+    })
+    .nullish()
+    .transform((v) => (v ? v : null)),
+});
+export type SpecialtyInput = z.input<typeof specialtySchema>;
+export type Specialty = z.output<typeof specialtySchema>;
+
+/** The message when more than one specialty is primary (issue 31: one primary specialty). */
+export const ONE_PRIMARY_SPECIALTY = 'Only one specialty can be primary. Make the others secondary.';
+
+/** At most one primary specialty; the issue points at the second one. */
+export function specialtiesRowsIssue(rows: readonly Record<string, unknown>[]): RowsIssue | null {
+  const primaries = rows.flatMap((row, index) =>
+    (row.specialtyRank ?? 'primary') === 'primary' ? [index] : [],
+  );
+  if (primaries.length <= 1) return null;
+  return { message: ONE_PRIMARY_SPECIALTY, index: primaries[1]!, field: 'specialtyRank' };
+}
+
+/** How a specialty is named to a person: 'Internal Medicine, Cardiovascular Disease (207RC0000X)'. */
+export function specialtyName(row: {
+  taxonomyCode: string | null;
+  classification: string | null;
+  specialization: string | null;
+}): string {
+  const name = joinSummary(row.classification, row.specialization).replace(' · ', ', ');
+  return name ? `${name} (${row.taxonomyCode ?? ''})` : (row.taxonomyCode ?? '');
+}
+
+export const specialtiesSection = defineListSection({
+  key: 'specialties',
+  ...sectionCatalog.specialties,
+  kind: 'list',
+  layout: 'repeatable-cards',
+  orderBy: 'position',
+  addLabel: 'Add Specialty',
+  schema: specialtySchema,
+  fields: [
+    { name: 'specialtyRank', label: 'Primary or Secondary' },
+    { name: 'taxonomyCode', label: 'Taxonomy Code' },
+    { name: 'classification', label: 'Classification' },
+    { name: 'specialization', label: 'Specialization' },
+    { name: 'boardCertificationId', label: 'Board Certification' },
+  ],
+  rowsRule: specialtiesRowsIssue,
+  summarize: (row) => joinSummary(specialtyRankLabel[row.specialtyRank], specialtyName(row)),
+  messages: {
+    loadError: 'Failed to load specialties',
+    saveError: 'Failed to save specialties',
+    saveSuccess: 'Specialties saved successfully',
+  },
+});
