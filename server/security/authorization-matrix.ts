@@ -114,6 +114,11 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
     expected: signedIn(),
     request: () => ({ path: '/api/profile' }),
   },
+  // Issue 31: the NUCC taxonomy code set (public reference data) for any signed-in caller.
+  'GET /api/taxonomy': {
+    expected: signedIn(),
+    request: () => ({ path: '/api/taxonomy' }),
+  },
 
   // Applications
   'GET /api/applications': {
