@@ -225,6 +225,55 @@ describe('diffByRow', () => {
       diffByRow(before, after).map((c) => [c.change, c.fields.map((f) => [f.label, f.before, f.after])]),
     ).toEqual([['changed', [['Issuing State', 'IL', '']]]]);
   });
+
+  it("shows a specialty's linked board certification by name, and its change as one field (issue 31)", () => {
+    const specialty = (certification: SnapshotRow['board_certification']): SnapshotRow => ({
+      id: 'specialty-id-1',
+      row_key: 'specialty-key-1',
+      specialty_rank: 'primary',
+      taxonomy_code: '207RC0000X',
+      classification: 'Internal Medicine',
+      specialization: 'Cardiovascular Disease',
+      board_certification: certification,
+    });
+    const abim = {
+      certification_name: 'Cardiovascular Disease',
+      certifying_body: 'ABIM',
+      certification_number: 'C-7',
+    };
+    const before = snapshot({ lists: { specialties: [specialty(abim)] } });
+    // The same certification as a new object (a stored snapshot read back): no change.
+    expect(diffByRow(before, snapshot({ lists: { specialties: [specialty({ ...abim })] } }))).toEqual([]);
+    // Linked to another certification, then unlinked: one field, shown as text.
+    const relinked = snapshot({
+      lists: { specialties: [specialty({ ...abim, certification_number: null, certifying_body: 'AOBIM' })] },
+    });
+    expect(diffByRow(before, relinked)).toEqual([
+      {
+        section: 'specialties',
+        sectionLabel: 'Specialties',
+        rowKey: 'specialty-key-1',
+        rowLabel: 'Primary · Internal Medicine, Cardiovascular Disease (207RC0000X)',
+        change: 'changed',
+        fields: [
+          {
+            field: 'board_certification',
+            label: 'Board Certification',
+            before: 'Cardiovascular Disease · ABIM · C-7',
+            after: 'Cardiovascular Disease · AOBIM',
+          },
+        ],
+      },
+    ]);
+    expect(diffByRow(before, snapshot({ lists: { specialties: [specialty(null)] } }))[0]!.fields).toEqual([
+      {
+        field: 'board_certification',
+        label: 'Board Certification',
+        before: 'Cardiovascular Disease · ABIM · C-7',
+        after: null,
+      },
+    ]);
+  });
 });
 
 describe('canonicalJson', () => {

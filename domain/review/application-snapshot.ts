@@ -10,11 +10,17 @@ import {
   snapshotColumns,
   snapshotFieldLabel,
   snapshotRowLabel,
+  snapshotScalar,
   snapshotSectionLabel,
 } from './snapshot-labels.ts';
 
-/** A JSON value of a snapshot row. */
-export type SnapshotValue = string | number | boolean | null;
+/** A JSON scalar of a snapshot row. */
+export type SnapshotScalar = string | number | boolean | null;
+/**
+ * A JSON value of a snapshot row: a scalar, or one flat object of scalars (a specialty's
+ * `board_certification`, issue 31: the linked certification's name, body and number).
+ */
+export type SnapshotValue = SnapshotScalar | { readonly [key: string]: SnapshotScalar };
 export type SnapshotRow = Record<string, SnapshotValue>;
 
 export interface ApplicationSnapshot {
@@ -57,10 +63,10 @@ export interface RowFieldChange {
   field: string;
   /** The registry's label ('Expiration Date'), 'File' for a replaced file, else the column in words. */
   label: string;
-  /** null for an added row (and an empty value). */
-  before: SnapshotValue;
-  /** null for a removed row (and an empty value). */
-  after: SnapshotValue;
+  /** null for an added row (and an empty value); an object value as `snapshotScalar` shows it. */
+  before: SnapshotScalar;
+  /** null for a removed row (and an empty value); an object value as `snapshotScalar` shows it. */
+  after: SnapshotScalar;
 }
 
 /** One row that differs between two snapshots, paired by its identity (issue 29 item 5). */
@@ -97,8 +103,9 @@ const bookkeepingColumns = new Set([
 /** A document's columns that follow from its bytes: shown as one 'File ... (file replaced)' line. */
 const fileColumns = new Set(['sha256', 'file_size', 'mime_type']);
 
-const isEmpty = (value: SnapshotValue | undefined) => value === null || value === undefined || value === '';
-const cell = (row: SnapshotRow | undefined, column: string): SnapshotValue => row?.[column] ?? null;
+const isEmpty = (value: SnapshotScalar | undefined) => value === null || value === undefined || value === '';
+/** A cell as one scalar (an object value joined, `snapshotScalar`): what is compared and shown. */
+const cell = (row: SnapshotRow | undefined, column: string): SnapshotScalar => snapshotScalar(row?.[column]);
 
 /** The row's identities, strongest first: row_key (issue 29), then id (older snapshots). */
 function identityOf(row: SnapshotRow, kind: 'row_key' | 'id'): string | undefined {

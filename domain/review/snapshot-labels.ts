@@ -1,11 +1,11 @@
 /**
  * Labels of a snapshot's sections, rows and fields (decision 018 "field-by-field changes ... from the
  * section registry's field labels"; issue 29 item 5, changes by row identity): section titles, field
- * labels and row summaries come from the registry, never retyped. Also the eleven sections of a
- * snapshot as the review page lists them (`describeSnapshot`).
+ * labels and row summaries come from the registry, never retyped. Also the sections of a snapshot
+ * as the review page lists them (`describeSnapshot`: every section of the registry, 16 since issue 31).
  */
 import { payloadKeyOfSection } from '../sections/payload-keys.ts';
-import { type Section, sectionByKey } from '../sections/registry.ts';
+import { type Section, sectionByKey, sections } from '../sections/registry.ts';
 
 const sectionOfPayloadKey = new Map<string, Section>(
   Object.entries(payloadKeyOfSection).map(([key, payloadKey]) => [
@@ -16,12 +16,28 @@ const sectionOfPayloadKey = new Map<string, Section>(
 
 /**
  * Payload columns named otherwise than the registry's fields (spec §7 renames the license and
- * certification dates): payload key -> column -> registry field name.
+ * certification dates; issue 31 sends a specialty's linked certification by name, not row id):
+ * payload key -> column -> registry field name.
  */
 const payloadColumnAliases: Record<string, Record<string, string>> = {
   licenses: { license_issue: 'issueDate', license_exp: 'expirationDate' },
   certifications: { cert_issue_date: 'issueDate', cert_exp_date: 'expirationDate' },
+  specialties: { board_certification: 'boardCertificationId' },
 };
+
+/**
+ * A snapshot value as one scalar, for comparing and showing (application-snapshot.ts `SnapshotValue`):
+ * a flat object's non-empty values joined with ' · ' in key order ('Board Certified, Internal Medicine
+ * · ABIM · C-1'; a specialty's `board_certification`, issue 31), null when it has none; a scalar as is.
+ */
+export function snapshotScalar(value: unknown): string | number | boolean | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'object') return value as string | number | boolean;
+  const parts = Object.values(value as Record<string, unknown>).filter(
+    (v) => v !== null && v !== undefined && v !== '',
+  );
+  return parts.length > 0 ? parts.map(String).join(' · ') : null;
+}
 
 /** `license_number` -> `licenseNumber` (the registry's field names are the camelCase columns). */
 function camel(column: string): string {
@@ -111,6 +127,8 @@ function snake(name: string): string {
 
 function shown(value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
+  // A flat object (a specialty's board certification): its values joined, as the changes show it.
+  if (typeof value === 'object') return String(snapshotScalar(value) ?? '');
   return String(value);
 }
 
@@ -127,40 +145,41 @@ function labelledRow(
 }
 
 /**
- * The eleven sections of a snapshot in dashboard order, each field labelled from the registry
- * (documents also show their file name and SHA-256, which the reviewer compares with the file).
+ * Every section of a snapshot in dashboard (registry) order: the spec's eleven, then the five of
+ * issue 31, each field labelled from the registry (documents also show their file name and SHA-256,
+ * which the reviewer compares with the file). A snapshot stored before issue 31 lists the five
+ * with no entries.
  */
 export function describeSnapshot(snapshot: {
   personalInformation?: Record<string, unknown>;
   lists?: Record<string, readonly Record<string, unknown>[]>;
   documents?: readonly Record<string, unknown>[];
 }): SnapshotSectionView[] {
-  const views: SnapshotSectionView[] = [];
-  const personal = sectionByKey.personalInformation;
-  views.push({
-    key: personal.key,
-    title: personal.title,
-    entries: [labelledRow(personal, 'personalInformation', snapshot.personalInformation ?? {})],
-  });
-  for (const [key, payloadKey] of Object.entries(payloadKeyOfSection)) {
-    const section = sectionByKey[key as keyof typeof payloadKeyOfSection];
-    const rows = snapshot.lists?.[payloadKey] ?? [];
-    views.push({
+  return sections.map((section): SnapshotSectionView => {
+    if (section.key === 'personalInformation') {
+      return {
+        key: section.key,
+        title: section.title,
+        entries: [labelledRow(section, 'personalInformation', snapshot.personalInformation ?? {})],
+      };
+    }
+    if (section.key === 'documents') {
+      return {
+        key: section.key,
+        title: section.title,
+        entries: (snapshot.documents ?? []).map((row) =>
+          labelledRow(section, 'documents', row, [
+            ['filename', 'File Name'],
+            ['sha256', 'SHA-256'],
+          ]),
+        ),
+      };
+    }
+    const payloadKey = payloadKeyOfSection[section.key];
+    return {
       key: section.key,
       title: section.title,
-      entries: rows.map((row) => labelledRow(section, payloadKey, row)),
-    });
-  }
-  const documents = sectionByKey.documents;
-  views.push({
-    key: documents.key,
-    title: documents.title,
-    entries: (snapshot.documents ?? []).map((row) =>
-      labelledRow(documents, 'documents', row, [
-        ['filename', 'File Name'],
-        ['sha256', 'SHA-256'],
-      ]),
-    ),
+      entries: (snapshot.lists?.[payloadKey] ?? []).map((row) => labelledRow(section, payloadKey, row)),
+    };
   });
-  return views;
 }

@@ -1,8 +1,9 @@
 /**
  * The frozen snapshot of an application (issue 13, decision 018; shape and hashing in
  * domain/review/application-snapshot.ts), built from what the completion notification reads
- * (`loadCompletionSource`: the eleven sections and the document list) so the reviewer reviews what
- * the receiver got. The SSN is masked as administrators see it (spec §6, from `ssn_last4`): the
+ * (`loadCompletionSource`: every section, the five of issue 31 too, and the document list) so the
+ * reviewer reviews what the receiver got (a specialty's certification included, by name:
+ * `board_certification`). The SSN is masked as administrators see it (spec §6, from `ssn_last4`): the
  * ciphertext is never decrypted here. Documents are metadata with their SHA-256, never content.
  * Lives beside completion.service.ts, whose transaction stores version 1 (a new file of issue 13).
  * Each list row and document also carries its `row_key` (issue 29 item 5: the changes view pairs rows

@@ -68,6 +68,11 @@ function source(documentKeys: string[]): CompletionSource {
       certifications: [],
       cme: [],
       peerReferences: [],
+      specialties: [],
+      practiceLocations: [],
+      hospitalAffiliations: [],
+      training: [],
+      malpracticeClaims: [],
     },
   };
 }

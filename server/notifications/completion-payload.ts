@@ -13,8 +13,12 @@
  *
  * Key names are the spec's: camelCase envelope, snake_case rows (spec §3 column names), `licenses` with
  * `license_issue`/`license_exp` and `certifications` with `cert_issue_date`/`cert_exp_date` (spec §7).
- * After spec §7's keys come `attestation` (issue 14) and `resendOf` (issue 28: null, or on an
- * administrator's re-send the first message's id).
+ * After spec §7's list keys come the five sections of issue 31 (`specialties`, `practiceLocations`,
+ * `hospitalAffiliations`, `training`, `malpracticeClaims`; additive, decision 028), then `attestation`
+ * (issue 14) and `resendOf` (issue 28: null, or on an administrator's re-send the first message's id).
+ * A specialty's link to a certification is a row id of this system, meaningless to a receiver: it is
+ * sent as `board_certification`, the linked certification's `certification_name`, `certifying_body`
+ * and `certification_number` (the certification's own row is in `certifications`), or null.
  */
 
 import type { Readable } from 'node:stream';
@@ -34,14 +38,31 @@ import {
   personalInformation,
   type professionalLicenses,
   sectionTables,
+  type specialties,
 } from '../db/schema/sections.ts';
 import { sectionOrderBy } from '../sections/section-columns.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
 
-/** A JSON value of a payload row. */
-export type PayloadValue = string | number | boolean | null;
+/** A JSON scalar of a payload row. */
+export type PayloadScalar = string | number | boolean | null;
+/**
+ * A JSON value of a payload row: a scalar, or one flat object of scalars (a specialty's
+ * `board_certification`, issue 31).
+ */
+export type PayloadValue = PayloadScalar | { readonly [key: string]: PayloadScalar };
 export type PayloadRow = Record<string, PayloadValue>;
+
+/**
+ * A specialty's linked board certification as sent (issue 31): what identifies it to a person and to
+ * the certifying board, the same three columns as in `certifications` (spec §7 names).
+ */
+export interface PayloadBoardCertification {
+  [key: string]: PayloadScalar;
+  certification_name: string;
+  certifying_body: string;
+  certification_number: string | null;
+}
 
 /**
  * The 17 personal fields of spec §7 (spec §3 names; address_line2 is not among them), '' when empty.
@@ -106,7 +127,7 @@ export interface CompletionSource {
 /** Columns that are bookkeeping of this system, not spec §3 data. */
 const bookkeepingColumns = new Set(['updated_at', 'position', 'row_key']);
 
-function toPayloadValue(value: unknown): PayloadValue {
+function toPayloadValue(value: unknown): PayloadScalar {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
@@ -215,6 +236,32 @@ export async function loadCompletionSource(options: LoadSourceOptions): Promise<
           certification_number: row.certificationNumber,
           cert_issue_date: row.issueDate,
           cert_exp_date: row.expirationDate,
+        };
+      });
+    } else if (key === 'specialties') {
+      const certificationById = new Map(
+        (rowsByKey.certifications as (typeof certifications.$inferSelect)[]).map((c) => [c.id, c]),
+      );
+      lists[payloadKey] = rows.map((r) => {
+        const row = r as typeof specialties.$inferSelect;
+        // The link is to a row of the same application (section-rules.ts), so it is in that list.
+        const linked = row.boardCertificationId ? certificationById.get(row.boardCertificationId) : undefined;
+        const boardCertification: PayloadBoardCertification | null = linked
+          ? {
+              certification_name: linked.certificationName,
+              certifying_body: linked.certifyingBody,
+              certification_number: linked.certificationNumber,
+            }
+          : null;
+        return {
+          id: row.id,
+          application_id: row.applicationId,
+          specialty_rank: row.specialtyRank,
+          taxonomy_code: row.taxonomyCode,
+          classification: row.classification,
+          specialization: row.specialization,
+          board_certification: boardCertification,
+          created_at: row.createdAt.toISOString(),
         };
       });
     } else {

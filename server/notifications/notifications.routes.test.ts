@@ -4,7 +4,7 @@
  * `standardwebhooks` package, validates the body against docs/completion-payload.schema.json and
  * compares every decoded document with the stored file.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -12,10 +12,14 @@ import { disclosureQuestions } from '../../domain/attestation.ts';
 import { Client, createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { signedAttestation } from '../../tests/http-client.ts';
 import { documents } from '../db/schema/documents.ts';
-import { peerReferences } from '../db/schema/sections.ts';
+import { peerReferences, training } from '../db/schema/sections.ts';
 import { loadEnv } from '../env.ts';
 import { createRuntime } from '../runtime.ts';
-import { createCompletedApplication, FACTORY_SSN } from './testing/completed-application.ts';
+import {
+  createCompletedApplication,
+  FACTORY_ADDITIONAL,
+  FACTORY_SSN,
+} from './testing/completed-application.ts';
 import { type JsonSchema, validateJsonSchema } from './testing/json-schema.ts';
 import { type ReceivedRequest, WebhookReceiver, waitUntil } from './testing/webhook-receiver.ts';
 
@@ -248,6 +252,115 @@ describe('POST /api/applications/:applicationId/completion', () => {
     expect(app.logs.join('\n')).not.toContain(FACTORY_SSN);
   });
 
+  it("sends the five sections of issue 31 after the spec's keys, valid against the schema", async () => {
+    const { provider, applicationId } = await providerWithCompleteApplication();
+    expect((await complete(provider, applicationId)).status).toBe(200);
+    const payload = JSON.parse(requestsFor(applicationId)[0]!.body!.toString('utf8'));
+    expect(validateJsonSchema(payload, payloadSchema)).toEqual([]);
+
+    // Additive (decision 028): the spec's keys in their order, the five new ones after them, then
+    // the later additions (attestation, issue 14; resendOf, issue 28).
+    expect(Object.keys(payload)).toEqual([
+      'applicationId',
+      'userId',
+      'userEmail',
+      'timestamp',
+      'applicantInfo',
+      'documents',
+      'licenses',
+      'education',
+      'workHistory',
+      'malpracticeInsurance',
+      'vaccinations',
+      'payors',
+      'certifications',
+      'cme',
+      'peerReferences',
+      'specialties',
+      'practiceLocations',
+      'hospitalAffiliations',
+      'training',
+      'malpracticeClaims',
+      'attestation',
+      'resendOf',
+    ]);
+
+    // The specialty names its board certification as the certifications list does, not by row id.
+    const { certification } = FACTORY_ADDITIONAL;
+    expect(payload.specialties).toEqual([
+      {
+        id: expect.any(String),
+        application_id: applicationId,
+        specialty_rank: 'primary',
+        taxonomy_code: '207R00000X',
+        classification: 'Internal Medicine',
+        specialization: null,
+        board_certification: {
+          certification_name: certification.certificationName,
+          certifying_body: certification.certifyingBody,
+          certification_number: certification.certificationNumber,
+        },
+        created_at: expect.any(String),
+      },
+    ]);
+    expect(payload.practiceLocations).toEqual([
+      expect.objectContaining({
+        practice_name: 'Springfield Internal Medicine',
+        group_npi: '1987654328',
+        is_primary_location: true,
+        accepting_new_patients: 'yes',
+        languages_spoken: 'English, Spanish',
+        fax: null,
+      }),
+    ]);
+    expect(payload.hospitalAffiliations).toEqual([
+      expect.objectContaining({
+        privilege_status: 'active',
+        facility_name: 'Springfield General Hospital',
+        start_date: '2012-02-01',
+        end_date: null,
+        admitting_arrangement: null,
+      }),
+    ]);
+    expect(payload.training).toEqual([
+      expect.objectContaining({
+        no_training: false,
+        training_type: 'residency',
+        institution_name: 'University of Illinois Hospital',
+        end_date: '2012-06-30',
+        completed: 'yes',
+        not_completed_reason: null,
+      }),
+    ]);
+    // The amount is a JSON number (numeric(12,2) in the database), not a string.
+    expect(payload.malpracticeClaims).toEqual([
+      expect.objectContaining({
+        no_claims: false,
+        claim_date: '2018-03-01',
+        status: 'settled',
+        amount_paid: 125000.5,
+        insurer: 'MedPro',
+      }),
+    ]);
+    expect(requestsFor(applicationId)[0]!.body!.toString('utf8')).toContain('"amount_paid":125000.5,');
+
+    // The schema is as strict for the new keys: a string amount or a bare certification id is refused.
+    const claimAsText = {
+      ...payload,
+      malpracticeClaims: [{ ...payload.malpracticeClaims[0], amount_paid: '125000.50' }],
+    };
+    expect(validateJsonSchema(claimAsText, payloadSchema)).toEqual([
+      '$/malpracticeClaims/0/amount_paid: must be number,null',
+    ]);
+    const linkById = {
+      ...payload,
+      specialties: [{ ...payload.specialties[0], board_certification_id: randomUUID() }],
+    };
+    expect(validateJsonSchema(linkById, payloadSchema)).toEqual([
+      '$/specialties/0: must NOT have additional properties',
+    ]);
+  });
+
   it('stores the signed attestation with the SHA-256 of the snapshot it signs, encrypted and immutable, and sends it', async () => {
     // Alice answers one question Yes, with an explanation, and types her name in her own spacing and case.
     const { provider: alice, applicationId } = await providerWithCompleteApplication();
@@ -406,13 +519,19 @@ describe('POST /api/applications/:applicationId/completion', () => {
   });
 
   it('is offered only to the owner of a draft at 100%', async () => {
-    // Not every section complete: 10 of 11.
+    // Not every section complete: 15 of 16 (issue 31: every section counts, the five new ones too).
     const { provider: alice, applicationId } = await providerWithCompleteApplication();
     await app.runtime.deps.db.delete(peerReferences).where(sql`application_id = ${applicationId}`);
     const incomplete = await complete(alice, applicationId);
     expect(incomplete.status).toBe(409);
     expect(incomplete.body).toMatchObject({
-      message: 'Complete every section first: 10 of 11 are complete.',
+      message: 'Complete every section first: 15 of 16 are complete.',
+    });
+    // One of the five new sections empty is as incomplete.
+    const { provider: dan, applicationId: withoutTraining } = await providerWithCompleteApplication();
+    await app.runtime.deps.db.delete(training).where(sql`application_id = ${withoutTraining}`);
+    expect((await complete(dan, withoutTraining)).body).toMatchObject({
+      message: 'Complete every section first: 15 of 16 are complete.',
     });
 
     // Not a draft.

@@ -1,7 +1,20 @@
 /**
  * Test and benchmark factory: a provider's draft application at 100% (spec §4), written straight
  * through Drizzle and object storage (faster than the section screens, and independent of them).
- * Every section gets one row (licenses two), documents get real stored objects.
+ * Every section of the registry (16 since issue 31) gets one row (licenses two), documents get real
+ * stored objects.
+ *
+ * The five sections of issue 31 hold (FACTORY_ADDITIONAL says the values tests compare with):
+ * - Specialties: 207R00000X (Internal Medicine), primary, linked to the factory's certification
+ *   ('Board Certified, Internal Medicine', ABIM): the payload sends that certification's name, body
+ *   and number with the specialty.
+ * - Practice Locations: one primary location with a valid type 2 group NPI.
+ * - Hospital Affiliations: active privileges at one hospital, no end date (so the 'Expiring' tab and
+ *   the credential-expiry job, which list privileges end dates, see nothing of the factory's).
+ * - Training: one completed residency.
+ * - Malpractice Claims: one settled claim paid in 2018, more than 5 years ago: the claim and its
+ *   numeric amount travel in the payload, and the file does NOT need committee review for it (issue
+ *   31 item 4 flags a claim paid in the last 5 years), so tests of the review stay about what they set up.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
@@ -12,11 +25,16 @@ import {
   certifications,
   cme,
   education,
+  hospitalAffiliations,
+  malpracticeClaims,
   malpracticeInsurance,
   payors,
   peerReferences,
   personalInformation,
+  practiceLocations,
   professionalLicenses,
+  specialties,
+  training,
   vaccinations,
   workHistory,
 } from '../../db/schema/sections.ts';
@@ -25,6 +43,64 @@ import type { ObjectStorage } from '../../storage/object-storage.ts';
 
 /** The SSN the factory stores (encrypted); the payload must carry it decrypted. */
 export const FACTORY_SSN = '123-45-6789';
+
+/**
+ * The rows the factory writes in the five sections of issue 31 (Drizzle property names), for tests
+ * that compare the payload, snapshot or copy with them. The specialty is also linked to the factory's
+ * certification (`boardCertificationId`, set at insert).
+ */
+export const FACTORY_ADDITIONAL = {
+  specialty: {
+    specialtyRank: 'primary',
+    taxonomyCode: '207R00000X',
+    classification: 'Internal Medicine',
+    specialization: null,
+  },
+  certification: {
+    certificationName: 'Board Certified, Internal Medicine',
+    certifyingBody: 'ABIM',
+    certificationNumber: 'C-1',
+    issueDate: '2012-07-01',
+  },
+  practiceLocation: {
+    practiceName: 'Springfield Internal Medicine',
+    groupNpi: '1987654328',
+    addressLine1: '1 Main Street',
+    city: 'Springfield',
+    state: 'IL',
+    zipCode: '62701',
+    phone: '(555) 010-3000',
+    isPrimaryLocation: true,
+    acceptingNewPatients: 'yes',
+    languagesSpoken: 'English, Spanish',
+    officeHours: 'Mon-Fri 8:00-17:00',
+  },
+  hospitalAffiliation: {
+    privilegeStatus: 'active',
+    facilityName: 'Springfield General Hospital',
+    city: 'Springfield',
+    state: 'IL',
+    department: 'Internal Medicine',
+    startDate: '2012-02-01',
+  },
+  training: {
+    trainingType: 'residency',
+    programName: 'Internal Medicine Residency',
+    institutionName: 'University of Illinois Hospital',
+    specialty: 'Internal Medicine',
+    startDate: '2009-07-01',
+    endDate: '2012-06-30',
+    completed: 'yes',
+  },
+  malpracticeClaim: {
+    incidentDate: '2017-09-12',
+    claimDate: '2018-03-01',
+    status: 'settled',
+    amountPaid: 125000.5,
+    insurer: 'MedPro',
+    description: 'Delayed diagnosis alleged; settled without admission of fault.',
+  },
+} as const;
 
 export interface FactoryDocument {
   id: string;
@@ -138,13 +214,10 @@ export async function createCompletedApplication(
     lotNumber: 'L-77',
   });
   await db.insert(payors).values({ applicationId, payorName: 'Medicare', credentialingStatus: 'approved' });
-  await db.insert(certifications).values({
-    applicationId,
-    certificationName: 'Board Certified, Internal Medicine',
-    certifyingBody: 'ABIM',
-    certificationNumber: 'C-1',
-    issueDate: '2012-07-01',
-  });
+  const [certification] = await db
+    .insert(certifications)
+    .values({ applicationId, ...FACTORY_ADDITIONAL.certification })
+    .returning({ id: certifications.id });
   await db.insert(cme).values({
     applicationId,
     activityTitle: 'Sepsis update',
@@ -159,6 +232,14 @@ export async function createCompletedApplication(
     email: 'ada@example.test',
     yearsKnown: 7,
   });
+  // Issue 31: the 'Additional Information' sections.
+  await db
+    .insert(specialties)
+    .values({ applicationId, ...FACTORY_ADDITIONAL.specialty, boardCertificationId: certification!.id });
+  await db.insert(practiceLocations).values({ applicationId, ...FACTORY_ADDITIONAL.practiceLocation });
+  await db.insert(hospitalAffiliations).values({ applicationId, ...FACTORY_ADDITIONAL.hospitalAffiliation });
+  await db.insert(training).values({ applicationId, ...FACTORY_ADDITIONAL.training });
+  await db.insert(malpracticeClaims).values({ applicationId, ...FACTORY_ADDITIONAL.malpracticeClaim });
 
   const stored: FactoryDocument[] = [];
   const sizes = options.documentSizes ?? [40_000];
