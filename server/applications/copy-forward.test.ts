@@ -64,6 +64,11 @@ async function sectionContent(applicationId: string) {
     'certifications',
     'cme',
     'peer_references',
+    'specialties',
+    'practice_locations',
+    'hospital_affiliations',
+    'training',
+    'malpractice_claims',
   ];
   const content: Record<string, unknown[]> = {};
   const ids: string[] = [];
@@ -71,7 +76,17 @@ async function sectionContent(applicationId: string) {
     const rows = await query(`select * from ${table} where application_id = $1 order by id`, [applicationId]);
     for (const row of rows) ids.push(row.id as string);
     content[table] = rows
-      .map(({ id: _id, application_id: _a, created_at: _c, updated_at: _u, ...rest }) => JSON.stringify(rest))
+      .map(
+        ({
+          id: _id,
+          application_id: _a,
+          created_at: _c,
+          updated_at: _u,
+          // A row id of its own application (issue 31): re-pointed by the copy, compared in its own test.
+          board_certification_id: _link,
+          ...rest
+        }) => JSON.stringify(rest),
+      )
       .sort();
   }
   return { content, ids };
@@ -108,7 +123,8 @@ describe('POST /api/applications after a decision (copy-forward)', () => {
       recredentialingDueOn: null,
       copied: { applicationId: oldId, documents: oldDocuments.length, documentsNotCopied: [] },
     });
-    expect(created.body.copied?.sections).toHaveLength(11);
+    // Every section of the registry, the five of issue 31 too.
+    expect(created.body.copied?.sections).toHaveLength(16);
     expect(created.body.completeSections).toEqual([]);
     expect((created.body as Created & { unconfirmedSections: string[] }).unconfirmedSections).toEqual(
       created.body.copied?.sections,
@@ -143,7 +159,7 @@ describe('POST /api/applications after a decision (copy-forward)', () => {
     );
     expect(audit?.details).toEqual({
       fromApplicationId: oldId,
-      sections: 11,
+      sections: 16,
       documents: oldDocuments.length,
       documentsNotCopied: 0,
       // Issue 29 item 2: who opened the cycle, and which cycle it is (the source was not approved).
@@ -227,7 +243,7 @@ describe('POST /api/applications after a decision (copy-forward)', () => {
     const retried = await provider.json<Created>('POST', '/api/applications', {});
     expect(retried.status).toBe(201);
     expect(retried.body.copied?.applicationId).toBe(oldId);
-    expect(retried.body.copied?.sections).toHaveLength(11);
+    expect(retried.body.copied?.sections).toHaveLength(16);
   });
 
   it('keeps each copied row and document under its row_key, so a change pairs with its source (issue 29 item 5)', async () => {
@@ -253,5 +269,55 @@ describe('POST /api/applications after a decision (copy-forward)', () => {
     expect(newDocuments.map((r) => r.row_key)).toEqual(oldDocuments.map((r) => r.row_key));
     expect(newDocuments.some((d) => oldDocuments.some((o) => o.id === d.id))).toBe(false);
     expect(newLicenses.some((l) => oldLicenses.some((o) => o.id === l.id))).toBe(false);
+  });
+
+  it("links the copied specialty to the copied certification, not the source's (issue 31)", async () => {
+    const { provider, applicationId: oldId } = await completedApplication(app);
+    await approve(oldId, '2024-04-01T10:00:00Z');
+    // A second certification and a secondary specialty that links nothing: only links move.
+    await query(
+      `insert into certifications (application_id, certification_name, certifying_body)
+       values ($1, 'Board Certified, Cardiovascular Disease', 'ABIM')`,
+      [oldId],
+    );
+    await query(
+      `insert into specialties (application_id, position, specialty_rank, taxonomy_code, classification)
+       values ($1, 1, 'secondary', '207RC0000X', 'Internal Medicine')`,
+      [oldId],
+    );
+    const links = (applicationId: string) =>
+      query<{
+        taxonomy_code: string;
+        certification_id: string | null;
+        certification_application: string | null;
+        certification_row_key: string | null;
+      }>(
+        `select s.taxonomy_code, c.id as certification_id, c.application_id as certification_application,
+           c.row_key as certification_row_key
+         from specialties s left join certifications c on c.id = s.board_certification_id
+         where s.application_id = $1 order by s.position`,
+        [applicationId],
+      );
+    const [oldPrimary, oldSecondary] = await links(oldId);
+    expect(oldPrimary).toMatchObject({ taxonomy_code: '207R00000X', certification_application: oldId });
+    expect(oldSecondary).toMatchObject({ taxonomy_code: '207RC0000X', certification_id: null });
+
+    const created = await provider.json<Created>('POST', '/api/applications', {});
+    expect(created.status).toBe(201);
+    const [newPrimary, newSecondary] = await links(created.body.id);
+    // The draft's own certification, the copy of the one the source linked (same row_key).
+    expect(newPrimary).toMatchObject({
+      taxonomy_code: '207R00000X',
+      certification_application: created.body.id,
+      certification_row_key: oldPrimary!.certification_row_key,
+    });
+    expect(newPrimary!.certification_id).not.toBe(oldPrimary!.certification_id);
+    expect(newSecondary).toMatchObject({ taxonomy_code: '207RC0000X', certification_id: null });
+
+    // The two cycles are independent: deleting the source's certification clears only the source's
+    // link (on delete set null), the draft's stays.
+    await query('delete from certifications where id = $1', [oldPrimary!.certification_id]);
+    expect((await links(created.body.id))[0]!.certification_id).toBe(newPrimary!.certification_id);
+    expect((await links(oldId))[0]!.certification_id).toBeNull();
   });
 });

@@ -12,6 +12,9 @@
  *   (documents.service.ts `sweepOrphanObjects`) removes objects no row points to.
  * - Review state (checklist, notes, requests, attestations) is not copied: each cycle is reviewed
  *   and attested anew.
+ * - A row that points at another section's row (a specialty's `board_certification_id`, issue 31)
+ *   would still point at the source application's row after the copy: in the same transaction it is
+ *   re-pointed at the draft's copy of that row, found by `row_key` (`relinkCopiedReferences`).
  */
 import { desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
@@ -24,7 +27,7 @@ import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { documents } from '../db/schema/documents.ts';
-import { sectionTables } from '../db/schema/sections.ts';
+import { certifications, sectionTables, specialties } from '../db/schema/sections.ts';
 import { nextKeyTimestamp } from '../storage/object-keys.ts';
 import { ObjectNotFoundError, type ObjectStorage } from '../storage/object-storage.ts';
 import {
@@ -56,6 +59,23 @@ function copyRowsStatement(table: PgTable, from: string, to: string): SQL {
   );
   return sql`insert into ${table} (application_id, ${list})
     select ${to}, ${list} from ${table} where application_id = ${from}`;
+}
+
+/**
+ * Re-point the draft's copied specialties at the draft's copies of their board certifications (issue
+ * 31): a copied row keeps the source's `board_certification_id`, a row of the source application; its
+ * copy in the draft has the same `row_key`. A link whose certification has no copy (none expected:
+ * every row is copied) becomes null, never left pointing at another application's row. Run inside the
+ * transaction that copied the rows.
+ */
+async function relinkCopiedReferences(tx: Queryable, from: string, to: string): Promise<void> {
+  await tx.execute(sql`update ${specialties} set board_certification_id = (
+      select draft_cert.id from ${certifications} draft_cert
+      join ${certifications} source_cert on source_cert.row_key = draft_cert.row_key
+      where source_cert.id = ${specialties}.board_certification_id
+        and source_cert.application_id = ${from} and draft_cert.application_id = ${to}
+      limit 1)
+    where ${specialties}.application_id = ${to} and ${specialties}.board_certification_id is not null`);
 }
 
 interface CopiedFile {
@@ -164,6 +184,7 @@ export async function startApplication(
         );
         if ((result.rowCount ?? 0) > 0) copiedSections.push(key);
       }
+      await relinkCopiedReferences(tx, source.id, draft.id);
       if (files.length > 0) {
         await tx.insert(documents).values(
           files.map(({ row, newKey }) => ({
