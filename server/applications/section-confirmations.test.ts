@@ -162,7 +162,7 @@ describe('a copied section counts once confirmed', () => {
     );
     expect(refused.status).toBe(409);
     expect(refused.body.message).toBe(
-      'Review and confirm each copied section first: Work History, Malpractice Insurance, Vaccinations, Payors, Certifications, CME Credits, Peer References, Documents.',
+      'Review and confirm each copied section first: Work History, Malpractice Insurance, Vaccinations, Payors, Certifications, CME Credits, Peer References, Documents, Specialties, Practice Locations, Hospital Affiliations, Training, Malpractice Claims.',
     );
     expect((await summary(provider, copyId)).applicationStatus).toBe('draft');
 
