@@ -12,7 +12,9 @@ import {
   disclosureGroups,
   disclosureQuestions,
   disclosureSections,
+  PAID_CLAIM_COMMITTEE_REASON,
 } from './attestation.ts';
+import { PAID_CLAIM_REVIEW_YEARS } from './sections/malpractice-claims.ts';
 
 /** The four questions of issue 14, as attestations signed before issue 31 stored them. */
 const ISSUE_14_KEYS = [
@@ -157,5 +159,21 @@ describe('committee review (issue 31 item 4)', () => {
       reasons: [],
     });
     expect(committeeReviewOfAttestation(undefined)).toEqual({ needed: false, reasons: [] });
+  });
+
+  it('a claim paid in the last five years is a reason of its own, after the Yes answers', () => {
+    const stored = { ...allNo(), licenseAction: { answer: 'yes', explanation: 'Probation in 2012.' } };
+    const text = disclosureQuestions.find((q) => q.id === 'licenseAction')!.text;
+    expect(committeeReviewOfAttestation({ answers: answersForRecord(stored) }, true)).toEqual({
+      needed: true,
+      reasons: [`Yes to: ${text}`, 'A malpractice claim was paid in the last 5 years'],
+    });
+    expect(committeeReviewOfAttestation({ answers: answersForRecord(allNo()) }, true)).toEqual({
+      needed: true,
+      reasons: [PAID_CLAIM_COMMITTEE_REASON],
+    });
+    expect(committeeReviewOfAttestation(undefined, true).needed).toBe(true);
+    // The reason's years are the claims section's.
+    expect(PAID_CLAIM_COMMITTEE_REASON).toContain(`last ${PAID_CLAIM_REVIEW_YEARS} years`);
   });
 });

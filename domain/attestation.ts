@@ -378,7 +378,7 @@ export function answersForRecord(stored: unknown): AttestationRecord['answers'] 
 /** Whether a file needs the credentialing committee's review, and why (issue 31 item 4). */
 export interface CommitteeReview {
   needed: boolean;
-  /** One line per reason, e.g. 'Yes to: <question text>'. */
+  /** One line per reason, e.g. 'Yes to: <question text>', 'A malpractice claim was paid in the last 5 years'. */
   reasons: string[];
 }
 
@@ -386,15 +386,25 @@ export interface CommitteeReview {
 export const committeeReviewReason = (questionText: string) => `Yes to: ${questionText}`;
 
 /**
- * Issue 31 item 4, first half: a Yes to any disclosure question in the attestation in force (the
- * latest; none: undefined) marks the file as needing committee review, one reason per Yes in the
- * dialog's order. (A paid claim in the last five years is the other half, with the claims history.)
+ * The reason a claim paid in the last five years gives for committee review (issue 31 item 4; the
+ * years are domain/sections/malpractice-claims.ts `PAID_CLAIM_REVIEW_YEARS`, written out here so the
+ * attestation dialog does not load the section's schema).
+ */
+export const PAID_CLAIM_COMMITTEE_REASON = 'A malpractice claim was paid in the last 5 years';
+
+/**
+ * Issue 31 item 4: a Yes to any disclosure question in the attestation in force (the latest; none:
+ * undefined) marks the file as needing committee review, one reason per Yes in the dialog's order;
+ * then a malpractice claim paid in the last five years (`paidClaim`, decided by the caller with
+ * domain/sections/malpractice-claims.ts `paidClaimInLastFiveYears`) adds PAID_CLAIM_COMMITTEE_REASON.
  */
 export function committeeReviewOfAttestation(
   latest: Pick<AttestationRecord, 'answers'> | undefined,
+  paidClaim = false,
 ): CommitteeReview {
   const reasons = (latest?.answers ?? [])
     .filter((answer) => answer.answer === 'yes')
     .map((answer) => committeeReviewReason(answer.question));
+  if (paidClaim) reasons.push(PAID_CLAIM_COMMITTEE_REASON);
   return { needed: reasons.length > 0, reasons };
 }

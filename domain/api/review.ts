@@ -226,10 +226,11 @@ export const adminReviewSchema = z.object({
    */
   reattestationRequired: z.boolean(),
   /**
-   * Whether the file needs the credentialing committee's review (issue 31 item 4), and why: for now
-   * a Yes to any disclosure question of the latest attestation, one reason each ('Yes to: <question
-   * text>'; domain/attestation.ts `committeeReviewOfAttestation`). A paid claim in the last five
-   * years joins the reasons with the claims history.
+   * Whether the file needs the credentialing committee's review (issue 31 item 4), and why: a Yes to
+   * any disclosure question of the latest attestation, one reason each ('Yes to: <question text>'),
+   * then 'A malpractice claim was paid in the last 5 years' when a claim of the newest snapshot was
+   * paid (amount above 0) with a claim date, else incident date, within five years of today
+   * (domain/attestation.ts `committeeReviewOfAttestation`).
    */
   committeeReview: z.object({ needed: z.boolean(), reasons: z.array(z.string()) }),
   /** Which credentialing cycle this application is (issue 29). */

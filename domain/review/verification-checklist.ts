@@ -5,6 +5,15 @@
  * records each one's outcome.
  */
 import { isoDay } from '../calendar.ts';
+import {
+  type AdmittingArrangement,
+  admittingArrangementLabel,
+  type PrivilegeStatus,
+  privilegeStatusLabel,
+} from '../sections/hospital-affiliations.ts';
+import { CLAIMS_HISTORY_YEARS, formatUsd } from '../sections/malpractice-claims.ts';
+import { specialtyName } from '../sections/specialties.ts';
+import { type TrainingType, trainingTypeLabel } from '../sections/training.ts';
 import { GAP_LOOKBACK_YEARS } from '../sections/work-history-gaps.ts';
 import type { ApplicationSnapshot, SnapshotRow } from './application-snapshot.ts';
 
@@ -20,6 +29,11 @@ export const verificationKinds = [
   'work_history_gap',
   'malpractice',
   'exclusions',
+  // Issue 31 item 4: the sections of decision 028.
+  'training',
+  'hospital_privileges',
+  'admitting_arrangement',
+  'claims_history',
 ] as const;
 export type VerificationKind = (typeof verificationKinds)[number];
 
@@ -34,6 +48,10 @@ export const verificationKindLabel: Record<VerificationKind, string> = {
   work_history_gap: 'Work history gap',
   malpractice: 'Malpractice coverage',
   exclusions: 'Exclusion screening',
+  training: 'Training',
+  hospital_privileges: 'Hospital privileges',
+  admitting_arrangement: 'Admitting arrangement',
+  claims_history: 'Claims history',
 };
 
 /**
@@ -117,10 +135,37 @@ export function certificationItemKey(c: SnapshotRow): string {
 }
 
 /**
+ * The primary specialty of `snapshot` and the key of the certification item of its linked board
+ * certification (issue 31 item 4: "one per primary specialty's board certification"), or null when
+ * there is no primary specialty or it links none. The snapshot's specialty carries the linked
+ * certification as `board_certification` (its name, body and number, the payload's shape), which
+ * keys the same item as the certification's own row.
+ */
+export function primarySpecialtyCertification(
+  snapshot: ApplicationSnapshot,
+): { specialty: string; certificationKey: string } | null {
+  for (const row of snapshot.lists?.specialties ?? []) {
+    if ((text(row.specialty_rank) || 'primary') !== 'primary') continue;
+    const linked = row.board_certification;
+    if (!linked || typeof linked !== 'object') return null;
+    return {
+      specialty: specialtyName({
+        taxonomyCode: text(row.taxonomy_code) || null,
+        classification: text(row.classification) || null,
+        specialization: text(row.specialization) || null,
+      }),
+      certificationKey: certificationItemKey(linked),
+    };
+  }
+  return null;
+}
+
+/**
  * The checklist item a lapsed credential reopens (issue 14: an approved provider's lapse is a
  * discrepancy): a license row's own item (a DEA license's is the DEA item; an NPI row has none), a
- * certification's item, the malpractice coverage item. Null for credentials the checklist does not
- * verify (vaccinations, driver's license, payor contracts).
+ * certification's item, the malpractice coverage item, a hospital affiliation's privileges item (issue
+ * 31). Null for credentials the checklist does not verify (vaccinations, driver's license, payor
+ * contracts).
  * @param kind domain/credentials/expiring-credentials.ts `CredentialKind`
  * @param row the section row (snapshot shape, snake_case)
  */
@@ -133,6 +178,8 @@ export function lapsedCredentialItemKey(kind: string, row: SnapshotRow): string 
   }
   if (kind === 'certification') return certificationItemKey(row);
   if (kind === 'malpractice_insurance') return 'malpractice';
+  // Issue 31: privileges past their end date reopen the affiliation's item.
+  if (kind === 'hospital_privileges') return holdsPrivileges(row) ? hospitalAffiliationItemKey(row) : null;
   return null;
 }
 
@@ -141,13 +188,135 @@ export const verifiedCredentialKinds: readonly string[] = [
   'professional_license',
   'certification',
   'malpractice_insurance',
+  'hospital_privileges',
 ];
+
+/** A snapshot row of Training or Malpractice Claims that is the section's none answer (decision 028). */
+const isNoneAnswer = (row: SnapshotRow, column: 'no_training' | 'no_claims') => row[column] === true;
+
+/** The key of the item verifying a training program row (issue 31): the row's identity. */
+export function trainingItemKey(row: SnapshotRow): string {
+  return `training:${rowIdentity(row)}`;
+}
+
+/**
+ * The key of the item verifying a hospital affiliation row (issue 31): the row's identity, the same
+ * whether the row holds privileges (a `hospital_privileges` item) or, with status 'none', the
+ * admitting arrangement (an `admitting_arrangement` item), so a row that changes status keeps its item.
+ */
+export function hospitalAffiliationItemKey(row: SnapshotRow): string {
+  return `hospital_affiliation:${rowIdentity(row)}`;
+}
+
+/** Whether a hospital affiliation row (snapshot or table shape, snake_case) holds privileges. */
+export function holdsPrivileges(row: SnapshotRow): boolean {
+  return (text(row.privilege_status) || 'active') !== 'none';
+}
+
+/** The one item verifying the claims history (issue 31 item 4), when the section has rows. */
+export const CLAIMS_HISTORY_ITEM_KEY = 'claims_history';
+
+/**
+ * The claims history's primary source: the National Practitioner Data Bank (NCQA CR 3: malpractice
+ * history is verified with the NPDB), whose query result the reviewer attaches to the item.
+ */
+export const NPDB_PRIMARY_SOURCE = 'NPDB query (attach the query result as evidence)';
+
+/**
+ * Kinds whose 'Verify' needs an evidence file attached to the item first (issue 31 item 4: the claims
+ * history is verified "with the NPDB query result attached as evidence"), with the server's refusal.
+ * Waiving needs none: a waiver gives its own reason.
+ */
+export const evidenceRequiredMessage: Partial<Record<VerificationKind, string>> = {
+  claims_history: 'Attach the NPDB query result to the claims history item before verifying it.',
+};
+
+/**
+ * The training program's primary source (NCQA CR 3): the program itself, or for a physician the AMA
+ * Physician Profile (MD) or the AOA Physician Profile (DO), which report completed US residencies and
+ * fellowships. Other provider types (nurses, physician assistants, custom types) have the program only.
+ */
+function trainingPrimarySource(row: SnapshotRow, providerType: string): string {
+  const program = text(row.program_name) || text(row.institution_name) || 'The training program';
+  const type = providerType.toUpperCase();
+  if (type === 'DO') return `${program} or the AOA Physician Profile`;
+  if (type === 'MD' || type.startsWith('MD-') || type.startsWith('MD ')) {
+    return `${program} or the AMA Physician Profile`;
+  }
+  return program;
+}
+
+/** 'Training: Residency in Internal Medicine, Northwestern IM Residency, Northwestern University'. */
+function trainingTarget(row: SnapshotRow): string {
+  const type = trainingTypeLabel[text(row.training_type) as TrainingType] ?? 'Training program';
+  const specialty = text(row.specialty);
+  const parts = [
+    specialty ? `${type} in ${specialty}` : type,
+    text(row.program_name),
+    text(row.institution_name),
+  ].filter(Boolean);
+  return `Training: ${parts.join(', ')}${text(row.completed) === 'no' ? ' (not completed)' : ''}`;
+}
+
+/** 'Hospital privileges: Northwestern Memorial Hospital, Chicago, IL (Active)'. */
+function privilegesTarget(row: SnapshotRow): string {
+  const status = privilegeStatusLabel[text(row.privilege_status) as PrivilegeStatus] ?? 'Active';
+  const place = [text(row.city), text(row.state)].filter(Boolean).join(', ');
+  const where = [text(row.facility_name) || 'facility not named', place].filter(Boolean).join(', ');
+  return `Hospital privileges: ${where} (${status})`;
+}
+
+/** 'Admitting arrangement: Hospitalist group, Northside Hospitalists'. */
+function arrangementTarget(row: SnapshotRow): string {
+  const arrangement =
+    admittingArrangementLabel[text(row.admitting_arrangement) as AdmittingArrangement] ?? 'Not named';
+  return `Admitting arrangement: ${[arrangement, text(row.arrangement_name)].filter(Boolean).join(', ')}`;
+}
+
+/** 'Claims history: no claims in the last 10 years', '2 claims in the last 10 years, 1 paid'. */
+function claimsTarget(claims: readonly SnapshotRow[]): string {
+  const listed = claims.filter((c) => !isNoneAnswer(c, 'no_claims'));
+  if (listed.length === 0) return `Claims history: no claims in the last ${CLAIMS_HISTORY_YEARS} years`;
+  const paid = listed.filter((c) => claimAmount(c) > 0).length;
+  return `Claims history: ${listed.length} claim${listed.length === 1 ? '' : 's'} in the last ${CLAIMS_HISTORY_YEARS} years${
+    paid > 0 ? `, ${paid} paid` : ''
+  }`;
+}
+
+/** A claim row's amount paid in US dollars (the payload sends a number; 0 when none or unreadable). */
+export function claimAmount(row: SnapshotRow): number {
+  const amount = Number(row.amount_paid ?? 0);
+  return Number.isFinite(amount) ? amount : 0;
+}
+
+/**
+ * One claim as the claims history item's covered value reads it (issue 31):
+ * '2024-03-01 Settled $250,000.00 MedPro'; the none answer reads 'No claims in the last 10 years'.
+ */
+export function claimLine(row: SnapshotRow): string {
+  if (isNoneAnswer(row, 'no_claims')) return `No claims in the last ${CLAIMS_HISTORY_YEARS} years`;
+  const amount = claimAmount(row);
+  return [
+    text(row.claim_date) || text(row.incident_date) || 'undated',
+    text(row.status),
+    amount > 0 ? formatUsd(amount) : '',
+    text(row.insurer),
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
 
 /**
  * The checklist of `snapshot` as of `now` (issue 13): one item per professional license (state board),
  * the DEA registration when a DEA number or DEA license is given, the NPI (NPPES), each board
  * certification, the highest education, work history (its gaps are lines of that one item, issue 29
- * item 7), current malpractice coverage, and exclusion screening (OIG LEIE / SAM).
+ * item 7), current malpractice coverage, and exclusion screening (OIG LEIE / SAM). Issue 31 item 4
+ * adds one item per training program (not for the 'No internship, residency or fellowship' answer),
+ * one per hospital affiliation (its privileges, verified with the facility; with status 'none', the
+ * admitting arrangement, confirmed by the covering physician or group) and one claims history item
+ * (the NPDB) when the Malpractice Claims section has rows; the board certification linked to the
+ * primary specialty is the certification's own item, whose target names the specialty (no second
+ * item verifying the same certificate with the same board).
  */
 export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): ChecklistItem[] {
   const today = isoDay(now);
@@ -186,12 +355,16 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
     target: `NPI${npi ? ` ${npi}` : ' (none given)'}`,
     primarySource: 'NPPES NPI Registry',
   });
+  const primary = primarySpecialtyCertification(snapshot);
   for (const c of snapshot.lists.certifications ?? []) {
+    const itemKey = certificationItemKey(c);
+    // Issue 31 item 4: the certification of the primary specialty is this item, which names it.
+    const specialty = primary?.certificationKey === itemKey ? `, primary specialty ${primary.specialty}` : '';
     items.push({
-      itemKey: certificationItemKey(c),
+      itemKey,
       rowKey: rowIdentity(c) || null,
       kind: 'board_certification',
-      target: `Board certification: ${text(c.certification_name)} (${text(c.certifying_body)})`,
+      target: `Board certification: ${text(c.certification_name)} (${text(c.certifying_body)})${specialty}`,
       primarySource: text(c.certifying_body) || 'Certifying board',
     });
   }
@@ -216,6 +389,17 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
       primarySource: text(highest.institution_name) || 'Educational institution',
     });
   }
+  const providerType = text(snapshot.personalInformation.provider_type);
+  for (const row of snapshot.lists.training ?? []) {
+    if (isNoneAnswer(row, 'no_training')) continue;
+    items.push({
+      itemKey: trainingItemKey(row),
+      rowKey: rowIdentity(row) || null,
+      kind: 'training',
+      target: trainingTarget(row),
+      primarySource: trainingPrimarySource(row, providerType),
+    });
+  }
   items.push({
     itemKey: 'work_history',
     rowKey: null,
@@ -237,6 +421,28 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
       : 'Current malpractice coverage: none current on file',
     primarySource: current ? text(current.insurance_company) || 'Malpractice carrier' : 'Malpractice carrier',
   });
+  for (const row of snapshot.lists.hospitalAffiliations ?? []) {
+    const privileges = holdsPrivileges(row);
+    items.push({
+      itemKey: hospitalAffiliationItemKey(row),
+      rowKey: rowIdentity(row) || null,
+      kind: privileges ? 'hospital_privileges' : 'admitting_arrangement',
+      target: privileges ? privilegesTarget(row) : arrangementTarget(row),
+      primarySource: privileges
+        ? `${text(row.facility_name) || 'The facility'} (medical staff office)`
+        : `${text(row.arrangement_name) || 'The covering physician or group'} (written confirmation of the arrangement)`,
+    });
+  }
+  const claims = snapshot.lists.malpracticeClaims ?? [];
+  if (claims.length > 0) {
+    items.push({
+      itemKey: CLAIMS_HISTORY_ITEM_KEY,
+      rowKey: null,
+      kind: 'claims_history',
+      target: claimsTarget(claims),
+      primarySource: NPDB_PRIMARY_SOURCE,
+    });
+  }
   items.push({
     itemKey: 'exclusions',
     rowKey: null,
@@ -257,10 +463,10 @@ export function changeText(change: { field: string; before: string; after: strin
 
 /**
  * Kinds whose primary source does not change between cycles (issue 29 item 6; NCQA: education and
- * training are verified once): 'Start Review' of a copied application carries the previous cycle's
+ * training are verified once; training joins with issue 31): 'Start Review' of a copied application carries the previous cycle's
  * verification of the same, unchanged entry forward (server/review/carry-forward.ts).
  */
-export const carriedForwardKinds: readonly VerificationKind[] = ['education'];
+export const carriedForwardKinds: readonly VerificationKind[] = ['education', 'training'];
 
 /**
  * Why 'Approve' must wait (issue 13): the items not verified or waived, and the verified ones older

@@ -1,8 +1,9 @@
 /**
  * What a verification covers, per item kind (issue 29 item 3: "a verification is bound to the data
- * it verified"; NCQA CR 3 primary-source verification). For each of the nine item kinds: the values
+ * it verified"; NCQA CR 3 primary-source verification). For each item kind: the values
  * `coveredValues` reads from a snapshot shaped like the stored ones (server/notifications/
- * application-snapshot.ts: spec §7 row names, `row_key` on list and document rows), that a change of
+ * application-snapshot.ts: spec §7 row names, `row_key` on list and document rows; the kinds of issue
+ * 31 item 4 over the sections of decision 028), that a change of
  * one covered field is exactly that one change (`changedFields`), that a change of a field the item
  * does not cover is no change, that a replaced file of an evidencing document type is a change, and
  * that a removed row reads as the 'removed' change. "Now" is a parameter: it picks the current
@@ -181,6 +182,83 @@ function realisticSnapshot(): ApplicationSnapshot {
       payors: [],
       cme: [],
       peerReferences: [],
+      // Issue 31 (decision 028): the payload's rows; a specialty sends its linked certification.
+      specialties: [
+        {
+          id: 'sp-1',
+          row_key: 'sp-1',
+          application_id: 'app-1',
+          specialty_rank: 'primary',
+          taxonomy_code: '207R00000X',
+          classification: 'Internal Medicine',
+          specialization: null,
+          board_certification: {
+            certification_name: 'Internal Medicine',
+            certifying_body: 'ABIM',
+            certification_number: 'C-1',
+          },
+        },
+      ],
+      hospitalAffiliations: [
+        {
+          id: 'hosp-1',
+          row_key: 'hosp-1',
+          application_id: 'app-1',
+          privilege_status: 'active',
+          facility_name: 'Mercy Hospital',
+          city: 'Chicago',
+          state: 'IL',
+          department: 'Medicine',
+          start_date: '2019-01-01',
+          end_date: '2027-06-30',
+          admitting_arrangement: null,
+          arrangement_name: null,
+        },
+        {
+          id: 'hosp-2',
+          row_key: 'hosp-2',
+          application_id: 'app-1',
+          privilege_status: 'none',
+          facility_name: null,
+          city: null,
+          state: null,
+          department: null,
+          start_date: null,
+          end_date: null,
+          admitting_arrangement: 'hospitalist_group',
+          arrangement_name: 'Northside Hospitalists',
+        },
+      ],
+      training: [
+        {
+          id: 'tr-1',
+          row_key: 'tr-1',
+          application_id: 'app-1',
+          no_training: false,
+          training_type: 'residency',
+          program_name: 'Internal Medicine Residency',
+          institution_name: 'County Clinic',
+          specialty: 'Internal Medicine',
+          start_date: '2012-07-01',
+          end_date: '2015-06-30',
+          completed: 'yes',
+          not_completed_reason: null,
+        },
+      ],
+      malpracticeClaims: [
+        {
+          id: 'cl-1',
+          row_key: 'cl-1',
+          application_id: 'app-1',
+          no_claims: false,
+          incident_date: '2021-02-01',
+          claim_date: '2021-09-15',
+          status: 'settled',
+          amount_paid: 250000,
+          insurer: 'MedPro',
+          description: 'Delayed diagnosis',
+        },
+      ],
     },
     documents: [
       documentRow('doc-cv', 'cv_resume', 'cv.pdf', 'a1'.repeat(32)),
@@ -277,6 +355,7 @@ const cases: KindCase[] = [
       'Certification number': 'C-1',
       'Issue date': '2015-07-01',
       'Expiration date': '2027-12-31',
+      'Primary specialty': 'Internal Medicine (207R00000X)',
     },
     changeCovered: (s) => {
       row(s, 'certifications', 'cert-1').cert_exp_date = '2037-12-31';
@@ -369,6 +448,80 @@ const cases: KindCase[] = [
     changeUncovered: (s) => {
       s.personalInformation.city = 'Evanston';
       doc(s, 'doc-lic').sha256 = '99'.repeat(32);
+    },
+  },
+  {
+    kind: 'training',
+    covered: {
+      'Training type': 'residency',
+      Program: 'Internal Medicine Residency',
+      Institution: 'County Clinic',
+      Specialty: 'Internal Medicine',
+      'Start date': '2012-07-01',
+      'End date': '2015-06-30',
+      Completed: 'yes',
+    },
+    changeCovered: (s) => {
+      row(s, 'training', 'tr-1').end_date = '2015-07-31';
+    },
+    expected: { field: 'End date', before: '2015-06-30', after: '2015-07-31' },
+    changeUncovered: (s) => {
+      row(s, 'training', 'tr-1').not_completed_reason = 'n/a';
+      row(s, 'education', 'edu-2').graduation_date = '2009-06-01';
+    },
+  },
+  {
+    kind: 'hospital_privileges',
+    covered: {
+      Facility: 'Mercy Hospital',
+      City: 'Chicago',
+      State: 'IL',
+      Department: 'Medicine',
+      'Privilege status': 'active',
+      'Start date': '2019-01-01',
+      'End date': '2027-06-30',
+    },
+    changeCovered: (s) => {
+      row(s, 'hospitalAffiliations', 'hosp-1').end_date = '2029-06-30';
+    },
+    expected: { field: 'End date', before: '2027-06-30', after: '2029-06-30' },
+    changeUncovered: (s) => {
+      // The other affiliation is another item's.
+      row(s, 'hospitalAffiliations', 'hosp-2').arrangement_name = 'Southside Hospitalists';
+    },
+  },
+  {
+    kind: 'admitting_arrangement',
+    covered: {
+      'Privilege status': 'none',
+      'Admitting arrangement': 'hospitalist_group',
+      'Covering physician or group': 'Northside Hospitalists',
+    },
+    changeCovered: (s) => {
+      row(s, 'hospitalAffiliations', 'hosp-2').arrangement_name = 'Southside Hospitalists';
+    },
+    expected: {
+      field: 'Covering physician or group',
+      before: 'Northside Hospitalists',
+      after: 'Southside Hospitalists',
+    },
+    changeUncovered: (s) => {
+      row(s, 'hospitalAffiliations', 'hosp-1').end_date = '2029-06-30';
+    },
+  },
+  {
+    kind: 'claims_history',
+    covered: { Claims: '2021-09-15 settled $250,000.00 MedPro' },
+    changeCovered: (s) => {
+      row(s, 'malpracticeClaims', 'cl-1').amount_paid = 300000;
+    },
+    expected: {
+      field: 'Claims',
+      before: '2021-09-15 settled $250,000.00 MedPro',
+      after: '2021-09-15 settled $300,000.00 MedPro',
+    },
+    changeUncovered: (s) => {
+      row(s, 'malpracticeClaims', 'cl-1').description = 'Delayed diagnosis, settled in mediation';
     },
   },
 ];
@@ -486,6 +639,78 @@ describe('a removed row', () => {
     expect(changedFields(verified, coveredValues(item, next, now))).toEqual([
       { field: 'License number', before: 'MD-1', after: 'MD-2' },
     ]);
+  });
+});
+
+describe('the items of issue 31', () => {
+  it('the primary specialty names its certification: unlinking it is a change of that certification', () => {
+    const verifiedOn = realisticSnapshot();
+    const item = itemOf(verifiedOn, 'board_certification');
+    const verified = coveredValues(item, verifiedOn, now)!;
+    const next = realisticSnapshot();
+    row(next, 'specialties', 'sp-1').board_certification = null;
+    expect(changedFields(verified, coveredValues(item, next, now))).toEqual([
+      { field: 'Primary specialty', before: 'Internal Medicine (207R00000X)', after: '' },
+    ]);
+    // A secondary specialty names no certification.
+    const secondary = realisticSnapshot();
+    row(secondary, 'specialties', 'sp-1').specialty_rank = 'secondary';
+    expect(coveredValues(item, secondary, now)?.['Primary specialty']).toBe('');
+  });
+
+  it('an affiliation that gives up its privileges for an arrangement changes its item', () => {
+    const verifiedOn = realisticSnapshot();
+    const item = itemOf(verifiedOn, 'hospital_privileges');
+    const verified = coveredValues(item, verifiedOn, now)!;
+    const next = realisticSnapshot();
+    Object.assign(row(next, 'hospitalAffiliations', 'hosp-1'), {
+      privilege_status: 'none',
+      facility_name: null,
+      admitting_arrangement: 'covering_physician',
+      arrangement_name: 'Dr. Lee',
+    });
+    // The same row, now an arrangement: the stored item takes the new kind and the same key.
+    const regenerated = generateChecklist(next, now).find((i) => i.rowKey === 'hosp-1')!;
+    expect(regenerated).toMatchObject({ kind: 'admitting_arrangement', itemKey: item.itemKey });
+    const changes = changedFields(verified, coveredValues({ ...item, kind: regenerated.kind }, next, now));
+    expect(changes.map((c) => c.field)).toContain('Privilege status');
+    expect(changes.map((c) => c.field)).toContain('Facility');
+  });
+
+  it('a removed training row, affiliation or claims history reads as removed', () => {
+    for (const [kind, list] of [
+      ['training', 'training'],
+      ['hospital_privileges', 'hospitalAffiliations'],
+      ['claims_history', 'malpracticeClaims'],
+    ] as const) {
+      const verifiedOn = realisticSnapshot();
+      const item = itemOf(verifiedOn, kind);
+      const next = realisticSnapshot();
+      next.lists[list] = kind === 'hospital_privileges' ? next.lists[list]!.slice(1) : [];
+      expect(coveredValues(item, next, now)).toBeNull();
+    }
+  });
+
+  it('the claims history is the list of claims, whatever their order, or the none answer', () => {
+    const verifiedOn = realisticSnapshot();
+    const item = itemOf(verifiedOn, 'claims_history');
+    const next = realisticSnapshot();
+    next.lists.malpracticeClaims!.unshift({
+      id: 'cl-0',
+      row_key: 'cl-0',
+      no_claims: false,
+      incident_date: '2019-05-01',
+      claim_date: null,
+      status: 'dismissed',
+      amount_paid: null,
+      insurer: null,
+      description: null,
+    });
+    expect(coveredValues(item, next, now)).toEqual({
+      Claims: '2019-05-01 dismissed; 2021-09-15 settled $250,000.00 MedPro',
+    });
+    next.lists.malpracticeClaims = [{ id: 'cl-n', row_key: 'cl-n', no_claims: true }];
+    expect(coveredValues(item, next, now)).toEqual({ Claims: 'No claims in the last 10 years' });
   });
 });
 

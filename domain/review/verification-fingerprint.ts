@@ -13,9 +13,13 @@ import { type DocumentType, documentTypeLabel } from '../sections/document-files
 import type { ApplicationSnapshot, SnapshotRow } from './application-snapshot.ts';
 import {
   certificationItemKey,
+  claimLine,
+  hospitalAffiliationItemKey,
   isoDay,
   licenseItemKey,
+  primarySpecialtyCertification,
   rowIdentity,
+  trainingItemKey,
   type VerificationKind,
 } from './verification-checklist.ts';
 
@@ -67,6 +71,8 @@ export const verificationCoverage: Record<VerificationKind, Coverage> = {
       'Certification number',
       'Issue date',
       'Expiration date',
+      // Issue 31: the primary specialty it certifies, when the specialty links it ('' otherwise).
+      'Primary specialty',
     ],
     documentTypes: [],
   },
@@ -81,6 +87,22 @@ export const verificationCoverage: Record<VerificationKind, Coverage> = {
     documentTypes: ['malpractice_insurance'],
   },
   exclusions: { fields: ['First name', 'Last name', 'NPI', 'Date of birth'], documentTypes: [] },
+  // Issue 31 item 4 (decision 028's sections). The program confirms what it trained and when.
+  training: {
+    fields: ['Training type', 'Program', 'Institution', 'Specialty', 'Start date', 'End date', 'Completed'],
+    documentTypes: [],
+  },
+  // The facility's medical staff office confirms the privileges, their status and their dates.
+  hospital_privileges: {
+    fields: ['Facility', 'City', 'State', 'Department', 'Privilege status', 'Start date', 'End date'],
+    documentTypes: [],
+  },
+  admitting_arrangement: {
+    fields: ['Privilege status', 'Admitting arrangement', 'Covering physician or group'],
+    documentTypes: [],
+  },
+  // The NPDB query is checked against every claim listed (or the answer that there is none).
+  claims_history: { fields: ['Claims'], documentTypes: [] },
 };
 
 const text = (v: unknown): string => (v === null || v === undefined ? '' : String(v).trim());
@@ -177,12 +199,14 @@ export function coveredValues(
         (r) => certificationItemKey(r) === item.itemKey,
       );
       if (!row) return null;
+      const primary = primarySpecialtyCertification(snapshot);
       return zip(coverage.fields, [
         row.certification_name,
         row.certifying_body,
         row.certification_number,
         row.cert_issue_date,
         row.cert_exp_date,
+        primary?.certificationKey === certificationItemKey(row) ? primary.specialty : '',
       ]);
     }
     case 'education': {
@@ -239,6 +263,46 @@ export function coveredValues(
         personal.npi_number,
         personal.date_of_birth,
       ]);
+    case 'training': {
+      const row = findRow(lists.training ?? [], item.rowKey, (r) => trainingItemKey(r) === item.itemKey);
+      if (!row || row.no_training === true) return null;
+      return zip(coverage.fields, [
+        row.training_type,
+        row.program_name,
+        row.institution_name,
+        row.specialty,
+        row.start_date,
+        row.end_date,
+        row.completed,
+      ]);
+    }
+    case 'hospital_privileges':
+    case 'admitting_arrangement': {
+      const row = findRow(
+        lists.hospitalAffiliations ?? [],
+        item.rowKey,
+        (r) => hospitalAffiliationItemKey(r) === item.itemKey,
+      );
+      if (!row) return null;
+      // A row that changed between privileges and an arrangement reads with this kind's fields: the
+      // values it no longer has are emptied, so the item needs re-verification.
+      return item.kind === 'hospital_privileges'
+        ? zip(coverage.fields, [
+            row.facility_name,
+            row.city,
+            row.state,
+            row.department,
+            row.privilege_status,
+            row.start_date,
+            row.end_date,
+          ])
+        : zip(coverage.fields, [row.privilege_status, row.admitting_arrangement, row.arrangement_name]);
+    }
+    case 'claims_history': {
+      const claims = lists.malpracticeClaims ?? [];
+      if (claims.length === 0) return null;
+      return { Claims: claims.map(claimLine).sort().join('; ') };
+    }
   }
 }
 

@@ -7,13 +7,20 @@
  * body is read; documents.service.ts `streamUpload`: the same type detection, 10 MB limit, SHA-256
  * and messages; the same object storage, key `evidence/<applicationId>/<ms>.<ext>`; downloads opened
  * and audited by `openAuditedDownload`) in `verification_evidence`, a table the provider's routes, the completion payload and
- * the snapshot never read. Uploads and deletes only while the application is Under Review (409).
+ * the snapshot never read. Uploads and deletes only while the application is Under Review (409). The
+ * last file of a verified item that needs evidence (issue 31: the claims history's NPDB query result)
+ * is not removed (409).
  */
 import multipart from '@fastify/multipart';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { evidenceSchema } from '../../domain/api/review.ts';
 import { AppError, errorResponseSchema } from '../../domain/app-error.ts';
+import {
+  evidenceRequiredMessage,
+  type VerificationKind,
+  verificationKindLabel,
+} from '../../domain/review/verification-checklist.ts';
 import {
   documentExtension,
   documentMimeTypeByExtension,
@@ -24,6 +31,7 @@ import { isUuid } from '../../domain/uuid.ts';
 import type { AppInstance } from '../app-types.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { requirePermission } from '../auth/actor.ts';
+import type { Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { verificationEvidence, verificationItems } from '../db/schema/review.ts';
 import { attachmentDisposition } from '../documents/content-disposition.ts';
@@ -44,6 +52,35 @@ const notUnderReview = () =>
     'conflict',
     'Evidence can be attached or removed only while the application is Under Review. Reload to see its current status.',
   );
+
+/**
+ * Issue 31 item 4: an item verified with required evidence (the claims history and its NPDB query
+ * result, domain `evidenceRequiredMessage`) keeps at least one file while it stays verified; removing
+ * the last one is refused (409) until the item is set back to pending or another file is attached.
+ * Call under the application row's lock (the outcome and the evidence both change under it).
+ */
+async function assertNotLastRequiredEvidence(
+  tx: Queryable,
+  evidence: { id: string; itemId: string },
+): Promise<void> {
+  const [item] = await tx
+    .select({ kind: verificationItems.kind, status: verificationItems.status })
+    .from(verificationItems)
+    .where(eq(verificationItems.id, evidence.itemId));
+  if (item?.status !== 'verified') return;
+  if (!evidenceRequiredMessage[item.kind as VerificationKind]) return;
+  const [other] = await tx
+    .select({ id: verificationEvidence.id })
+    .from(verificationEvidence)
+    .where(and(eq(verificationEvidence.itemId, evidence.itemId), ne(verificationEvidence.id, evidence.id)))
+    .limit(1);
+  if (!other) {
+    throw new AppError(
+      'conflict',
+      `This file is the evidence the ${verificationKindLabel[item.kind as VerificationKind].toLowerCase()} was verified with. Attach its replacement first, or set the item back to pending.`,
+    );
+  }
+}
 
 export async function evidenceRoutes(app: AppInstance) {
   await app.register(multipart, {
@@ -245,6 +282,7 @@ export async function evidenceRoutes(app: AppInstance) {
           )
           .then((r) => r.rows);
         if (application?.status !== 'under_review') throw notUnderReview();
+        await assertNotLastRequiredEvidence(tx, row);
         await tx.delete(verificationEvidence).where(eq(verificationEvidence.id, row.id));
         await recordAudit(tx, {
           action: 'review.evidence_deleted',

@@ -17,6 +17,7 @@ import { ageAttestations } from '../attestations/testing/age-attestations.ts';
 import { createCompletedApplication, FACTORY_SSN } from '../notifications/testing/completed-application.ts';
 import { getAdminReview } from './review.service.ts';
 import { completedApplication as completedReview } from './testing/completed-review-application.ts';
+import { verifyEveryItem } from './testing/verify-items.ts';
 
 let app: TestApp;
 let admin: Awaited<ReturnType<typeof signUpAndSignIn>>;
@@ -44,16 +45,9 @@ async function review(applicationId: string) {
   return response.body;
 }
 
+/** Every item verified on `verifiedAt` (the claims history with its NPDB query result attached). */
 async function verifyAll(applicationId: string, verifiedAt = isoDay()) {
-  for (const item of (await review(applicationId)).checklist) {
-    const saved = await admin.json('PATCH', adminPath(applicationId, `verification-items/${item.id}`), {
-      status: 'verified',
-      source: item.primarySource,
-      verifiedAt,
-      note: 'Checked online',
-    });
-    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-  }
+  await verifyEveryItem(admin, applicationId, { verifiedAt, note: 'Checked online' });
 }
 
 async function auditRows(applicationId: string) {
@@ -134,14 +128,19 @@ describe('the credentialing review', () => {
     expect(silent.body.issues).toContainEqual(
       expect.objectContaining({ path: ['note'], message: 'Describe the discrepancy in the note' }),
     );
+    // Issue 31 item 4: training, the hospital privileges and the claims history join (the factory
+    // fills the five sections; checklist-additional.test.ts tests them).
     expect(underReview.checklist.map((i) => i.kind)).toEqual([
       'license',
       'dea',
       'npi',
       'board_certification',
       'education',
+      'training',
       'work_history',
       'malpractice',
+      'hospital_privileges',
+      'claims_history',
       'exclusions',
     ]);
     expect(underReview.availableActions).toEqual(['request_information', 'approve', 'reject']);
@@ -270,7 +269,9 @@ describe('the credentialing review', () => {
 
     // Every transition, request, response and verification is audited with before/after status.
     const audit = await auditRows(applicationId);
-    const transitions = audit.filter((a) => a.action !== 'review.verification_updated');
+    const transitions = audit.filter(
+      (a) => a.action !== 'review.verification_updated' && a.action !== 'review.evidence_uploaded',
+    );
     expect(transitions.map((a) => [a.action, a.details.fromStatus, a.details.toStatus])).toEqual([
       ['review.submitted', 'draft', 'submitted'],
       ['review.started', 'submitted', 'under_review'],
@@ -278,8 +279,10 @@ describe('the credentialing review', () => {
       ['review.response_submitted', 'under_review', 'under_review'],
       ['review.approved', 'under_review', 'approved'],
     ]);
-    // Eight items (the license kept its item across the number change), each verified twice.
-    expect(audit.filter((a) => a.action === 'review.verification_updated').length).toBe(2 * 8);
+    // Eleven items (the license kept its item across the number change), each verified twice; the
+    // claims history's NPDB query result attached once (issue 31), before its first verification.
+    expect(audit.filter((a) => a.action === 'review.verification_updated').length).toBe(2 * 11);
+    expect(audit.filter((a) => a.action === 'review.evidence_uploaded').length).toBe(1);
     const timeline = (await review(applicationId)).timeline.map((t) => t.action);
     expect(timeline).toContain('notification.sent');
     expect(timeline).toContain('review.approved');

@@ -37,6 +37,8 @@ import {
   reviewStatuses,
 } from '../../domain/review/review-workflow.ts';
 import {
+  claimAmount,
+  evidenceRequiredMessage,
   isoDay,
   itemsToRedo,
   type VerificationKind,
@@ -44,6 +46,7 @@ import {
 } from '../../domain/review/verification-checklist.ts';
 import type { FieldChange } from '../../domain/review/verification-fingerprint.ts';
 import { deaWarnings, npiWarning } from '../../domain/sections/identifier-checks.ts';
+import { paidClaimInLastFiveYears } from '../../domain/sections/malpractice-claims.ts';
 import { workHistoryGapLines } from '../../domain/sections/work-history-gaps.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { countRows } from '../admin/admin-list-query.ts';
@@ -469,6 +472,23 @@ export function presentEvidence(row: typeof verificationEvidence.$inferSelect) {
   };
 }
 
+/**
+ * Whether a claim of `snapshot`'s Malpractice Claims was paid in the last five years at `now` (issue
+ * 31 item 4, domain `paidClaimInLastFiveYears`). Read from the newest snapshot, not the current rows:
+ * the flag is about the file the provider submitted and attested, and a draft's unsent edits do not
+ * move it. Snapshots from before issue 31 have no claims: false.
+ */
+export function snapshotPaidClaim(snapshot: ApplicationSnapshot, now: Date): boolean {
+  const day = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+  const claims = (snapshot.lists?.malpracticeClaims ?? []).map((row) => ({
+    noClaims: row.no_claims === true,
+    amountPaid: claimAmount(row),
+    claimDate: day(row.claim_date),
+    incidentDate: day(row.incident_date),
+  }));
+  return paidClaimInLastFiveYears(claims, isoDay(now));
+}
+
 /** The NPI and DEA warnings of `snapshot`, by checklist kind (issue 15; judged as final values). */
 function snapshotIdentifierWarnings(
   snapshot: ApplicationSnapshot,
@@ -515,8 +535,10 @@ function presentItem(
 /**
  * Record the reviewer's outcome of one checklist item ('Verify', discrepancy, waive; issue 13), audited
  * with the item's before/after status. Only while the application is under review, or approved with
- * an open credential update (issue 29 item 4).
- * @throws AppError not_found (404), conflict (409: not under review, no open credential update)
+ * an open credential update (issue 29 item 4). 'verified' of a kind that needs evidence (issue 31: the
+ * claims history, domain `evidenceRequiredMessage`) needs a file attached to the item first.
+ * @throws AppError not_found (404), conflict (409: not under review, no open credential update, the
+ *   evidence a kind needs not attached)
  */
 export async function updateVerificationItem(
   db: Database,
@@ -548,6 +570,16 @@ export async function updateVerificationItem(
       .from(verificationItems)
       .where(and(eq(verificationItems.id, itemId), eq(verificationItems.applicationId, application.id)));
     if (!before) throw notFound;
+    // Issue 31 item 4: the claims history is verified with the NPDB query result attached.
+    const needsEvidence = evidenceRequiredMessage[before.kind as VerificationKind];
+    if (update.status === 'verified' && needsEvidence) {
+      const [attached] = await tx
+        .select({ id: verificationEvidence.id })
+        .from(verificationEvidence)
+        .where(eq(verificationEvidence.itemId, itemId))
+        .limit(1);
+      if (!attached) throw new AppError('conflict', needsEvidence);
+    }
     const pending = update.status === 'pending';
     // Issue 29: a verification or waiver records what it covered in the newest version.
     const recorded = update.status === 'verified' || update.status === 'waived';
@@ -772,8 +804,12 @@ export async function getAdminReview(
     })),
     attestations,
     reattestationRequired,
-    // Issue 31 item 4: a Yes in the attestation in force (the latest) asks for the committee.
-    committeeReview: committeeReviewOfAttestation(attestations.at(-1)),
+    // Issue 31 item 4: a Yes in the attestation in force (the latest), or a claim paid in the last
+    // five years in the newest snapshot (what the provider submitted and signed), asks for the committee.
+    committeeReview: committeeReviewOfAttestation(
+      attestations.at(-1),
+      newest ? snapshotPaidClaim(newest, attestation.now) : false,
+    ),
     cycle: row.cycle as ApplicationCycle,
     withdrawnAt: row.withdrawnAt?.toISOString() ?? null,
     withdrawalReason: row.withdrawalReason,

@@ -10,6 +10,7 @@ import type { AdminReview, ReviewQueue } from '../../domain/api/review.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { withStartupLock } from '../db/client.ts';
 import { completedApplication } from './testing/completed-review-application.ts';
+import { verifyEveryItem } from './testing/verify-items.ts';
 import {
   BACKFILL_MARKER,
   backfillVerificationBindings,
@@ -72,9 +73,7 @@ describe('a verification bound to the data it verified', () => {
   it('needs re-verification when a response changes what it covered, and only then', async () => {
     const { provider, applicationId } = await completedApplication(app);
     expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
-    for (const item of (await review(applicationId)).checklist) {
-      await verify(applicationId, item.id, item.primarySource);
-    }
+    await verifyEveryItem(admin, applicationId, { verifiedAt: today() });
 
     const requested = await admin.json<{ requestId: string }>(
       'POST',
