@@ -1,6 +1,7 @@
 /**
  * The repeatable-cards layout (spec §2 "Repeatable-card screens", §7, §8): professional licenses,
- * education, work history, malpractice insurance, vaccinations.
+ * education, work history, malpractice insurance, vaccinations, and the five sections of issue 31
+ * (specialties, practice locations, hospital affiliations, training, malpractice claims).
  *
  * - One card per saved row, in saved order; one empty card when there is none. The add button (registry
  *   `addLabel`) appends an empty card; a card's trash button shows only while more than one card exists.
@@ -11,15 +12,28 @@
  * - 'Save & Continue' validates every card with the section's zod schema and saves all cards with one PUT,
  *   which the server applies atomically. A 400 names the card (`issues[].path` ['rows', 1, 'issueDate']):
  *   the error shows on that card's field and in the summary. Success toasts and returns to /dashboard.
+ * - A section's `rowsRule` (issue 31: one primary specialty, a none answer alone) runs over the cards
+ *   with the schema, before any request, and shows its message on the card and field it names.
+ * - A section with a `noneAnswer` (issue 31: 'No claims in the last 10 years') shows it as a checkbox
+ *   above the cards. Checked, it stands for the section's one row (a card with only that field true,
+ *   saved by 'Save & Continue'); no card shows and the add button is off. It can be checked only while
+ *   no card is saved or filled in (a saved card there can be removed even when it is the only one);
+ *   unchecking a saved answer deletes its row at once, like removing a card (an empty card shows at
+ *   once; a failed delete puts the answer back).
  */
-import { ActionIcon, Button, Card, Group, Stack, Title } from '@mantine/core';
+import { ActionIcon, Button, Card, Checkbox, Group, Stack, Title } from '@mantine/core';
 import { type FormErrors, useForm } from '@mantine/form';
 import { randomId } from '@mantine/hooks';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
-import { type RepeatableSectionKey, sectionByKey } from '../../../domain/sections/registry.ts';
+import {
+  type RepeatableSection,
+  type RepeatableSectionKey,
+  sectionByKey,
+} from '../../../domain/sections/registry.ts';
+import type { NoneAnswer } from '../../../domain/sections/section.ts';
 import { ApiError, isNotFound } from '../../api.ts';
 import { ApplicationNotFound } from '../../components/application-not-found.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
@@ -45,7 +59,20 @@ interface CardsFormValues {
   rows: CardValues[];
 }
 
-const newCard = (screen: RepeatableScreen): CardValues => ({ ...screen.empty, id: '', cardKey: randomId() });
+const newCard = (screen: RepeatableScreen, values: FormValues = screen.empty): CardValues => ({
+  ...values,
+  id: '',
+  cardKey: randomId(),
+});
+/** A card added with the add button: the screen's `nextEmpty` for the cards on screen, else `empty`. */
+const addedCard = (screen: RepeatableScreen, cards: readonly CardValues[]): CardValues =>
+  newCard(screen, screen.nextEmpty ? screen.nextEmpty(cards, screen.empty) : screen.empty);
+/** The card that gives a section's none answer (issue 31): only `answer.field`, true. */
+const answerCard = (screen: RepeatableScreen, answer: NoneAnswer): CardValues =>
+  newCard(screen, { ...screen.empty, [answer.field]: true });
+/** Whether a card holds anything a new card does not (something typed in it). */
+const hasContent = (screen: RepeatableScreen, card: CardValues): boolean =>
+  Object.keys(screen.empty).some((field) => card[field] !== screen.empty[field]);
 const savedCard = (screen: RepeatableScreen, row: ApiRow): CardValues => ({
   ...toFormValues(screen.empty, row),
   id: row.id,
@@ -68,6 +95,27 @@ function reconcileCards(
     ...cards.filter((card) => !card.id),
   ];
   return next.length > 0 ? next : [newCard(screen)];
+}
+
+/**
+ * The form's validate function: each card against the section's schema (`rows.<index>.<field>`), then
+ * the section's `rowsRule` over every card (the schema's output where a card parses, its values where
+ * not), its message on the card and field it names. The server applies the same rules (issue 31).
+ */
+function validateCards(section: RepeatableSection): (values: CardsFormValues) => FormErrors {
+  const schemaErrors = zodValidate<CardsFormValues>(z.object({ rows: z.array(section.schema) }));
+  return (values) => {
+    const errors = schemaErrors(values);
+    const issue = section.rowsRule?.(
+      values.rows.map((card) => {
+        const parsed = section.schema.safeParse(card);
+        return parsed.success ? (parsed.data as Record<string, unknown>) : card;
+      }),
+    );
+    if (!issue) return errors;
+    const path = ['rows', issue.index, ...(issue.field ? [issue.field] : [])].join('.');
+    return { [path]: issue.message, ...errors };
+  };
 }
 
 /** Form errors (`rows.<index>.<field>`) moved to the cards' new indexes; a removed card's errors go. */
@@ -111,12 +159,15 @@ function CardsForm({
   const save = useSaveCards(applicationId, sectionKey);
   const deleteRow = useDeleteRow(applicationId, sectionKey);
   const [confirming, setConfirming] = useState<CardValues | null>(null);
+  const answer = section.noneAnswer;
+  /** The cards the none answer replaced, given back if it is unchecked before being saved. */
+  const replacedByAnswer = useRef<CardValues[] | null>(null);
 
   const form = useForm<CardsFormValues>({
     initialValues: {
       rows: savedRows.length > 0 ? savedRows.map((row) => savedCard(screen, row)) : [newCard(screen)],
     },
-    validate: zodValidate(z.object({ rows: z.array(section.schema) })),
+    validate: validateCards(section),
   });
   const cards = form.values.rows;
   const guard = useUnsavedChangesGuard(form.isDirty());
@@ -138,9 +189,13 @@ function CardsForm({
     form.setErrors(moveCardErrors(form.errors, before, after));
   }, [loadedAt, savedRows, screen, form, save.isPending, save.isSuccess]);
 
+  /** Removes a card; the last one gives way to an empty card (the screen never shows no card). */
   const dropCard = (cardKey: string) => {
-    const index = form.getValues().rows.findIndex((card) => card.cardKey === cardKey);
-    if (index >= 0) form.removeListItem('rows', index);
+    const rows = form.getValues().rows;
+    const index = rows.findIndex((card) => card.cardKey === cardKey);
+    if (index < 0) return;
+    if (rows.length === 1) form.setFieldValue('rows', [newCard(screen)]);
+    else form.removeListItem('rows', index);
   };
 
   const remove = (card: CardValues) => {
@@ -180,6 +235,41 @@ function CardsForm({
     });
   });
 
+  // The none answer (issue 31): its card's index, and whether another card is saved or filled in.
+  const answerIndex = answer ? cards.findIndex((card) => card[answer.field] === true) : -1;
+  const answered = answerIndex >= 0;
+  const answerBlocked =
+    answer !== undefined &&
+    cards.some((card, index) => index !== answerIndex && (card.id !== '' || hasContent(screen, card)));
+
+  const chooseAnswer = (checked: boolean) => {
+    if (!answer) return;
+    if (checked) {
+      replacedByAnswer.current = form.getValues().rows;
+      form.setFieldValue('rows', [answerCard(screen, answer)]);
+      return;
+    }
+    const card = cards[answerIndex];
+    if (!card) return;
+    if (!card.id) {
+      form.setFieldValue('rows', replacedByAnswer.current ?? [newCard(screen)]);
+      replacedByAnswer.current = null;
+      return;
+    }
+    // Unchecked at once, an empty card in its place; the saved row is deleted meanwhile.
+    const blank = newCard(screen);
+    form.setFieldValue('rows', [blank]);
+    deleteRow.mutate(card.id, {
+      // A delete is saved at once: the empty card in its place is no unsaved edit (issue 17 guard).
+      onSuccess: () => form.resetDirty({ rows: [blank] }),
+      // Spec §8: a failed delete is only logged; the saved answer shows checked again.
+      onError: (error) => {
+        console.warn(`Could not delete the saved answer '${answer.label}':`, error.message);
+        form.setFieldValue('rows', [card]);
+      },
+    });
+  };
+
   /** 'rows.1.issueDate' -> 'License 2, Issue Date'. */
   const describeCardPath = (path: string) => {
     const [, index, field] = path.split('.');
@@ -191,7 +281,25 @@ function CardsForm({
     <form onSubmit={submit} noValidate aria-label={section.title}>
       <Stack>
         <FormErrorSummary errors={form.errors} describePath={describeCardPath} />
+        {answer && (
+          <SectionFieldset>
+            <Checkbox
+              size="md"
+              label={answer.label}
+              checked={answered}
+              disabled={deleteRow.isPending || (!answered && answerBlocked)}
+              description={
+                !answered && answerBlocked
+                  ? `To choose this, first remove or clear every ${noun} below.`
+                  : undefined
+              }
+              error={answered ? form.errors[`rows.${answerIndex}.${answer.field}`] : undefined}
+              onChange={(event) => chooseAnswer(event.currentTarget.checked)}
+            />
+          </SectionFieldset>
+        )}
         {cards.map((card, index) => {
+          if (index === answerIndex) return null;
           const titleId = `card-${card.cardKey}-title`;
           const cardLabel = `${screen.noun} ${index + 1}`;
           return (
@@ -200,16 +308,18 @@ function CardsForm({
                 <Title order={2} size="h4" id={titleId}>
                   {cardLabel}
                 </Title>
-                {cards.length > 1 && !readOnly && (
-                  <ActionIcon
-                    variant="subtle"
-                    color="red.9"
-                    aria-label={`Remove ${noun} ${index + 1}`}
-                    onClick={() => remove(card)}
-                  >
-                    <IconTrash size={18} aria-hidden="true" />
-                  </ActionIcon>
-                )}
+                {/* A section with a none answer lets its one saved or filled-in card go too. */}
+                {!readOnly &&
+                  (cards.length > 1 || (answer && (card.id !== '' || hasContent(screen, card)))) && (
+                    <ActionIcon
+                      variant="subtle"
+                      color="red.9"
+                      aria-label={`Remove ${noun} ${index + 1}`}
+                      onClick={() => remove(card)}
+                    >
+                      <IconTrash size={18} aria-hidden="true" />
+                    </ActionIcon>
+                  )}
               </Group>
               <SectionFieldset>
                 <screen.Fields
@@ -228,7 +338,8 @@ function CardsForm({
           <Button
             variant="default"
             leftSection={<IconPlus size={16} aria-hidden="true" />}
-            onClick={() => form.insertListItem('rows', newCard(screen))}
+            disabled={answered}
+            onClick={() => form.insertListItem('rows', addedCard(screen, form.getValues().rows))}
           >
             {section.addLabel}
           </Button>

@@ -51,6 +51,11 @@ export interface RepeatableScreen {
   noun: string;
   /** Values of a new card (defaults such as license status 'active' included). */
   empty: FormValues;
+  /**
+   * Values of a card added with the add button, given the cards on screen, when they depend on them
+   * (issue 31: a specialty added after a primary one is secondary). Default: `empty`.
+   */
+  nextEmpty?: (cards: readonly FormValues[], empty: FormValues) => FormValues;
   Fields: AnyFields;
 }
 
@@ -84,6 +89,7 @@ export interface AddFormTableScreen {
 export function defineRepeatableScreen<Values extends FormValues>(screen: {
   noun: string;
   empty: Values;
+  nextEmpty?: (cards: readonly Values[], empty: Values) => Values;
   Fields: ComponentType<FieldsProps<Values>>;
 }): RepeatableScreen {
   return screen as unknown as RepeatableScreen;

@@ -30,9 +30,15 @@ const sectionPages: Record<ScreenSectionKey, ReactNode> = {
   certifications: <AddFormTablePage key="certifications" sectionKey="certifications" />,
   cme: <AddFormTablePage key="cme" sectionKey="cme" />,
   peerReferences: <AddFormTablePage key="peerReferences" sectionKey="peerReferences" />,
+  // Issue 31: the 'Additional Information' sections.
+  specialties: <RepeatableCardsPage key="specialties" sectionKey="specialties" />,
+  practiceLocations: <RepeatableCardsPage key="practiceLocations" sectionKey="practiceLocations" />,
+  hospitalAffiliations: <RepeatableCardsPage key="hospitalAffiliations" sectionKey="hospitalAffiliations" />,
+  training: <RepeatableCardsPage key="training" sectionKey="training" />,
+  malpracticeClaims: <RepeatableCardsPage key="malpracticeClaims" sectionKey="malpracticeClaims" />,
 };
 
-/** `{ path: '/professional-licenses/:applicationId', element }` for each of the ten section screens. */
+/** `{ path: '/professional-licenses/:applicationId', element }` for each section screen (all but documents). */
 export const sectionRoutes: { path: string; element: ReactNode }[] = (
   Object.keys(sectionPages) as ScreenSectionKey[]
 ).map((key) => ({ path: `/${sectionSlugs[key]}/:applicationId`, element: sectionPages[key] }));

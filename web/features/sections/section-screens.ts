@@ -6,10 +6,15 @@ import type { AddFormTableSectionKey, RepeatableSectionKey } from '../../../doma
 import { certificationsScreen } from './fields/certification-fields.tsx';
 import { cmeScreen } from './fields/cme-fields.tsx';
 import { educationScreen } from './fields/education-fields.tsx';
+import { hospitalAffiliationsScreen } from './fields/hospital-affiliation-fields.tsx';
+import { malpracticeClaimsScreen } from './fields/malpractice-claim-fields.tsx';
 import { malpracticeInsuranceScreen } from './fields/malpractice-insurance-fields.tsx';
 import { payorsScreen } from './fields/payor-fields.tsx';
 import { peerReferencesScreen } from './fields/peer-reference-fields.tsx';
+import { practiceLocationsScreen } from './fields/practice-location-fields.tsx';
 import { professionalLicensesScreen } from './fields/professional-license-fields.tsx';
+import { specialtiesScreen } from './fields/specialty-fields.tsx';
+import { trainingScreen } from './fields/training-fields.tsx';
 import { vaccinationsScreen } from './fields/vaccination-fields.tsx';
 import { workHistoryScreen } from './fields/work-history-fields.tsx';
 import type { AddFormTableScreen, RepeatableScreen } from './screen-types.ts';
@@ -20,6 +25,12 @@ export const repeatableScreens: Record<RepeatableSectionKey, RepeatableScreen> =
   workHistory: workHistoryScreen,
   malpracticeInsurance: malpracticeInsuranceScreen,
   vaccinations: vaccinationsScreen,
+  // Issue 31: the 'Additional Information' sections.
+  specialties: specialtiesScreen,
+  practiceLocations: practiceLocationsScreen,
+  hospitalAffiliations: hospitalAffiliationsScreen,
+  training: trainingScreen,
+  malpracticeClaims: malpracticeClaimsScreen,
 };
 
 export const addFormTableScreens: Record<AddFormTableSectionKey, AddFormTableScreen> = {

@@ -13,6 +13,7 @@ import type {
   personalInformationResponseSchema,
   SectionRowsResponse,
 } from '../../../domain/api/sections.ts';
+import type { TaxonomyResponse } from '../../../domain/api/taxonomy.ts';
 import {
   type AddFormTableSectionKey,
   type ListSectionKey,
@@ -112,5 +113,18 @@ export function useDeleteRow(applicationId: string, key: ListSectionKey) {
         queryClient.invalidateQueries({ queryKey: sectionQueryKey(applicationId, key) }),
         queryClient.invalidateQueries({ queryKey: applicationsQueryKey }),
       ]),
+  });
+}
+
+/**
+ * GET /api/taxonomy: the NUCC taxonomy code set the Specialties screen searches (issue 31). Public
+ * reference data that changes only with a release: read once per page load and kept (no PHI).
+ */
+export function useTaxonomy() {
+  return useQuery({
+    queryKey: ['taxonomy'],
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: Number.POSITIVE_INFINITY,
+    queryFn: () => api<TaxonomyResponse>('GET', '/api/taxonomy'),
   });
 }
