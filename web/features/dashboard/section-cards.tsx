@@ -1,13 +1,22 @@
 /**
- * The dashboard's eleven section cards (spec §2, §4): each links to its screen and shows whether the
- * section is complete. In a draft pre-filled from the previous application (issue 29 item 6), a
- * copied section not confirmed yet shows a 'Review and Confirm' badge instead: it counts towards
- * progress once the provider confirms (or saves) it.
+ * The dashboard's section cards (spec §2, §4): each links to its screen and shows whether the section
+ * is complete. Two groups, each its own card of the same design (issue 31 item 3): 'Application
+ * Sections', the eleven of spec §2 exactly as the spec gives them, then 'Additional Information', the
+ * five sections of issue 31 (section-catalog.ts `sectionsOfGroup`). Progress counts both.
+ * In a draft pre-filled from the previous application (issue 29 item 6), a copied section not
+ * confirmed yet shows a 'Review and Confirm' badge instead: it counts towards progress once the
+ * provider confirms (or saves) it.
  */
 import { Badge, Card, Group, SimpleGrid, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { IconCircleCheck, IconCircleDashed } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { catalogSections, sectionPath } from '../../../domain/sections/section-catalog.ts';
+import {
+  ADDITIONAL_SECTIONS_TITLE,
+  type CatalogSection,
+  type SectionGroup,
+  sectionPath,
+  sectionsOfGroup,
+} from '../../../domain/sections/section-catalog.ts';
 import { REVIEW_AND_CONFIRM } from '../../../domain/sections/section-confirmation.ts';
 import { badgeColor } from '../../theme.ts';
 import type { Application } from './applications-api.ts';
@@ -54,20 +63,37 @@ function StateMark({ state, sectionKey }: { state: CardState; sectionKey: string
   );
 }
 
-export function SectionsCard({ application }: { application: Application }) {
-  const complete = new Set(application.completeSections);
-  const unconfirmed = new Set(
+/** Each card's title and heading id, by section group. */
+const groupCards: Record<SectionGroup, { title: string; titleId: string }> = {
+  application: { title: 'Application Sections', titleId: 'sections-title' },
+  additional: { title: ADDITIONAL_SECTIONS_TITLE, titleId: 'additional-sections-title' },
+};
+
+/** One card of section links (a group of the catalog), with its copied sections still to check. */
+function SectionGroupCard({
+  application,
+  group,
+  sections,
+}: {
+  application: Application;
+  group: SectionGroup;
+  sections: readonly CatalogSection[];
+}) {
+  const { title, titleId } = groupCards[group];
+  const complete = new Set<string>(application.completeSections);
+  const copied = new Set<string>(
     application.applicationStatus === 'draft' ? application.unconfirmedSections : [],
   );
+  const unconfirmed = sections.filter((section) => copied.has(section.key));
   return (
-    <Card withBorder padding="lg" component="section" aria-labelledby="sections-title">
-      <Title order={2} size="h3" id="sections-title" mb={unconfirmed.size > 0 ? 'xs' : 'md'}>
-        Application Sections
+    <Card withBorder padding="lg" component="section" aria-labelledby={titleId}>
+      <Title order={2} size="h3" id={titleId} mb={unconfirmed.length > 0 ? 'xs' : 'md'}>
+        {title}
       </Title>
-      {unconfirmed.size > 0 && (
+      {unconfirmed.length > 0 && (
         <Text size="sm" mb="md">
-          {unconfirmed.size} copied section{unconfirmed.size === 1 ? '' : 's'} to check: open each one marked
-          '{REVIEW_AND_CONFIRM}'. A copied section counts towards progress once you confirm or save it.
+          {unconfirmed.length} copied section{unconfirmed.length === 1 ? '' : 's'} to check: open each one
+          marked '{REVIEW_AND_CONFIRM}'. A copied section counts towards progress once you confirm or save it.
         </Text>
       )}
       <SimpleGrid
@@ -75,10 +101,10 @@ export function SectionsCard({ application }: { application: Application }) {
         component="ul"
         style={{ listStyle: 'none', padding: 0, margin: 0 }}
       >
-        {catalogSections.map((section) => {
+        {sections.map((section) => {
           const state: CardState = complete.has(section.key)
             ? 'complete'
-            : unconfirmed.has(section.key)
+            : copied.has(section.key)
               ? 'unconfirmed'
               : 'incomplete';
           return (
@@ -107,5 +133,23 @@ export function SectionsCard({ application }: { application: Application }) {
         })}
       </SimpleGrid>
     </Card>
+  );
+}
+
+/** The dashboard's two cards of sections: 'Application Sections' (spec §2), then 'Additional Information'. */
+export function SectionsCard({ application }: { application: Application }) {
+  return (
+    <>
+      <SectionGroupCard
+        application={application}
+        group="application"
+        sections={sectionsOfGroup('application')}
+      />
+      <SectionGroupCard
+        application={application}
+        group="additional"
+        sections={sectionsOfGroup('additional')}
+      />
+    </>
   );
 }

@@ -18,7 +18,12 @@ import {
   documentTypes,
   MAX_DOCUMENT_BYTES,
 } from '../../../domain/sections/document-files.ts';
-import { catalogSections, sectionCatalog } from '../../../domain/sections/section-catalog.ts';
+import {
+  ADDITIONAL_SECTIONS_TITLE,
+  catalogSections,
+  sectionCatalog,
+  sectionsOfGroup,
+} from '../../../domain/sections/section-catalog.ts';
 
 /** The section where documents are uploaded, by its catalog title. */
 const documentsTitle = sectionCatalog.documents.title;
@@ -29,6 +34,11 @@ const fileTypes = [...new Set(acceptedDocumentExtensions.map((extension) => exte
   ', ',
 );
 const maxMegabytes = MAX_DOCUMENT_BYTES / (1024 * 1024);
+/** The titles of one dashboard card's sections (issue 31: the spec's eleven, then the additional five). */
+const titlesOf = (group: 'application' | 'additional') =>
+  sectionsOfGroup(group)
+    .map((section) => section.title)
+    .join(', ');
 
 /** The three panels: steps, documents, protection. */
 export default function LandingDetails() {
@@ -44,7 +54,7 @@ export default function LandingDetails() {
             <List.Item>Confirm your email address with the link we send you.</List.Item>
             <List.Item>
               Complete the {catalogSections.length} sections of your application, in any order, saving as you
-              go: {catalogSections.map((section) => section.title).join(', ')}.
+              go: {titlesOf('application')}; and under {ADDITIONAL_SECTIONS_TITLE}: {titlesOf('additional')}.
             </List.Item>
             <List.Item>
               In {documentsTitle}, upload your supporting documents ({fileTypes}; up to {maxMegabytes} MB
