@@ -47,12 +47,15 @@ test('a provider moves between sections through the navigator, sees the marks, a
   await expect(navigator(page)).toHaveCount(0);
   await expectNoAxeViolations(page);
 
-  // Third, she opens Payors from its card: the navigator lists the eleven sections, Payors current.
+  // Third, she opens Payors from its card: the navigator lists every section (the spec's eleven,
+  // then the five of 'Additional Information', issue 31), Payors current.
   await page.getByRole('link', { name: /^Payors:/ }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Payors' })).toBeVisible();
   await expect(page).toHaveTitle('Payors - Credentialing');
   const nav = navigator(page);
-  await expect(nav.getByRole('link')).toHaveCount(11);
+  await expect(nav.getByRole('link')).toHaveCount(SECTION_COUNT);
+  await expect(nav.getByRole('list', { name: 'Application Sections' }).getByRole('link')).toHaveCount(11);
+  await expect(nav.getByRole('list', { name: 'Additional Information' }).getByRole('link')).toHaveCount(5);
   await expect(nav.getByRole('link', { name: /^Payors/ })).toHaveAttribute('aria-current', 'page');
   await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
   await expect(nav.getByRole('link', { name: /^Payors/ })).not.toContainText('(complete)');

@@ -221,8 +221,9 @@ export function completionReceiverForSpec(): WebhookReceiver {
 }
 
 /**
- * From the signed-in provider's dashboard: 'Start New Application', then every section and a PDF
- * through the API (for specs whose point is not the section screens). Returns the application id.
+ * From the signed-in provider's dashboard: 'Start New Application', then every section (the sixteen,
+ * issue 31) and a PDF through the API (for specs whose point is not the section screens). Returns the
+ * application id.
  */
 export async function startAndFillApplication(page: Page): Promise<string> {
   const { applicationId, base, headers } = await startApplication(page);
@@ -264,6 +265,24 @@ export async function startAndFillApplication(page: Page): Promise<string> {
         documentType: 'cv_resume',
         file: { name: 'cv.pdf', mimeType: 'application/pdf', buffer: PDF_BYTES },
       },
+    }),
+    // Issue 31: the 'Additional Information' sections (the none answers where the section has one).
+    page.request.put(`${base}/sections/specialties`, {
+      headers,
+      data: { rows: [{ specialtyRank: 'primary', taxonomyCode: '207R00000X' }] },
+    }),
+    page.request.put(`${base}/sections/practice-locations`, {
+      headers,
+      data: { rows: [{ practiceName: 'Main Street Clinic', isPrimaryLocation: true }] },
+    }),
+    page.request.put(`${base}/sections/hospital-affiliations`, {
+      headers,
+      data: { rows: [{ privilegeStatus: 'active', facilityName: 'General Hospital' }] },
+    }),
+    page.request.put(`${base}/sections/training`, { headers, data: { rows: [{ noTraining: true }] } }),
+    page.request.put(`${base}/sections/malpractice-claims`, {
+      headers,
+      data: { rows: [{ noClaims: true }] },
     }),
   ];
   for (const save of saves) {

@@ -241,6 +241,12 @@ test('every screen at 390x844 and 1280x800: no sideways scrolling, controls in v
     ['cme', 'CME Credits'],
     ['peer-references', 'Peer References'],
     ['documents', 'Documents'],
+    // Issue 31: the 'Additional Information' sections.
+    ['specialties', 'Specialties'],
+    ['practice-locations', 'Practice Locations'],
+    ['hospital-affiliations', 'Hospital Affiliations'],
+    ['training', 'Training'],
+    ['malpractice-claims', 'Malpractice Claims'],
   ];
   for (const [slug, title] of sectionScreens) {
     await visit(page, `/${slug}/${applicationId}`);

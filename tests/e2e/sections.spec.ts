@@ -5,10 +5,11 @@
  * field and changes nothing on the server.
  */
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import { SECTION_COUNT } from '../../domain/sections/registry.ts';
 import { expectNoAxeViolations, newProviderWithApplication } from './helpers.ts';
 
-/** Progress after `n` complete sections (spec §4: n / 11, rounded). */
-const progressAfter = (n: number) => `${Math.round((n / 11) * 100)}%`;
+/** Progress after `n` complete sections (spec §4: n / SECTION_COUNT, rounded; 16 since issue 31). */
+const progressAfter = (n: number) => `${Math.round((n / SECTION_COUNT) * 100)}%`;
 
 /** From the dashboard, open a section by its card. */
 async function openSection(page: Page, title: string, heading = title) {
