@@ -13,6 +13,7 @@ import {
 } from './personal-information.ts';
 import { professionalLicenseSchema } from './professional-licenses.ts';
 import {
+  APPLICATION_SECTION_COUNT,
   computeProgress,
   listSections,
   repeatableSections,
@@ -24,6 +25,7 @@ import {
   sections,
 } from './registry.ts';
 import { repeatableSaveSchema } from './section.ts';
+import { ADDITIONAL_SECTIONS_TITLE, sectionsOfGroup } from './section-catalog.ts';
 import { workHistorySchema, workHistorySection } from './work-history.ts';
 
 /** The messages of a failed parse, by field path. */
@@ -34,8 +36,10 @@ function messagesOf(schema: z.ZodType, input: unknown): Record<string, string> {
 }
 
 describe('section registry', () => {
-  it('lists the eleven sections of spec §2 in dashboard order', () => {
-    expect(SECTION_COUNT).toBe(11);
+  it('lists the eleven sections of spec §2 in dashboard order, then the five of issue 31', () => {
+    expect(SECTION_COUNT).toBe(16);
+    expect(sections).toHaveLength(SECTION_COUNT);
+    expect(APPLICATION_SECTION_COUNT).toBe(11);
     expect(sections.map((s) => [s.key, s.title, s.description, s.slug, s.kind, s.layout])).toEqual([
       [
         'personalInformation',
@@ -90,14 +94,82 @@ describe('section registry', () => {
         'add-form-table',
       ],
       ['documents', 'Documents', 'supporting documentation', 'documents', 'list', 'documents'],
+      [
+        'specialties',
+        'Specialties',
+        'specialties and taxonomy codes',
+        'specialties',
+        'list',
+        'repeatable-cards',
+      ],
+      [
+        'practiceLocations',
+        'Practice Locations',
+        'offices where you see patients',
+        'practice-locations',
+        'list',
+        'repeatable-cards',
+      ],
+      [
+        'hospitalAffiliations',
+        'Hospital Affiliations',
+        'hospital privileges and admitting arrangements',
+        'hospital-affiliations',
+        'list',
+        'repeatable-cards',
+      ],
+      [
+        'training',
+        'Training',
+        'internship, residency and fellowship',
+        'training',
+        'list',
+        'repeatable-cards',
+      ],
+      [
+        'malpracticeClaims',
+        'Malpractice Claims',
+        'claims history of the last 10 years',
+        'malpractice-claims',
+        'list',
+        'repeatable-cards',
+      ],
     ]);
   });
 
-  it('finds sections by key and slug, and lists the ten list sections', () => {
+  it("keeps the spec's eleven on the 'Application Sections' card and the five on 'Additional Information'", () => {
+    expect(sectionsOfGroup('application').map((s) => s.key)).toEqual(
+      sections.slice(0, APPLICATION_SECTION_COUNT).map((s) => s.key),
+    );
+    expect(sectionsOfGroup('additional').map((s) => s.key)).toEqual([
+      'specialties',
+      'practiceLocations',
+      'hospitalAffiliations',
+      'training',
+      'malpracticeClaims',
+    ]);
+    expect(ADDITIONAL_SECTIONS_TITLE).toBe('Additional Information');
+  });
+
+  it('gives the five additional sections none answers and rules over all rows where the issue asks', () => {
+    expect(sectionByKey.training.noneAnswer).toEqual({
+      field: 'noTraining',
+      label: 'No internship, residency or fellowship',
+    });
+    expect(sectionByKey.malpracticeClaims.noneAnswer).toEqual({
+      field: 'noClaims',
+      label: 'No claims in the last 10 years',
+    });
+    const withRules = sections.filter((s) => 'rowsRule' in s && s.rowsRule).map((s) => s.key);
+    expect(withRules).toEqual(['specialties', 'practiceLocations', 'training', 'malpracticeClaims']);
+  });
+
+  it('finds sections by key and slug, and lists the fifteen list sections', () => {
     expect(sectionByKey.cme.title).toBe('CME Credits');
     expect(sectionBySlug('peer-references')?.key).toBe('peerReferences');
+    expect(sectionBySlug('malpractice-claims')?.key).toBe('malpracticeClaims');
     expect(sectionBySlug('nope')).toBeUndefined();
-    expect(listSections).toHaveLength(10);
+    expect(listSections).toHaveLength(15);
     expect(listSections.map((s) => s.key)).not.toContain('personalInformation');
     expect(repeatableSections.map((s) => s.addLabel)).toEqual([
       'Add License',
@@ -105,6 +177,11 @@ describe('section registry', () => {
       'Add Position',
       'Add Policy',
       'Add Vaccination',
+      'Add Specialty',
+      'Add Location',
+      'Add Affiliation',
+      'Add Training',
+      'Add Claim',
     ]);
   });
 
@@ -115,6 +192,11 @@ describe('section registry', () => {
       payors: 'createdAt',
       workHistory: 'position',
       documents: 'uploadedAt',
+      specialties: 'position',
+      practiceLocations: 'position',
+      hospitalAffiliations: 'position',
+      training: 'position',
+      malpracticeClaims: 'position',
     });
   });
 
@@ -141,11 +223,14 @@ describe('section registry', () => {
     }
   });
 
-  it('computes progress as complete sections / 11, rounded to a percent', () => {
+  it('computes progress as complete sections / 16, rounded to a percent (issue 31: every section counts)', () => {
     expect(computeProgress(0)).toBe(0);
-    expect(computeProgress(1)).toBe(9);
-    expect(computeProgress(6)).toBe(55);
-    expect(computeProgress(11)).toBe(100);
+    expect(computeProgress(1)).toBe(6);
+    expect(computeProgress(8)).toBe(50);
+    // The spec's eleven alone are no longer 100%.
+    expect(computeProgress(11)).toBe(69);
+    expect(computeProgress(15)).toBe(94);
+    expect(computeProgress(16)).toBe(100);
   });
 
   it('keeps literal keys and parsed row types', () => {
@@ -161,7 +246,14 @@ describe('section registry', () => {
       | 'cme'
       | 'peerReferences'
       | 'documents'
+      | 'specialties'
+      | 'practiceLocations'
+      | 'hospitalAffiliations'
+      | 'training'
+      | 'malpracticeClaims'
     >();
+    expectTypeOf<SectionRow<'malpracticeClaims'>['amountPaid']>().toEqualTypeOf<number | null>();
+    expectTypeOf<SectionRow<'specialties'>['boardCertificationId']>().toEqualTypeOf<string | null>();
     expectTypeOf<SectionRow<'cme'>['creditHours']>().toEqualTypeOf<number | null>();
     expectTypeOf<SectionRow<'peerReferences'>['yearsKnown']>().toEqualTypeOf<number>();
     expectTypeOf<SectionRow<'professionalLicenses'>['status']>().toEqualTypeOf<

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { sections } from './registry.ts';
+import { APPLICATION_SECTION_COUNT, sections } from './registry.ts';
 import { catalogSections, sectionSlugs } from './section-catalog.ts';
 
 describe('sectionCatalog', () => {
-  it('lists every registry section, in the registry order, with its slug, title and description', () => {
+  it('lists every registry section, in the registry order, with its slug, title, description and card', () => {
     expect(catalogSections).toEqual(
-      sections.map((s) => ({ key: s.key, slug: s.slug, title: s.title, description: s.description })),
+      sections.map((s, index) => ({
+        key: s.key,
+        slug: s.slug,
+        title: s.title,
+        description: s.description,
+        // Issue 31 item 3: the spec's eleven on 'Application Sections', the five after them on
+        // 'Additional Information'.
+        group: index < APPLICATION_SECTION_COUNT ? 'application' : 'additional',
+      })),
     );
   });
 
