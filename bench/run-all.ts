@@ -2,14 +2,22 @@
  * `npm run bench`: runs every benchmark in turn and prints their figures (speed and memory are
  * measured here, never in timed tests). Each one can also run alone: bench:uploads, bench:notify,
  * bench:admin (seeds 100k providers on first run, about 30 s), bench:faults, bench:cluster, bench:api,
- * bench:screening, bench:mail.
+ * bench:screening, bench:mail, bench:taxonomy.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
-const benches = ['uploads', 'notify', 'admin', 'faults', 'cluster', 'api', 'screening', 'mail'].filter(
-  (name) => fs.existsSync(`bench/${name}.bench.ts`),
-);
+const benches = [
+  'uploads',
+  'notify',
+  'admin',
+  'faults',
+  'cluster',
+  'api',
+  'screening',
+  'mail',
+  'taxonomy',
+].filter((name) => fs.existsSync(`bench/${name}.bench.ts`));
 let failed = 0;
 for (const name of benches) {
   console.log(`\n=== bench:${name}`);
