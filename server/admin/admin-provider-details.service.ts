@@ -1,7 +1,9 @@
 /**
  * One provider's details for the admin dialog (spec §2 /admin "Details dialog", §7 "per-user
  * detail"): the profile, every application and every section of one application, loaded on demand
- * in one request. The SSN is masked; its ciphertext is never read for an admin.
+ * in one request. The SSN is masked; its ciphertext is never read for an admin. A specialty's linked
+ * board certification (issue 31) is also named (`boardCertification`), as the completion payload
+ * names it: its row id means nothing to a reader.
  */
 import { eq, getTableColumns } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
@@ -11,6 +13,7 @@ import { pickCurrentApplication } from '../../domain/application-status.ts';
 import type { Role } from '../../domain/roles.ts';
 import { maskSsn } from '../../domain/sections/personal-information.ts';
 import { sections } from '../../domain/sections/registry.ts';
+import { joinSummary } from '../../domain/sections/section.ts';
 import { type ApplicationSummary, listApplicationsOfUser } from '../applications/applications.service.ts';
 import type { Queryable } from '../db/client.ts';
 import { profiles, userRoles } from '../db/schema/core.ts';
@@ -36,12 +39,37 @@ function toSectionValue(value: unknown): SectionValue {
 }
 
 /**
+ * Name each specialty's linked certification (issue 31) in `boardCertification`: 'Board Certified,
+ * Internal Medicine · ABIM · C-1' (name, certifying body, number, as the certifications rows of the
+ * same answer hold them), or null when none is linked. The link is to a row of the same application
+ * (server/sections/section-rules.ts), so that row is in `data`.
+ */
+function nameBoardCertifications(data: SectionData[]): void {
+  const certifications = new Map(
+    (data.find((s) => s.key === 'certifications')?.rows ?? []).map((row) => [row.id, row]),
+  );
+  for (const row of data.find((s) => s.key === 'specialties')?.rows ?? []) {
+    const linked = row.boardCertificationId
+      ? certifications.get(String(row.boardCertificationId))
+      : undefined;
+    row.boardCertification = linked
+      ? joinSummary(
+          linked.certificationName as string | null,
+          linked.certifyingBody as string | null,
+          linked.certificationNumber as string | null,
+        )
+      : null;
+  }
+}
+
+/**
  * Every section's rows of one application, in the order each screen shows them, queried concurrently.
  * The SSN ciphertext is never selected: the personal information row carries `ssn` as `***-**-1234`
  * built from `ssn_last4` (spec §6 "SSN is shown masked"; the server never decrypts it for an admin).
+ * Specialties also carry `boardCertification`, the linked certification's name (issue 31).
  */
 export async function loadSectionData(db: Queryable, applicationId: string): Promise<SectionData[]> {
-  return Promise.all(
+  const data = await Promise.all(
     sections.map(async (section): Promise<SectionData> => {
       const table = sectionTables[section.key] as PgTable;
       const { ssnEncrypted: _neverSelected, ...columns } = getTableColumns(table) as Record<string, PgColumn>;
@@ -70,6 +98,8 @@ export async function loadSectionData(db: Queryable, applicationId: string): Pro
       };
     }),
   );
+  nameBoardCertifications(data);
+  return data;
 }
 
 /**

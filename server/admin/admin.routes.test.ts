@@ -13,11 +13,16 @@ import {
   certifications,
   cme,
   education,
+  hospitalAffiliations,
+  malpracticeClaims,
   malpracticeInsurance,
   payors,
   peerReferences,
   personalInformation,
+  practiceLocations,
   professionalLicenses,
+  specialties,
+  training,
   vaccinations,
   workHistory,
 } from '../db/schema/sections.ts';
@@ -93,6 +98,16 @@ async function fillEverySection(userId: string, applicationId: string, marker: s
   await db()
     .insert(peerReferences)
     .values({ applicationId, referenceName: `Dr. ${marker}`, yearsKnown: 4 });
+  // Issue 31: the five sections of 'Additional Information' (progress counts all 16).
+  await db().insert(specialties).values({ applicationId, taxonomyCode: '207R00000X' });
+  await db()
+    .insert(practiceLocations)
+    .values({ applicationId, practiceName: `Practice ${marker}` });
+  await db()
+    .insert(hospitalAffiliations)
+    .values({ applicationId, facilityName: `Facility ${marker}` });
+  await db().insert(training).values({ applicationId, noTraining: true });
+  await db().insert(malpracticeClaims).values({ applicationId, noClaims: true });
   return addDocument(userId, applicationId, `cv-${marker}.pdf`);
 }
 
@@ -364,6 +379,8 @@ describe('GET /api/admin/providers/:userId', () => {
     expect(rowsOf('documents')).toEqual([
       expect.objectContaining({ id: documentId, documentName: `cv-${marker}.pdf`, fileSize: 2048 }),
     ]);
+    expect(rowsOf('practiceLocations')[0]).toMatchObject({ practiceName: `Practice ${marker}` });
+    expect(rowsOf('training')[0]).toMatchObject({ noTraining: true, trainingType: null });
 
     // The view is in the audit log: who, which provider, which application, from where; no PHI.
     const audit = await pool().query(
