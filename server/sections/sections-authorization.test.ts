@@ -22,10 +22,17 @@ const validRow: Record<string, Record<string, unknown>> = {
   certifications: { certificationName: 'Intruder', certifyingBody: 'Nobody' },
   cme: { activityTitle: 'Intruder', providerName: 'Nobody' },
   'peer-references': { referenceName: 'Intruder' },
+  // Issue 31: cards with required fields. Secondary, so that saving it again next to the saved one
+  // breaks no rule over all rows (one primary specialty).
+  specialties: { specialtyRank: 'secondary', taxonomyCode: '207R00000X' },
+  'practice-locations': { practiceName: 'Intruder Clinic' },
+  'hospital-affiliations': { facilityName: 'Intruder Hospital' },
+  training: { trainingType: 'residency', institutionName: 'Intruder University' },
+  'malpractice-claims': { status: 'dismissed', claimDate: '2020-01-01' },
 };
 const writeOf = (slug: string, layout: string) =>
   layout === 'repeatable-cards'
-    ? { method: 'PUT', path: `${base}/${slug}`, body: { rows: [{}] } }
+    ? { method: 'PUT', path: `${base}/${slug}`, body: { rows: [validRow[slug] ?? {}] } }
     : { method: 'POST', path: `${base}/${slug}`, body: validRow[slug] };
 
 /** Every row of Alice's application, to prove refused calls change nothing. */
