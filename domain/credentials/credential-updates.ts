@@ -2,7 +2,8 @@
  * Credential updates after approval (issue 29 item 4, decision 025 "Credential updates"). An
  * approved provider whose credential is current may change the dated sections of the approved
  * application (personal information with the DEA number and driver's license, licenses with the DEA
- * license, payor contracts, certifications, malpractice insurance, vaccinations) and upload new
+ * license, payor contracts, certifications, malpractice insurance, vaccinations, hospital
+ * affiliations since issue 31) and upload new
  * documents; 'Submit Update' stores the change as a new version of the application,
  * listed in the review queue as 'Credential Update' until a reviewer completes its review.
  *
@@ -16,8 +17,9 @@ import type { CredentialState } from './provider-credential.ts';
 /**
  * The sections an approved provider may change while the credential is current (issue 29 item 4):
  * the dated ones, so every item of the 'Expiring Credentials' card has an action that works —
- * Personal Information holds the DEA number and the driver's license, Payors the contract end dates.
- * Documents: uploads only (a document an approval rests on is never deleted).
+ * Personal Information holds the DEA number and the driver's license, Payors the contract end dates,
+ * Hospital Affiliations the privileges' end dates (issue 31). Documents: uploads only (a document an
+ * approval rests on is never deleted).
  */
 export const credentialUpdateSections = [
   'personalInformation',
@@ -26,6 +28,8 @@ export const credentialUpdateSections = [
   'certifications',
   'malpracticeInsurance',
   'vaccinations',
+  // Issue 31: hospital privileges have an end date the 'Expiring Credentials' card lists.
+  'hospitalAffiliations',
   'documents',
 ] as const satisfies readonly CatalogSectionKey[];
 export type CredentialUpdateSection = (typeof credentialUpdateSections)[number];
@@ -64,7 +68,7 @@ export const credentialUpdateTexts = {
     "Your application is approved. Change what you renewed here and save, upload the new document in Documents if you have one, then press 'Submit Update': the credentialing team verifies the change. Your credential stays as it is meanwhile.",
   /** A dated section of an approved application, before 'Update Credential' is pressed. */
   offer:
-    "Your application is approved. Renewed a license, DEA registration, certification, policy, vaccination or contract? Press 'Update Credential' to change it here.",
+    "Your application is approved. Renewed a license, DEA registration, certification, policy, vaccination, contract or hospital privileges? Press 'Update Credential' to change it here.",
   /** The confirmation of 'Submit Update'. */
   submitConfirm:
     'Your changes are sent to the credentialing team as a credential update. The changed items are verified again; your credential stays as it is meanwhile.',
@@ -73,7 +77,7 @@ export const credentialUpdateTexts = {
     "You have saved changes the credentialing team has not received yet. Press 'Submit Update' to send them.",
   /** 409 of a submit with nothing new. */
   nothingChanged:
-    "Nothing has changed since your last update was sent. Change a license, DEA registration, certification, malpractice policy, vaccination, payor contract or document first, then press 'Submit Update'.",
+    "Nothing has changed since your last update was sent. Change a license, DEA registration, certification, malpractice policy, vaccination, payor contract, hospital privileges or document first, then press 'Submit Update'.",
   /** 409 of a submit when updates are not open to the application. */
   notAllowed:
     'Credential updates are open only for your approved application while your credential is current. Open your dashboard to see your credential.',

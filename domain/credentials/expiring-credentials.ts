@@ -10,7 +10,7 @@
  */
 import type { CatalogSectionKey } from '../sections/section-catalog.ts';
 
-/** The dated credentials the product watches (issue 14). */
+/** The dated credentials the product watches (issue 14; hospital privileges since issue 31). */
 export const credentialKinds = [
   'professional_license',
   'malpractice_insurance',
@@ -18,6 +18,8 @@ export const credentialKinds = [
   'vaccination',
   'drivers_license',
   'payor_contract',
+  // Issue 31 item 5: the end date of hospital privileges (not of an admitting arrangement).
+  'hospital_privileges',
 ] as const;
 export type CredentialKind = (typeof credentialKinds)[number];
 
@@ -29,6 +31,7 @@ export const credentialKindLabel: Record<CredentialKind, string> = {
   vaccination: 'Vaccination',
   drivers_license: "Driver's license",
   payor_contract: 'Payor contract',
+  hospital_privileges: 'Hospital privileges',
 };
 
 /** The section screen where each kind is kept (and renewed). */
@@ -39,6 +42,7 @@ export const credentialKindSection: Record<CredentialKind, CatalogSectionKey> = 
   vaccination: 'vaccinations',
   drivers_license: 'personalInformation',
   payor_contract: 'payors',
+  hospital_privileges: 'hospitalAffiliations',
 };
 
 /** Days before expiry at which the provider is told (issue 14), widest first. */

@@ -3,6 +3,7 @@
  * GET /api/admin/expiring-credentials (windows, kinds, date order, paging, current applications
  * only) and GET /api/admin/expiring-credentials/export (the same filter as CSV: header, RFC 4180
  * quoting, formula injection, audited). Administrators only; "now" is the service's parameter.
+ * Hospital privileges' end dates are listed too (issue 31 item 5), never an admitting arrangement's.
  */
 import { parse } from 'csv-parse/sync';
 import { eq } from 'drizzle-orm';
@@ -14,6 +15,7 @@ import { auditLog } from '../db/schema/audit.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import {
   certifications,
+  hospitalAffiliations,
   malpracticeInsurance,
   payors,
   personalInformation,
@@ -328,5 +330,77 @@ describe('GET /api/admin/expiring-credentials/export', () => {
       '/api/admin/expiring-credentials/export?window=expired&kind=vaccination',
     );
     expect(await csvText(none)).toBe(HEADER);
+  });
+});
+
+describe('hospital privileges (issue 31 item 5)', () => {
+  it("lists privileges' end dates, not an admitting arrangement's, in the tab and its CSV", async () => {
+    // Erin: a submitted application with active privileges ending in 15 days, courtesy privileges
+    // without an end date, and an admitting arrangement (status 'none') given an end date anyway.
+    const erin = await signUpAndSignIn(app, { firstName: 'Erin', lastName: 'Hall' });
+    const applicationId = await application(erin.userId, 'submitted', 3);
+    await db()
+      .insert(hospitalAffiliations)
+      .values([
+        {
+          applicationId,
+          privilegeStatus: 'active',
+          facilityName: 'Mercy Hospital',
+          city: 'Chicago',
+          state: 'IL',
+          endDate: isoDay(15),
+        },
+        { applicationId, privilegeStatus: 'courtesy', facilityName: 'Lakeside Clinic' },
+        {
+          applicationId,
+          privilegeStatus: 'none',
+          admittingArrangement: 'hospitalist_group',
+          arrangementName: 'Northside Hospitalists',
+          endDate: isoDay(10),
+        },
+      ]);
+    try {
+      const answer = await list('?kind=hospital_privileges');
+      expect(answer.status).toBe(200);
+      expect(answer.body.credentials).toEqual([
+        expect.objectContaining({
+          kind: 'hospital_privileges',
+          sectionKey: 'hospitalAffiliations',
+          applicationId,
+          name: 'Mercy Hospital (Chicago, IL)',
+          expiresOn: isoDay(15),
+          daysLeft: 15,
+          urgency: 'within_30',
+        }),
+      ]);
+      // All kinds: listed among the others, in date order.
+      expect(names((await list('?window=30')).body)).toEqual([
+        '=HYPERLINK("http://evil.example","ACLS")',
+        'Blue "Cross", Inc.',
+        'Mercy Hospital (Chicago, IL)',
+        'Medical License IL-20 (IL)',
+      ]);
+
+      const response = await admin.request(
+        'GET',
+        '/api/admin/expiring-credentials/export?window=30&kind=hospital_privileges',
+      );
+      expect(response.status).toBe(200);
+      const records = parse(await csvText(response)) as string[][];
+      expect(records.slice(1)).toEqual([
+        [
+          'Erin Hall',
+          erin.email,
+          'Hospital privileges',
+          'Mercy Hospital (Chicago, IL)',
+          'Hospital Affiliations',
+          isoDay(15),
+          '15',
+          '15 days left',
+        ],
+      ]);
+    } finally {
+      await db().delete(hospitalAffiliations).where(eq(hospitalAffiliations.applicationId, applicationId));
+    }
   });
 });

@@ -1,12 +1,13 @@
 /**
  * GET /api/applications/:applicationId/expiring-credentials (issue 14) on the real server and
  * PostgreSQL: what expires within 90 days or has expired, named as the provider knows it, soonest
- * first; the owner and administrators only (the authorization matrix checks every caller).
+ * first (hospital privileges' end dates too, issue 31, never an admitting arrangement's); the owner
+ * and administrators only (the authorization matrix checks every caller).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExpiringCredentials } from '../../domain/api/credentials.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
-import { certifications, professionalLicenses } from '../db/schema/sections.ts';
+import { certifications, hospitalAffiliations, professionalLicenses } from '../db/schema/sections.ts';
 import { createCompletedApplication } from '../notifications/testing/completed-application.ts';
 
 let app: TestApp;
@@ -44,6 +45,23 @@ describe('GET /api/applications/:applicationId/expiring-credentials', () => {
       certifyingBody: 'American Heart Association',
       expirationDate: isoDay(91),
     });
+    // Issue 31 item 5: privileges ending in 45 days are listed; an admitting arrangement is not.
+    await db.insert(hospitalAffiliations).values([
+      {
+        applicationId,
+        privilegeStatus: 'provisional',
+        facilityName: 'Mercy Hospital',
+        state: 'OH',
+        endDate: isoDay(45),
+      },
+      {
+        applicationId,
+        privilegeStatus: 'none',
+        admittingArrangement: 'covering_physician',
+        arrangementName: 'Dr. Lee',
+        endDate: isoDay(5),
+      },
+    ]);
 
     const answer = await provider.json<ExpiringCredentials>(
       'GET',
@@ -60,6 +78,7 @@ describe('GET /api/applications/:applicationId/expiring-credentials', () => {
           'expired',
         ],
         ['professional_license', 'professionalLicenses', 'Nursing License RN-20 (OH)', 20, 'within_30'],
+        ['hospital_privileges', 'hospitalAffiliations', 'Mercy Hospital (OH)', 45, 'within_60'],
       ],
     );
     expect(answer.body.credentials[0]!.daysLeft).toBeLessThan(0);
@@ -73,7 +92,7 @@ describe('GET /api/applications/:applicationId/expiring-credentials', () => {
       `/api/applications/${applicationId}/expiring-credentials`,
     );
     expect(seen.status).toBe(200);
-    expect(seen.body.credentials).toHaveLength(2);
+    expect(seen.body.credentials).toHaveLength(3);
     // Another provider learns nothing, not even that it exists.
     const stranger = await signUpAndSignIn(app);
     expect(

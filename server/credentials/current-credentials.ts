@@ -4,7 +4,7 @@
  * one kind. Read by the admin 'Expiring' tab (a page), its CSV export and the daily
  * `credential-expiry` job (keyset batches).
  *
- * One query per read: a UNION ALL over the six sources (./expiring-credentials.ts) bounded by date
+ * One query per read: a UNION ALL over the sources (./expiring-credentials.ts) bounded by date
  * outside the union, so each branch is an index scan on (date, id, application_id) (migration 0016)
  * and the branches are merged in date order; joined to the application, kept when it is the
  * provider's current one; the profile joined to the rows read only. "Current": the latest
@@ -26,13 +26,18 @@ import {
 } from '../../domain/credentials/expiring-credentials.ts';
 import type { Queryable } from '../db/client.ts';
 import { profiles, providerApplications } from '../db/schema/core.ts';
-import { certifications, malpracticeInsurance, professionalLicenses } from '../db/schema/sections.ts';
+import {
+  certifications,
+  hospitalAffiliations,
+  malpracticeInsurance,
+  professionalLicenses,
+} from '../db/schema/sections.ts';
 import { credentialSourceSelect, credentialSources } from './expiring-credentials.ts';
 
 /** What the tab and the export filter on: the window and, optionally, one kind. */
 export interface ExpiringFilter {
   window: ExpiringWindow;
-  /** Absent: all six kinds. */
+  /** Absent: every kind. */
   kind?: CredentialKind | undefined;
 }
 
@@ -73,7 +78,7 @@ export function expiringFrom(filter: ExpiringFilter, now: Date, cursor?: Cursor)
   );
   return sql`from (${union}) c
     join ${providerApplications} on ${providerApplications.id} = c.application_id
-    where ${window}${after} and ${isCurrentApplication()}`;
+    where ${window}${after} and c.listed and ${isCurrentApplication()}`;
 }
 
 /**
@@ -101,13 +106,14 @@ function isCurrentApplication(): SQL {
  * `expires_on` the expiry that was VERIFIED (the item's `verified_values`), not the row's new one:
  * until a reviewer verifies the change, the credential is noticed by the date the credentialing team
  * confirmed. The item finds its row by `row_key` (licenses, certifications, the malpractice policy;
- * the row's id in items older than row keys) or, for the DEA item, as the DEA license row. A row whose
- * verified values hold no date is noticed by its own date.
+ * the row's id in items older than row keys; the hospital privileges of issue 31 too) or, for the DEA
+ * item, as the DEA license row. A row whose verified values hold no date is noticed by its own date.
  */
 function reverificationSelect(): SQL {
   const l = professionalLicenses;
   const c = certifications;
   const m = malpracticeInsurance;
+  const h = hospitalAffiliations;
   const verified = (label: string, column: SQL) =>
     sql`coalesce(nullif(v.verified_values->>${label}, '')::date, ${column})`;
   const byRow = (rowKey: SQL, id: SQL) => sql`(${rowKey} = v.row_key or ${id} = v.row_key)`;
@@ -138,7 +144,14 @@ function reverificationSelect(): SQL {
       ${m.insuranceCompany}::text, ${m.policyNumber}::text, null::text
     from verification_items v join ${m} on ${m.applicationId} = v.application_id
       and ${byRow(sql`${m.rowKey}`, sql`${m.id}`)}
-    where v.status = 'needs_reverification' and v.kind = 'malpractice'`;
+    where v.status = 'needs_reverification' and v.kind = 'malpractice'
+    union all
+    select 'hospital_privileges'::text, ${h.id}, ${h.applicationId},
+      ${verified('End date', sql`${h.endDate}`)},
+      ${h.facilityName}::text, ${h.city}::text, ${h.state}::text
+    from verification_items v join ${h} on ${h.applicationId} = v.application_id
+      and ${byRow(sql`${h.rowKey}`, sql`${h.id}`)} and ${h.privilegeStatus} <> 'none'
+    where v.status = 'needs_reverification' and v.kind = 'hospital_privileges'`;
 }
 
 /** `kind:rowId`, the identity of one dated credential across both reads. */

@@ -1,7 +1,7 @@
 /**
  * The dated credentials (issue 14): professional licenses, malpractice policies, certifications,
- * vaccinations, the driver's license and payor contracts, each with the name the provider knows it
- * by. `credentialSources` is the one list of where each kind's date lives and how its row is named:
+ * vaccinations, the driver's license, payor contracts and (issue 31 item 5) hospital privileges' end
+ * dates, each with the name the provider knows it by. `credentialSources` is the one list of where each kind's date lives and how its row is named:
  * `applicationCredentials` reads one application's, the admin 'Expiring' tab reads all of them in SQL
  * (server/admin/admin-expiring.service.ts). What expires when is decided by
  * domain/credentials/expiring-credentials.ts.
@@ -14,6 +14,7 @@ import { type VaccineName, vaccineNameLabel } from '../../domain/sections/vaccin
 import { type Queryable, readAll } from '../db/client.ts';
 import {
   certifications,
+  hospitalAffiliations,
   malpracticeInsurance,
   payors,
   personalInformation,
@@ -22,6 +23,9 @@ import {
 } from '../db/schema/sections.ts';
 
 const joined = (...parts: (string | null | undefined)[]) => parts.filter(Boolean).join(' ');
+
+/** The hospital affiliations that hold privileges (issue 31: active, courtesy or provisional). */
+const PRIVILEGES_HELD = sql`${hospitalAffiliations.privilegeStatus} <> 'none'`;
 
 /** Up to three text columns of a row, in a source's `nameColumns` order (null when absent). */
 export type NameParts = readonly (string | null)[];
@@ -37,9 +41,17 @@ export interface CredentialSource {
   nameColumns: readonly AnyPgColumn[];
   /** The name the provider knows the row by, from `nameColumns`' values. */
   name(parts: NameParts): string;
+  /**
+   * Which rows of the table are credentials of the kind, when not all are (hospital affiliations: the
+   * rows holding privileges), as a boolean of the row; absent: every row. Selected as the union's
+   * `listed` column and filtered outside it (`c.listed`), never in the branch: PostgreSQL cannot make a
+   * branch with its own WHERE a plain member of the union, and such a branch loses the (date, id)
+   * order the merge needs (see credentialSourceSelect).
+   */
+  listed?: SQL;
 }
 
-/** The six sources of dated credentials (issue 14), one per kind. */
+/** The sources of dated credentials (issue 14; issue 31 adds hospital privileges), one per kind. */
 export const credentialSources: Record<CredentialKind, CredentialSource> = {
   professional_license: {
     table: professionalLicenses,
@@ -94,14 +106,30 @@ export const credentialSources: Record<CredentialKind, CredentialSource> = {
     nameColumns: [payors.payorName, payors.contractType],
     name: ([payor, contract]) => joined(payor, contract && `(${contract})`),
   },
+  hospital_privileges: {
+    table: hospitalAffiliations,
+    rowId: hospitalAffiliations.id,
+    applicationId: hospitalAffiliations.applicationId,
+    expiresOn: hospitalAffiliations.endDate,
+    nameColumns: [hospitalAffiliations.facilityName, hospitalAffiliations.city, hospitalAffiliations.state],
+    name: ([facility, city, state]) => {
+      const place = [city, state].filter(Boolean).join(', ');
+      return joined(facility ?? 'Hospital privileges', place && `(${place})`);
+    },
+    // Status 'none' is an admitting arrangement, not privileges: nothing of it ends.
+    listed: PRIVILEGES_HELD,
+  },
 };
 
 /**
  * One SELECT per kind, for a UNION ALL: `kind`, `row_id`, `application_id`, `expires_on` (a date,
- * null when the row has none) and `n1..n3` (the name columns as text), of every row of the kind.
- * Bound `expires_on` (and `row_id`) outside the union: PostgreSQL pushes such a condition into each
- * branch as an index condition and can then merge the branches in (date, id) order; a WHERE written
- * inside each branch kept PostgreSQL 15 from merging them (it sorted every matching row instead).
+ * null when the row has none), `n1..n3` (the name columns as text) and `listed` (whether the row is a
+ * credential of the kind: the source's `listed`, else true), of every row of the table.
+ * Bound `expires_on` (and `row_id`) and require `listed` outside the union: PostgreSQL pushes such a
+ * condition into each branch (the date as an index condition, `listed` as a filter) and can then
+ * merge the branches in (date, id) order; a WHERE written inside each branch kept PostgreSQL 15 from
+ * merging them (it sorted every matching row instead: a branch with its own WHERE is planned as a
+ * subquery of its own, not as a member of the union).
  */
 export function credentialSourceSelect(kind: CredentialKind): SQL {
   const source = credentialSources[kind];
@@ -109,10 +137,10 @@ export function credentialSourceSelect(kind: CredentialKind): SQL {
     const column = source.nameColumns[i];
     return column ? sql`${column}::text` : sql`null::text`;
   });
-  // The kind is one of six fixed words (never input), written as a literal the planner can see.
+  // The kind is one of the fixed words (never input), written as a literal the planner can see.
   return sql`select ${sql.raw(`'${kind}'`)}::text as kind, ${source.rowId} as row_id,
       ${source.applicationId} as application_id, ${source.expiresOn} as expires_on,
-      ${names[0]} as n1, ${names[1]} as n2, ${names[2]} as n3
+      ${names[0]} as n1, ${names[1]} as n2, ${names[2]} as n3, ${source.listed ?? sql`true`} as listed
     from ${source.table}`;
 }
 
@@ -121,7 +149,7 @@ export async function applicationCredentials(
   db: Queryable,
   applicationId: string,
 ): Promise<DatedCredential[]> {
-  const [licenses, policies, certs, vaccines, personal, contracts] = await readAll(db, [
+  const [licenses, policies, certs, vaccines, personal, contracts, privileges] = await readAll(db, [
     () =>
       db
         .select()
@@ -169,6 +197,17 @@ export async function applicationCredentials(
         .select()
         .from(payors)
         .where(and(eq(payors.applicationId, applicationId), isNotNull(payors.contractEndDate))),
+    () =>
+      db
+        .select()
+        .from(hospitalAffiliations)
+        .where(
+          and(
+            eq(hospitalAffiliations.applicationId, applicationId),
+            isNotNull(hospitalAffiliations.endDate),
+            PRIVILEGES_HELD,
+          ),
+        ),
   ]);
   const n = credentialSources;
   return [
@@ -207,6 +246,12 @@ export async function applicationCredentials(
       rowId: r.id,
       name: n.payor_contract.name([r.payorName, r.contractType]),
       expiresOn: r.contractEndDate!,
+    })),
+    ...privileges.map((r) => ({
+      kind: 'hospital_privileges' as const,
+      rowId: r.id,
+      name: n.hospital_privileges.name([r.facilityName, r.city, r.state]),
+      expiresOn: r.endDate!,
     })),
   ];
 }

@@ -1,17 +1,20 @@
 /**
  * The daily expiring-credentials job (issue 14) against the real PostgreSQL, with the clock driven
  * by the test: each threshold fires once, a second run and a second instance send nothing new, the
- * administrators get one digest, and only current applications are watched.
+ * administrators get one digest, and only current applications are watched; hospital privileges'
+ * end dates too (issue 31 item 5), whose passing reopens the privileges item of an approved provider.
  */
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { runDueJobs } from '../cluster/scheduled-jobs.ts';
-import { professionalLicenses } from '../db/schema/sections.ts';
+import { hospitalAffiliations, professionalLicenses } from '../db/schema/sections.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import { createCompletedApplication } from '../notifications/testing/completed-application.ts';
 import { completedApplication } from '../review/testing/completed-review-application.ts';
+import { verifyEveryItem } from '../review/testing/verify-items.ts';
 import { runExpiryMonitor } from './expiry-monitor.ts';
 
 let app: TestApp;
@@ -172,18 +175,7 @@ describe('credential-expiry job', () => {
     const { applicationId } = await completedApplication(app);
     const adminPath = (rest: string) => `/api/admin/applications/${applicationId}/${rest}`;
     expect((await admin.json('POST', adminPath('start-review'), {})).status).toBe(200);
-    const review = await admin.json<{ checklist: { id: string; primarySource: string }[] }>(
-      'GET',
-      adminPath('review'),
-    );
-    for (const item of review.body.checklist) {
-      const saved = await admin.json('PATCH', adminPath(`verification-items/${item.id}`), {
-        status: 'verified',
-        source: item.primarySource,
-        verifiedAt: new Date().toISOString().slice(0, 10),
-      });
-      expect(saved.status).toBe(200);
-    }
+    await verifyEveryItem(admin, applicationId, { verifiedAt: new Date().toISOString().slice(0, 10) });
     expect((await admin.json('POST', adminPath('approve'), {})).status).toBe(200);
     const items = async () =>
       (
@@ -338,5 +330,60 @@ describe('credential-expiry job', () => {
       (m) => m.subject === 'Expiring credentials: daily digest',
     );
     expect(outcome).toEqual({ licenseMails: [1, 1], digests: 1 });
+  });
+
+  // Last: its runs at 2037 see the other tests' credentials as expired, so it asserts on its own only.
+  it("notices hospital privileges' end date and reopens the privileges item once they end (issue 31)", async () => {
+    const deps = monitorDeps();
+    const admin = await signUpAndSignIn(app, { firstName: 'Hana' });
+    await grantAdmin(app, admin);
+    const { provider, applicationId } = await completedApplication(app);
+    const adminPath = (rest: string) => `/api/admin/applications/${applicationId}/${rest}`;
+    expect((await admin.json('POST', adminPath('start-review'), {})).status).toBe(200);
+    await verifyEveryItem(admin, applicationId, { verifiedAt: new Date().toISOString().slice(0, 10) });
+    expect((await admin.json('POST', adminPath('approve'), {})).status).toBe(200);
+    // The factory's privileges have no end date; they end on 2037-05-01.
+    const endsOn = '2037-05-01';
+    await app.runtime.deps.db
+      .update(hospitalAffiliations)
+      .set({ endDate: endsOn })
+      .where(eq(hospitalAffiliations.applicationId, applicationId));
+    const hospitalItem = async () =>
+      (
+        await app.runtime.deps.database.pool.query<{ status: string; note: string | null }>(
+          `select status, note from verification_items where application_id = $1 and kind = 'hospital_privileges'`,
+          [applicationId],
+        )
+      ).rows;
+
+    await runExpiryMonitor(deps, at(endsOn, -10));
+    const mail = app.mail.filter((m) => m.to === provider.email).at(-1)!;
+    expect(mail.text).toContain(
+      'Hospital Affiliations: Springfield General Hospital (Springfield, IL), expires May 1, 2037 (10 days left)',
+    );
+    expect(await hospitalItem()).toEqual([{ status: 'verified', note: null }]);
+
+    await runExpiryMonitor(deps, at(endsOn, 1));
+    expect(await hospitalItem()).toEqual([
+      {
+        status: 'discrepancy',
+        note: expect.stringContaining(
+          'Lapsed: Springfield General Hospital (Springfield, IL) expired on 2037-05-01',
+        ),
+      },
+    ]);
+    const audit = await app.runtime.deps.database.pool.query(
+      `select 1 from audit_log where action = 'review.credential_lapsed' and details->>'applicationId' = $1
+         and details->>'kind' = 'hospital_privileges'`,
+      [applicationId],
+    );
+    expect(audit.rowCount).toBe(1);
+    // Once: a later run does not reopen the same lapse again.
+    await app.runtime.deps.database.pool.query(
+      `update verification_items set status = 'verified' where application_id = $1 and kind = 'hospital_privileges'`,
+      [applicationId],
+    );
+    await runExpiryMonitor(deps, at(endsOn, 3));
+    expect((await hospitalItem())[0]!.status).toBe('verified');
   });
 });
