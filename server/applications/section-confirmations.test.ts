@@ -17,6 +17,7 @@ import { catalogSections } from '../../domain/sections/section-catalog.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { signedAttestation } from '../../tests/http-client.ts';
 import { completedApplication } from '../review/testing/completed-review-application.ts';
+import { verifyItem } from '../review/testing/verify-items.ts';
 
 let app: TestApp;
 let admin: Awaited<ReturnType<typeof signUpAndSignIn>>;
@@ -247,14 +248,13 @@ describe("'Start Review' of a copy carries the education verification forward", 
     const { provider, applicationId: sourceId } = await completedApplication(app);
     expect((await admin.json('POST', adminPath(sourceId, 'start-review'), {})).status).toBe(200);
     const sourceReview = (await admin.json<AdminReview>('GET', adminPath(sourceId, 'review'))).body;
+    // Issue 31: the claims history item gets its NPDB query result attached first (verifyItem).
     for (const item of sourceReview.checklist) {
-      const saved = await admin.json('PATCH', adminPath(sourceId, `verification-items/${item.id}`), {
-        status: 'verified',
+      await verifyItem(admin, sourceId, item, {
         source: `${item.primarySource} (cycle 1)`,
         verifiedAt: isoDay(-300),
         note: 'Checked in cycle 1',
       });
-      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     }
     await query(
       `update provider_applications set application_status = 'approved', decided_at = now() - interval '300 days' where id = $1`,
@@ -287,8 +287,12 @@ describe("'Start Review' of a copy carries the education verification forward", 
       validatorId: admin.userId,
       carriedForwardFrom: sourceEducation.id,
     });
+    // Training is carried forward like education (issue 31: a completed program does not change).
+    const training = copyReview.checklist.find((i) => i.kind === 'training')!;
+    expect(training).toMatchObject({ status: 'verified', verifiedAt: isoDay(-300) });
     // Every other item starts pending, the license included.
-    const others = copyReview.checklist.filter((i) => i.kind !== 'education' && i.kind !== 'exclusions');
+    const carried = ['education', 'training', 'exclusions'];
+    const others = copyReview.checklist.filter((i) => !carried.includes(i.kind));
     expect(others.some((i) => i.kind === 'license')).toBe(true);
     expect(others.every((i) => i.status === 'pending')).toBe(true);
     // The carried item is bound to the copy's version 1, so a later change still flags it.
@@ -318,12 +322,7 @@ describe("'Start Review' of a copy carries the education verification forward", 
     expect(early.body.message).not.toContain(education.target);
     for (const item of copyReview.checklist) {
       if (item.status === 'verified' || item.status === 'waived') continue;
-      const saved = await admin.json('PATCH', adminPath(copyId, `verification-items/${item.id}`), {
-        status: 'verified',
-        source: item.primarySource,
-        verifiedAt: isoDay(),
-      });
-      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      await verifyItem(admin, copyId, item, { verifiedAt: isoDay() });
     }
     const approved = await admin.json('POST', adminPath(copyId, 'approve'), {});
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);

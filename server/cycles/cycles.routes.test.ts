@@ -14,6 +14,7 @@ import { catalogSections } from '../../domain/sections/section-catalog.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { signedAttestation } from '../../tests/http-client.ts';
 import { completedApplication } from '../review/testing/completed-review-application.ts';
+import { verifyItem } from '../review/testing/verify-items.ts';
 
 let app: TestApp;
 let admin: Awaited<ReturnType<typeof signUpAndSignIn>>;
@@ -44,13 +45,9 @@ async function decide(applicationId: string, decision: 'approve' | 'reject') {
     expect(rejected.status, JSON.stringify(rejected.body)).toBe(200);
     return;
   }
+  // Issue 31: the claims history item gets its NPDB query result attached first (verifyItem).
   for (const item of (await review(applicationId)).checklist) {
-    const saved = await admin.json('PATCH', adminPath(applicationId, `verification-items/${item.id}`), {
-      status: 'verified',
-      source: item.primarySource,
-      verifiedAt: isoDay(new Date()),
-    });
-    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    await verifyItem(admin, applicationId, item, { verifiedAt: isoDay(new Date()) });
   }
   const approved = await admin.json('POST', adminPath(applicationId, 'approve'), {});
   expect(approved.status, JSON.stringify(approved.body)).toBe(200);
