@@ -121,7 +121,8 @@ test.beforeAll(() => {
 test('every screen at 390x844 and 1280x800: no sideways scrolling, controls in view, axe clean, own titles', async ({
   page,
 }) => {
-  test.setTimeout(300_000);
+  // Sixteen section screens since issue 31, each checked at both sizes.
+  test.setTimeout(420_000);
   const tag = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
   // First, the signed-out screens.
