@@ -1,6 +1,7 @@
 /**
  * GET /api/taxonomy (issue 31 item 1) against the real app: 401 signed out; a provider and an
- * administrator get the shipped NUCC code set, every row of the file in the file's order.
+ * administrator get the shipped NUCC code set, every row of the file in the file's order; the route
+ * and its response schema are in the OpenAPI document.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
@@ -52,6 +53,14 @@ describe('GET /api/taxonomy', () => {
       classification: 'Internal Medicine',
       specialization: '',
     });
+  });
+
+  it('is in the OpenAPI document with its response schema', async () => {
+    const { status, body } = await new Client(app).json<{
+      paths: Record<string, { get?: { responses?: Record<string, unknown> } }>;
+    }>('GET', '/api/openapi.json');
+    expect(status).toBe(200);
+    expect(JSON.stringify(body.paths['/api/taxonomy']?.get?.responses?.['200'])).toContain('specialization');
   });
 
   it('gives an administrator the same code set', async () => {
