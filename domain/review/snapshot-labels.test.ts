@@ -76,9 +76,10 @@ describe('describeSnapshot', () => {
             taxonomy_code: '207R00000X',
             classification: 'Internal Medicine',
             specialization: null,
+            // In jsonb's key order, as a stored version reads back: shown name, body, number all the same.
             board_certification: {
-              certification_name: 'Board Certified, Internal Medicine',
               certifying_body: 'ABIM',
+              certification_name: 'Board Certified, Internal Medicine',
               certification_number: 'C-1',
             },
           },

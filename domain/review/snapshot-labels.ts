@@ -26,17 +26,31 @@ const payloadColumnAliases: Record<string, Record<string, string>> = {
 };
 
 /**
+ * Keys of a snapshot's object values shown first, in this order (a specialty's `board_certification`,
+ * issue 31: name, certifying body, number); other keys follow in alphabetical order.
+ */
+const objectKeyOrder = ['certification_name', 'certifying_body', 'certification_number'];
+
+function objectKeyRank(key: string): number {
+  const rank = objectKeyOrder.indexOf(key);
+  return rank === -1 ? objectKeyOrder.length : rank;
+}
+
+/**
  * A snapshot value as one scalar, for comparing and showing (application-snapshot.ts `SnapshotValue`):
- * a flat object's non-empty values joined with ' · ' in key order ('Board Certified, Internal Medicine
- * · ABIM · C-1'; a specialty's `board_certification`, issue 31), null when it has none; a scalar as is.
+ * a flat object's non-empty values joined with ' · ' ('Board Certified, Internal Medicine · ABIM ·
+ * C-1'; a specialty's `board_certification`, issue 31), null when it has none; a scalar as is. The
+ * object's own key order does not matter: a snapshot read back from PostgreSQL (jsonb) has its keys
+ * in jsonb's order, not the payload's, and must compare equal to one built now.
  */
 export function snapshotScalar(value: unknown): string | number | boolean | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'object') return value as string | number | boolean;
-  const parts = Object.values(value as Record<string, unknown>).filter(
-    (v) => v !== null && v !== undefined && v !== '',
-  );
-  return parts.length > 0 ? parts.map(String).join(' · ') : null;
+  const parts = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== null && v !== undefined && v !== '')
+    .sort(([a], [b]) => objectKeyRank(a) - objectKeyRank(b) || (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, v]) => String(v));
+  return parts.length > 0 ? parts.join(' · ') : null;
 }
 
 /** `license_number` -> `licenseNumber` (the registry's field names are the camelCase columns). */

@@ -12,6 +12,7 @@ import { credentialUpdateTexts } from '../../domain/credentials/credential-updat
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { runExpiryMonitor } from '../credentials/expiry-monitor.ts';
 import { completedApplication } from '../review/testing/completed-review-application.ts';
+import { verifyItem } from '../review/testing/verify-items.ts';
 
 let app: TestApp;
 let admin: Awaited<ReturnType<typeof signUpAndSignIn>>;
@@ -58,7 +59,10 @@ async function verify(applicationId: string, itemId: string) {
 async function approvedApplication() {
   const { provider, applicationId } = await completedApplication(app);
   expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
-  for (const item of (await review(applicationId)).checklist) await verify(applicationId, item.id);
+  // The claims history item (issue 31) gets its NPDB query result attached first (verifyItem).
+  for (const item of (await review(applicationId)).checklist) {
+    await verifyItem(admin, applicationId, item, { source: 'State board', verifiedAt: today() });
+  }
   const approved = await admin.json('POST', adminPath(applicationId, 'approve'), {});
   expect(approved.status, JSON.stringify(approved.body)).toBe(200);
   return { provider, applicationId };
