@@ -67,6 +67,16 @@ beforeAll(async () => {
     201,
   );
   await expectStatus(await providerA.json('POST', `${base}/peer-references`, { referenceName: 'R' }), 201);
+  // Issue 31: the five 'Additional Information' sections count towards completion too.
+  for (const [slug, row] of [
+    ['specialties', { taxonomyCode: '207R00000X' }],
+    ['practice-locations', { practiceName: 'Clinic' }],
+    ['hospital-affiliations', { facilityName: 'General Hospital' }],
+    ['training', { noTraining: true }],
+    ['malpractice-claims', { noClaims: true }],
+  ] as const) {
+    await expectStatus(await providerA.json('PUT', `${base}/${slug}`, { rows: [row] }), 200);
+  }
   const upload = await providerA.request(
     'POST',
     `/api/applications/${applicationId}/documents`,
