@@ -1,9 +1,9 @@
 /**
  * A copy must be confirmed, not resubmitted (issue 29 item 6), in Chromium: an approved provider
  * whose recredentialing window is open (the approval and the credential's end moved back 34 months,
- * as recredentialing.spec.ts does) starts recredentialing. The new draft's eleven copied sections
+ * as recredentialing.spec.ts does) starts recredentialing. The new draft's sixteen copied sections (eleven on the 'Application Sections' card)
  * show 'Review and Confirm' on the dashboard and count nothing (0%); 'Review and Confirm' on the
- * Education screen makes it count (1 of 11: 9%); the completion is refused naming the sections still
+ * Education screen makes it count (1 of 16: 6%); the completion is refused naming the sections still
  * unconfirmed, and goes through once all are confirmed, with a new attestation.
  */
 import { expect, test } from '@playwright/test';
@@ -76,9 +76,10 @@ test('a recredentialing copy counts a section once confirmed and completes only 
   await expect(sectionsCard.locator('[data-testid="complete-education"]')).toBeVisible();
   await expect(sectionsCard.locator('[data-testid^="complete-"]')).toHaveCount(1);
   await expect(sectionsCard.locator('[data-testid^="unconfirmed-"]')).toHaveCount(10);
-  await expect(provider.getByText('9%', { exact: true })).toBeVisible();
+  // One of 16 sections (issue 31: progress counts the 'Additional Information' five too).
+  await expect(provider.getByText('6%', { exact: true })).toBeVisible();
 
-  // The completion is refused while ten copied sections are unconfirmed, naming them.
+  // The completion is refused while fifteen copied sections are unconfirmed, naming them.
   const { applications } = (await (await provider.request.get('/api/applications')).json()) as {
     applications: { id: string; copiedFromId: string | null }[];
   };
@@ -96,10 +97,10 @@ test('a recredentialing copy counts a section once confirmed and completes only 
   });
   expect(refused.status()).toBe(409);
   expect(((await refused.json()) as { message: string }).message).toBe(
-    'Review and confirm each copied section first: Personal Information, Professional Licenses, Work History, Malpractice Insurance, Vaccinations, Payors, Certifications, CME Credits, Peer References, Documents.',
+    'Review and confirm each copied section first: Personal Information, Professional Licenses, Work History, Malpractice Insurance, Vaccinations, Payors, Certifications, CME Credits, Peer References, Documents, Specialties, Practice Locations, Hospital Affiliations, Training, Malpractice Claims.',
   );
 
-  // Fourth, she confirms the other ten (through the API the button calls), then completes with a new attestation.
+  // Fourth, she confirms the other fifteen (through the API the button calls), then completes with a new attestation.
   for (const slug of [
     'personal-information',
     'professional-licenses',
@@ -111,6 +112,11 @@ test('a recredentialing copy counts a section once confirmed and completes only 
     'cme',
     'peer-references',
     'documents',
+    'specialties',
+    'practice-locations',
+    'hospital-affiliations',
+    'training',
+    'malpractice-claims',
   ]) {
     const confirmed = await provider.request.post(`/api/applications/${copy.id}/sections/${slug}/confirm`, {
       headers,

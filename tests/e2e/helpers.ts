@@ -6,6 +6,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
+import { evidenceRequiredMessage } from '../../domain/review/verification-checklist.ts';
 import { WebhookReceiver } from '../../server/notifications/testing/webhook-receiver.ts';
 import { e2ePorts } from './ports.ts';
 
@@ -365,6 +366,45 @@ export async function completedApplicationInBrowser(
   return { email, applicationId };
 }
 
+/** A checklist item as the review answer gives it (the fields the helpers below read). */
+export interface ChecklistItemRef {
+  id: string;
+  kind: keyof typeof evidenceRequiredMessage;
+  primarySource: string;
+}
+
+/**
+ * 'Verify' one checklist item through the API the review page calls (source: its primary source,
+ * date: today). An item of a kind that needs evidence first (issue 31: the claims history and its
+ * NPDB query result) gets a PDF attached before, as the reviewer attaches the query result.
+ */
+export async function verifyItemThroughApi(
+  admin: Page,
+  applicationId: string,
+  item: ChecklistItemRef,
+): Promise<void> {
+  const headers = { origin: new URL(admin.url()).origin };
+  const reviewBase = `/api/admin/applications/${applicationId}`;
+  if (evidenceRequiredMessage[item.kind]) {
+    const attached = await admin.request.post(`${reviewBase}/verification-items/${item.id}/evidence`, {
+      headers,
+      multipart: {
+        file: { name: 'npdb-query-result.pdf', mimeType: 'application/pdf', buffer: PDF_BYTES },
+      },
+    });
+    expect(attached.status(), await attached.text()).toBe(201);
+  }
+  const saved = await admin.request.patch(`${reviewBase}/verification-items/${item.id}`, {
+    headers,
+    data: {
+      status: 'verified',
+      source: item.primarySource,
+      verifiedAt: new Date().toISOString().slice(0, 10),
+    },
+  });
+  expect(saved.status(), await saved.text()).toBe(200);
+}
+
 /**
  * An administrator signed in on `admin` approves `applicationId` through the API the review page
  * uses (issue 13): 'Start Review', every checklist item verified today against its primary source,
@@ -376,17 +416,10 @@ export async function approveThroughApi(admin: Page, applicationId: string): Pro
   const started = await admin.request.post(`${reviewBase}/start-review`, { headers, data: {} });
   expect(started.status(), await started.text()).toBe(200);
   const review = (await (await admin.request.get(`${reviewBase}/review`)).json()) as {
-    checklist: { id: string; primarySource: string }[];
+    checklist: ChecklistItemRef[];
   };
   expect(review.checklist.length).toBeGreaterThan(0);
-  const today = new Date().toISOString().slice(0, 10);
-  for (const item of review.checklist) {
-    const saved = await admin.request.patch(`${reviewBase}/verification-items/${item.id}`, {
-      headers,
-      data: { status: 'verified', source: item.primarySource, verifiedAt: today },
-    });
-    expect(saved.status(), await saved.text()).toBe(200);
-  }
+  for (const item of review.checklist) await verifyItemThroughApi(admin, applicationId, item);
   const approved = await admin.request.post(`${reviewBase}/approve`, { headers, data: {} });
   expect(approved.status(), await approved.text()).toBe(200);
 }
