@@ -94,15 +94,17 @@ test('an admin finds a provider by NPI, sees her Yes answer first, and Back keep
   await expect(cards.getByRole('listitem')).toHaveCount(1);
   await expect(cards).toContainText(email);
 
-  // Third, 'Open Review': the Yes answer is flagged at the top, before any scrolling.
+  // Third, 'Open Review': the Yes answer is flagged at the top, before any scrolling, as the reason
+  // the file needs committee review (issue 31 item 4: one flag with every reason, naming the question).
   await cards.getByRole('link', { name: 'Open Review' }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/applications/${applicationId}$`));
-  const flag = page.getByRole('alert', { name: 'Disclosures answered Yes' });
+  const flag = page.getByRole('alert', { name: 'Needs committee review' });
   await expect(flag).toBeVisible();
-  await expect(flag.getByRole('heading', { level: 2, name: 'Disclosures answered Yes' })).toBeVisible();
+  await expect(flag.getByRole('heading', { level: 2, name: 'Needs committee review' })).toBeVisible();
   await expect(flag.getByRole('listitem')).toHaveCount(1);
-  await expect(flag).toContainText(felony);
+  await expect(flag.getByRole('listitem')).toContainText(`Yes to: ${felony}`);
   await expect(flag).toContainText(`Explanation: ${EXPLANATION}`);
+  await expect(page.getByText('Disclosures answered Yes')).toHaveCount(0);
   for (const question of disclosureQuestions.filter((q) => q.id !== 'licenseLossOrFelony')) {
     await expect(flag).not.toContainText(question.text);
   }
@@ -116,10 +118,6 @@ test('an admin finds a provider by NPI, sees her Yes answer first, and Back keep
       .evaluate((el) => el.getBoundingClientRect().top),
   ]);
   expect(flagTop).toBeLessThan(panelTop);
-  // Issue 31 item 4: the Yes marks the file as needing committee review, naming the question.
-  const committee = page.getByRole('region', { name: 'Needs committee review' });
-  await expect(committee).toBeVisible();
-  await expect(committee.getByRole('listitem')).toHaveText([`Yes to: ${felony}`]);
   await expectNoAxeViolations(page);
 
   // Back: the dashboard with her search still in the box and her card still listed.
@@ -158,7 +156,7 @@ test('an admin finds a provider by NPI, sees her Yes answer first, and Back keep
   // Open her review, then the browser's Back: the Review Queue, filtered as it was.
   await queue.getByRole('link', { name: 'Open Review of Nadia Farouk' }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/applications/${applicationId}$`));
-  await expect(page.getByRole('alert', { name: 'Disclosures answered Yes' })).toBeVisible();
+  await expect(page.getByRole('alert', { name: 'Needs committee review' })).toBeVisible();
   await page.goBack();
   await expect(page).toHaveURL(filteredUrl);
   await expect(page.getByRole('tab', { name: 'Review Queue' })).toHaveAttribute('aria-selected', 'true');

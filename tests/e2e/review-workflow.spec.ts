@@ -1,7 +1,8 @@
 /**
  * The credentialing review in Chromium (issue 13 acceptance): a provider completes an application, an
  * administrator reviews it on /admin/applications/:applicationId, and 'Approve' is refused while a
- * checklist item is pending.
+ * checklist item is pending. The claims history item (issue 31 item 4) is verified only with the NPDB
+ * query result attached.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -115,6 +116,19 @@ function item(page: Page, target: string) {
   return page.getByRole('listitem', { name: new RegExp(`^${target}`) });
 }
 
+/** Attach 'npdb-query-result.pdf' to the claims history item (issue 31 item 4: needed before 'Verify'). */
+async function attachNpdbResult(page: Page) {
+  const claims = item(page, 'Claims history');
+  const chooser = page.waitForEvent('filechooser');
+  await claims.getByRole('button', { name: /^Attach Evidence/ }).click();
+  await (await chooser).setFiles({
+    name: 'npdb-query-result.pdf',
+    mimeType: 'application/pdf',
+    buffer: PDF_BYTES,
+  });
+  await expect(claims.getByRole('link', { name: 'Download npdb-query-result.pdf' })).toBeVisible();
+}
+
 /** 'Verify' one checklist item with the form's defaults (its primary source, today). */
 async function verify(card: ReturnType<typeof item>) {
   await card.getByRole('button', { name: /^Verify / }).click();
@@ -127,6 +141,8 @@ test('Approve is refused while a checklist item is pending, and the message name
   browser,
   page,
 }) => {
+  // Two accounts, the NPPES check, evidence files and the claims history's NPDB file on a 2-core machine.
+  test.setTimeout(180_000);
   const provider = await providerWithCompletedApplication(browser, {
     firstName: 'Priya',
     lastName: 'Pending',
@@ -202,6 +218,22 @@ test('Approve is refused while a checklist item is pending, and the message name
   await page.getByRole('dialog', { name: 'Remove evidence' }).getByRole('button', { name: 'Remove' }).click();
   await expect(npi.getByRole('link', { name: 'Download extra.pdf' })).toHaveCount(0);
   await expect(downloadLink).toBeVisible();
+
+  // Issue 31 item 4: the claims history is verified with the NPDB query result attached. Said on the
+  // item, refused by the server without it, recorded once the file is there.
+  const claims = item(page, 'Claims history');
+  await expect(claims).toContainText('Claims history: no claims in the last 10 years');
+  await expect(claims).toContainText('Primary source: NPDB query (attach the query result as evidence)');
+  const npdbRule = 'Attach the NPDB query result to the claims history item before verifying it.';
+  await expect(claims.getByText(npdbRule)).toBeVisible();
+  await claims.getByRole('button', { name: /^Verify / }).click();
+  await claims.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Checklist Not Updated')).toBeVisible();
+  await expect(claims.getByText('Pending', { exact: true })).toBeVisible();
+  await claims.getByRole('button', { name: 'Cancel' }).click();
+  await attachNpdbResult(page);
+  await expect(claims.getByText(npdbRule)).toHaveCount(0);
+  await verify(claims);
 
   await page.getByRole('button', { name: 'Approve' }).click();
   await page
@@ -323,7 +355,8 @@ test('from completion to approval: queue, Start Review, a request on Professiona
   await expectNoAxeViolations(page);
   await shot(page, 'review-page-changes');
 
-  // Every checklist item verified, then 'Approve'.
+  // Every checklist item verified (the claims history with its NPDB query result), then 'Approve'.
+  await attachNpdbResult(page);
   const pending = page
     .getByRole('listitem')
     .filter({ has: page.getByRole('button', { name: /^Verify / }) })

@@ -5,11 +5,10 @@
  * ATTESTATION_VALID_DAYS while the application is reviewed (the server decides:
  * `AdminReview.reattestationRequired`).
  *
- * `DisclosureAlert` (issue 28): the Yes answers of the latest attestation, flagged at the top of the
- * review page, because the panel itself sits below the timeline.
- *
- * `CommitteeReviewFlag` (issue 31 item 4): 'Needs committee review' with the server's reasons
- * (`AdminReview.committeeReview`), beside the status facts.
+ * `CommitteeReviewFlag` (issue 31 item 4): 'Needs committee review' at the top of the review page
+ * with the server's reasons (`AdminReview.committeeReview`): the Yes answers of the latest attestation
+ * with their explanations (issue 28's alert, merged in: the panel itself sits below the timeline) and
+ * a malpractice claim paid in the last five years.
  *
  * Answers are listed as the record holds them (issue 31 item 2): an attestation signed with the
  * first four questions shows those four, a current one every question.
@@ -18,6 +17,7 @@ import { Alert, Badge, Card, Group, List, Stack, Text, Title } from '@mantine/co
 import { IconAlertTriangle } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import type { AdminReview } from '../../../domain/api/review.ts';
+import { committeeReviewReason } from '../../../domain/attestation.ts';
 import { badgeColor } from '../../theme.ts';
 
 /** The badge text (issue 14 gives it in quotes). */
@@ -36,18 +36,27 @@ export function ReattestationBadge({ review }: { review: AdminReview }) {
   ) : null;
 }
 
-/** The heading of the disclosures alert (issue 28). */
-export const DISCLOSURES_ANSWERED_YES = 'Disclosures answered Yes';
+/** The flag's heading (issue 31 item 4: "marks the file as needing committee review"). */
+export const COMMITTEE_REVIEW_NEEDED = 'Needs committee review';
 
 /**
- * The questions the provider answered Yes in the latest attestation (the one in force), each with
- * its explanation, as an alert with a heading; nothing when there is no attestation or every answer
- * is No. Earlier attestations stay in the panel below.
+ * 'Needs committee review' at the top of the review page (issue 31 item 4), with every reason the
+ * server gives (`AdminReview.committeeReview`, one line each): a Yes disclosure of the latest
+ * attestation (the one in force) with its explanation, 'A malpractice claim was paid in the last 5
+ * years'. Nothing when the file does not need it. One flag: it took over the 'Disclosures answered
+ * Yes' alert of issue 28, which listed the same Yes answers a second time; it stays above the actions,
+ * visible without scrolling, while the full answers are in the attestation panel below.
  */
-export function DisclosureAlert({ review }: { review: AdminReview }) {
+export function CommitteeReviewFlag({ review }: { review: AdminReview }) {
+  const { needed, reasons } = review.committeeReview;
+  if (!needed) return null;
   const latest = review.attestations.at(-1);
-  const yes = latest?.answers.filter((answer) => answer.answer === 'yes') ?? [];
-  if (!latest || yes.length === 0) return null;
+  // A Yes answer gives the reason 'Yes to: <question>' (domain committeeReviewReason): its explanation.
+  const yesAnswers = new Map(
+    (latest?.answers ?? [])
+      .filter((answer) => answer.answer === 'yes')
+      .map((answer) => [committeeReviewReason(answer.question), answer]),
+  );
   return (
     <Alert
       color="orange.9"
@@ -55,55 +64,35 @@ export function DisclosureAlert({ review }: { review: AdminReview }) {
       icon={<IconAlertTriangle aria-hidden="true" />}
       title={
         <Title order={2} size="h4">
-          {DISCLOSURES_ANSWERED_YES}
+          {COMMITTEE_REVIEW_NEEDED}
         </Title>
       }
     >
       <Stack gap="xs">
-        <Text size="sm">
-          In the attestation signed {dayjs(latest.signedAt).format('MMM D, YYYY')}, the provider answered Yes
-          to {yes.length === 1 ? 'this question' : `these ${yes.length} questions`}:
-        </Text>
         <List size="sm" spacing={4}>
-          {yes.map((answer) => (
-            <List.Item key={answer.questionId}>
-              <Text size="sm" fw={600}>
-                {answer.question}
-              </Text>
-              <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
-                {answer.explanation ? `Explanation: ${answer.explanation}` : 'No explanation given.'}
-              </Text>
-            </List.Item>
-          ))}
+          {reasons.map((reason) => {
+            const answer = yesAnswers.get(reason);
+            return (
+              <List.Item key={reason}>
+                <Text size="sm" fw={600}>
+                  {reason}
+                </Text>
+                {answer && (
+                  <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+                    {answer.explanation ? `Explanation: ${answer.explanation}` : 'No explanation given.'}
+                  </Text>
+                )}
+              </List.Item>
+            );
+          })}
         </List>
+        {latest && yesAnswers.size > 0 && (
+          <Text size="sm">
+            Disclosures from the attestation signed {dayjs(latest.signedAt).format('MMM D, YYYY')}.
+          </Text>
+        )}
       </Stack>
     </Alert>
-  );
-}
-
-/** The flag's text (issue 31 item 4: "marks the file as needing committee review"). */
-export const COMMITTEE_REVIEW_NEEDED = 'Needs committee review';
-
-/**
- * 'Needs committee review' and its reasons (one line each, e.g. 'Yes to: <question>'), when the
- * server says the file needs it; nothing otherwise. Decided on the server (issue 31 item 4).
- */
-export function CommitteeReviewFlag({ review }: { review: AdminReview }) {
-  const { needed, reasons } = review.committeeReview;
-  if (!needed) return null;
-  return (
-    <Stack gap={4} component="section" aria-label={COMMITTEE_REVIEW_NEEDED}>
-      <Group gap="xs">
-        <Badge color={badgeColor.red} variant="filled">
-          {COMMITTEE_REVIEW_NEEDED}
-        </Badge>
-      </Group>
-      <List size="sm" spacing={2}>
-        {reasons.map((reason) => (
-          <List.Item key={reason}>{reason}</List.Item>
-        ))}
-      </List>
-    </Stack>
   );
 }
 

@@ -3,8 +3,9 @@
  * application's review page for administrators. The provider's name, status and dates, the assigned
  * reviewer, the actions the state machine allows now, the verification checklist, the frozen snapshot
  * with its versions and changes, the information requests and the timeline (transitions, requests,
- * responses, verifications and notifications, from the audit log), and at the top an alert naming
- * the disclosure questions of the latest attestation answered Yes (issue 28). Reading it is an audited admin read
+ * responses, verifications and notifications, from the audit log), and at the top the flag 'Needs
+ * committee review' with its reasons: the disclosure questions of the latest attestation answered Yes
+ * (issue 28) and a malpractice claim paid in the last 5 years (issue 31 item 4). Reading it is an audited admin read
  * on the server; an unknown id shows 'Application not found'.
  */
 import {
@@ -32,12 +33,7 @@ import type { Me } from '../../app/session.ts';
 import { CredentialAndCycle } from '../../components/credential-badge.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { formatDate } from '../../format.ts';
-import {
-  AttestationPanel,
-  CommitteeReviewFlag,
-  DisclosureAlert,
-  ReattestationBadge,
-} from './attestation-panel.tsx';
+import { AttestationPanel, CommitteeReviewFlag, ReattestationBadge } from './attestation-panel.tsx';
 import { CredentialUpdateBanner, useOpenCredentialUpdate } from './credential-update-banner.tsx';
 import { CycleActions } from './cycle-actions.tsx';
 import { ReviewActions } from './review-actions.tsx';
@@ -213,8 +209,6 @@ export default function ReviewPage({ me }: { me: Me }) {
                 <ReattestationBadge review={review} />
               </Group>
               <Facts review={review} me={me} />
-              {/* Issue 31 item 4: a Yes disclosure marks the file for the credentialing committee. */}
-              <CommitteeReviewFlag review={review} />
               {review.applicationStatus === 'rejected' && review.decisionReason && (
                 <Text size="sm">Reason for the rejection: {review.decisionReason}</Text>
               )}
@@ -226,8 +220,9 @@ export default function ReviewPage({ me }: { me: Me }) {
                 </Text>
               )}
             </Stack>
-            {/* Above the actions, visible without scrolling (issue 28): the full answers are at the bottom. */}
-            <DisclosureAlert review={review} />
+            {/* Issue 31 item 4: a Yes disclosure or a recently paid claim marks the file for the
+                credentialing committee; above the actions, visible without scrolling (issue 28). */}
+            <CommitteeReviewFlag review={review} />
             {openUpdate && (
               <CredentialUpdateBanner
                 applicationId={review.applicationId}

@@ -6,6 +6,8 @@
  * validated with the server's schema (domain/api/review.ts `verificationUpdateSchema`).
  * An item whose covered data changed after its verification (issue 29 item 3) shows 'Needs
  * re-verification' (orange), what it was verified against and what changed, and the same actions.
+ * An item that needs evidence before 'Verify' (issue 31: the claims history's NPDB query result) says
+ * so while it has none.
  */
 import {
   Badge,
@@ -25,6 +27,7 @@ import { useState } from 'react';
 import { type VerificationUpdate, verificationUpdateSchema } from '../../../domain/api/review.ts';
 import {
   changeText,
+  evidenceRequiredMessage,
   isoDay,
   type RecordableVerificationStatus,
   verificationKindLabel,
@@ -197,6 +200,12 @@ function ChecklistItem({
         <Text size="sm" c="dimmed">
           Primary source: {item.primarySource}
         </Text>
+        {evidenceRequiredMessage[item.kind] && item.evidence.length === 0 && item.status !== 'waived' && (
+          // Issue 31 item 4: the server refuses 'Verify' until the file is attached; said before.
+          <Text size="sm" c={badgeColor.orange}>
+            {evidenceRequiredMessage[item.kind]}
+          </Text>
+        )}
         {item.warnings.map((warning) => (
           // Issue 15: format checks of the number as given (advisory; the provider could save it).
           <Text key={warning} size="sm" c={badgeColor.orange}>
