@@ -1,6 +1,7 @@
 /**
  * The admin 'Expiring' tab (issue 14) in Chromium against the real server: a provider's expired
- * malpractice policy and a license expiring in 20 days are listed soonest first with the provider,
+ * malpractice policy, a license expiring in 20 days and hospital privileges ending in 45 days (issue
+ * 31 item 5) are listed soonest first with the provider,
  * section and a days-left badge; the window and credential-type filters narrow the list; 'Export CSV'
  * downloads the current filter with a header row. With E2E_SCREENSHOTS=<folder>, the tab is saved there.
  */
@@ -44,6 +45,21 @@ test('an admin lists expiring credentials, filters them and exports the filter a
       'malpractice-insurance',
       { rows: [{ insuranceCompany: 'MedPro', policyNumber: 'P-1', expirationDate: isoDay(-1) }] },
     ],
+    // Issue 31 item 5: hospital privileges ending in 45 days.
+    [
+      'hospital-affiliations',
+      {
+        rows: [
+          {
+            privilegeStatus: 'active',
+            facilityName: 'Mercy Hospital',
+            city: 'Chicago',
+            state: 'IL',
+            endDate: isoDay(45),
+          },
+        ],
+      },
+    ],
   ] as const) {
     const saved = await page.request.put(`${base}/sections/${section}`, { headers, data });
     expect(saved.status(), await saved.text()).toBeLessThan(300);
@@ -57,7 +73,7 @@ test('an admin lists expiring credentials, filters them and exports the filter a
   const table = page.getByRole('table', { name: 'Expiring credentials, soonest first' });
   await expect(table).toBeVisible();
   const rows = table.getByRole('row');
-  await expect(rows).toHaveCount(3);
+  await expect(rows).toHaveCount(4);
   await expect(rows.nth(1)).toContainText('Omar Farouk');
   await expect(rows.nth(1)).toContainText(email);
   await expect(rows.nth(1)).toContainText('MedPro P-1');
@@ -65,7 +81,11 @@ test('an admin lists expiring credentials, filters them and exports the filter a
   await expect(rows.nth(1)).toContainText('Expired');
   await expect(rows.nth(2)).toContainText('Medical License IL-20 (IL)');
   await expect(rows.nth(2)).toContainText('20 days left');
-  await expect(page.getByText('Showing 1–2 of 2 credentials')).toBeVisible();
+  await expect(rows.nth(3)).toContainText('Mercy Hospital (Chicago, IL)');
+  await expect(rows.nth(3)).toContainText('Hospital privileges');
+  await expect(rows.nth(3)).toContainText('Hospital Affiliations');
+  await expect(rows.nth(3)).toContainText('45 days left');
+  await expect(page.getByText('Showing 1–3 of 3 credentials')).toBeVisible();
   await expectNoAxeViolations(page);
   if (process.env.E2E_SCREENSHOTS) {
     fs.mkdirSync(process.env.E2E_SCREENSHOTS, { recursive: true });
@@ -103,4 +123,11 @@ test('an admin lists expiring credentials, filters them and exports the filter a
   await page.getByRole('combobox', { name: 'Credential type' }).click();
   await page.getByRole('option', { name: 'Vaccination', exact: true }).click();
   await expect(page.getByText('No credentials have expired or expire in this window.')).toBeVisible();
+  // The privileges are a credential type of their own, within 60 days.
+  await page.getByRole('combobox', { name: 'Window' }).click();
+  await page.getByRole('option', { name: 'Within 60 days', exact: true }).click();
+  await page.getByRole('combobox', { name: 'Credential type' }).click();
+  await page.getByRole('option', { name: 'Hospital privileges', exact: true }).click();
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(1)).toContainText('Mercy Hospital (Chicago, IL)');
 });
