@@ -12,6 +12,7 @@ import { z } from 'zod';
 import {
   defineListSection,
   enumWithDefault,
+  isValidIsoDate,
   joinSummary,
   optionalDate,
   optionalEnum,
@@ -75,7 +76,7 @@ export const hospitalAffiliationSchema = z
         });
       }
     }
-    if (row.startDate && row.endDate && row.endDate < row.startDate) {
+    if (isValidIsoDate(row.startDate) && isValidIsoDate(row.endDate) && row.endDate < row.startDate) {
       ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'The end date is before the start date' });
     }
   });

@@ -13,6 +13,7 @@ import { addMonths } from '../calendar.ts';
 import {
   defineListSection,
   flag,
+  isValidIsoDate,
   joinSummary,
   type NoneAnswer,
   noneAnswerRowsIssue,
@@ -76,7 +77,11 @@ export const malpracticeClaimSchema = z
         message: 'Enter the claim date or the incident date',
       });
     }
-    if (row.incidentDate && row.claimDate && row.claimDate < row.incidentDate) {
+    if (
+      isValidIsoDate(row.incidentDate) &&
+      isValidIsoDate(row.claimDate) &&
+      row.claimDate < row.incidentDate
+    ) {
       ctx.addIssue({
         code: 'custom',
         path: ['claimDate'],

@@ -169,6 +169,15 @@ export function optionalText(max: number = TEXT_MAX.name) {
 
 export const INVALID_DATE_MESSAGE = 'Enter a valid date (YYYY-MM-DD)';
 
+/**
+ * Whether `value` is an existing calendar date `YYYY-MM-DD` (what `optionalDate` accepts). Rules that
+ * compare two dates check it first: an object refinement also runs when a date field failed, and an
+ * impossible date must not also be reported as out of order.
+ */
+export function isValidIsoDate(value: unknown): value is string {
+  return typeof value === 'string' && z.iso.date().safeParse(value).success;
+}
+
 /** Optional ISO calendar date `YYYY-MM-DD` that exists; output `string | null`. */
 export function optionalDate() {
   return z
@@ -318,7 +327,8 @@ export function refineNoneAnswerRow(
 ): void {
   if (row[answer.field] !== true) return;
   for (const [field, value] of Object.entries(row)) {
-    if (field === answer.field || ignore.includes(field) || !filled(value)) continue;
+    // `id` is a saved card's identity (repeatableSaveSchema adds it), not an answer.
+    if (field === answer.field || field === 'id' || ignore.includes(field) || !filled(value)) continue;
     ctx.addIssue({
       code: 'custom',
       path: [field],

@@ -37,7 +37,8 @@ export const specialtySchema = z.object({
     .string({ error: TAXONOMY_REQUIRED })
     .trim()
     .toUpperCase()
-    .min(1, TAXONOMY_REQUIRED)
+    // abort: a blank code gets one message, not this one and the pattern's too.
+    .min(1, { error: TAXONOMY_REQUIRED, abort: true })
     .regex(TAXONOMY_CODE_PATTERN, 'Choose a specialty from the list'),
   /** The code set's classification of the code (level II), e.g. 'Internal Medicine'; set by the server. */
   classification: optionalText(TEXT_MAX.name),

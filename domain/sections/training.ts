@@ -12,6 +12,7 @@ import { z } from 'zod';
 import {
   defineListSection,
   flag,
+  isValidIsoDate,
   joinSummary,
   type NoneAnswer,
   noneAnswerRowsIssue,
@@ -79,7 +80,7 @@ export const trainingSchema = z
         message: 'Explain why the program was not completed',
       });
     }
-    if (row.startDate && row.endDate && row.endDate < row.startDate) {
+    if (isValidIsoDate(row.startDate) && isValidIsoDate(row.endDate) && row.endDate < row.startDate) {
       ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'The end date is before the start date' });
     }
   });

@@ -342,9 +342,7 @@ const fixtures: Record<StoredListSection['key'], Fixture> = {
       specialization: null,
       boardCertificationId: null,
     },
-    // The required code is checked in section-rules.test.ts (a blank code gives its message twice
-    // here: the schema's min(1) and regex both fire, reported to the lead).
-    required: {},
+    required: { taxonomyCode: 'Choose a specialty from the list' },
     wrong: { field: 'specialtyRank', value: 'tertiary', message: 'Choose primary or secondary' },
     update: {
       change: { taxonomyCode: '207RG0100X' },
@@ -492,9 +490,8 @@ const fixtures: Record<StoredListSection['key'], Fixture> = {
       notCompletedReason: null,
     },
     required: { trainingType: 'Choose internship, residency or fellowship' },
-    // The end date: an impossible start date is also compared with the end date by the schema's
-    // date-order rule (a second message; reported to the lead).
-    dateField: 'endDate',
+    // An impossible start date is one message, not also 'The end date is before the start date'.
+    dateField: 'startDate',
     wrong: { field: 'completed', value: 'maybe', message: 'Choose yes or no' },
     update: {
       change: { completed: 'yes', notCompletedReason: '' },
@@ -530,8 +527,8 @@ const fixtures: Record<StoredListSection['key'], Fixture> = {
       description: null,
     },
     required: { status: 'Choose a claim status from the list' },
-    // The claim date, for the reason given at training's date field.
-    dateField: 'claimDate',
+    // An impossible incident date is one message, not also 'The claim date is before the incident date'.
+    dateField: 'incidentDate',
     wrong: { field: 'amountPaid', value: -1, message: 'Enter the amount paid in US dollars, e.g. 250000' },
     // An amount typed into a number input arrives as text; it is stored and read back as a number.
     update: { change: { amountPaid: '1200.5' }, saved: { amountPaid: 1200.5 } },

@@ -302,6 +302,8 @@ describe('the none answer (Training, Malpractice Claims)', () => {
     };
     const [answer] = await save(provider, url, [{ noTraining: true }]);
     expect(answer).toMatchObject({ noTraining: true, trainingType: null, institutionName: null });
+    // Saving the screen again as it is (the saved card with its id) keeps the answer.
+    expect(await save(provider, url, [{ id: answer!.id, noTraining: true }])).toEqual([answer]);
     // A program added in a later save, next to the saved answer: refused whole.
     const body = await refused(provider, url, [residency]);
     expect(body.message).toBe(
