@@ -23,6 +23,9 @@ import { Link } from 'react-router';
 import { applicationStatusLabel, pickCurrentApplication } from '../../../domain/application-status.ts';
 import { formatFileSizeMb } from '../../../domain/sections/documents.ts';
 import {
+  acceptingNewPatientsLabel,
+  admittingArrangementLabel,
+  claimStatusLabel,
   credentialingStatusColor,
   credentialingStatusLabel,
   degreeTypeLabel,
@@ -30,10 +33,14 @@ import {
   genderLabel,
   licenseStatusLabel,
   licenseTypeLabel,
+  privilegeStatusLabel,
   type SectionKey,
   sectionByKey,
+  specialtyRankLabel,
+  trainingTypeLabel,
   vaccineNameLabel,
 } from '../../../domain/sections/registry.ts';
+import { yesNoLabel } from '../../../domain/sections/training.ts';
 import { isTwoFactorRequired } from '../../api.ts';
 import { reviewPath } from '../../app/paths.ts';
 import { CredentialAndCycle } from '../../components/credential-badge.tsx';
@@ -55,7 +62,24 @@ const valueLabels: Partial<Record<string, Record<string, string>>> = {
   'vaccinations.vaccineName': vaccineNameLabel,
   'payors.credentialingStatus': credentialingStatusLabel,
   'documents.documentType': documentTypeLabel,
+  // Issue 31's sections.
+  'specialties.specialtyRank': specialtyRankLabel,
+  'practiceLocations.acceptingNewPatients': acceptingNewPatientsLabel,
+  'hospitalAffiliations.privilegeStatus': privilegeStatusLabel,
+  'hospitalAffiliations.admittingArrangement': admittingArrangementLabel,
+  'training.trainingType': trainingTypeLabel,
+  'training.completed': yesNoLabel,
+  'malpracticeClaims.status': claimStatusLabel,
 };
+
+/**
+ * The value shown for `field` of `row`: a specialty's linked certification by the name the server
+ * gives it (`boardCertification`, issue 31), never its row id.
+ */
+function shownValue(sectionKey: SectionKey, field: string, row: Record<string, SectionValue>): SectionValue {
+  if (sectionKey === 'specialties' && field === 'boardCertificationId') return row.boardCertification ?? null;
+  return row[field] ?? null;
+}
 
 const EMPTY = '—';
 
@@ -98,7 +122,11 @@ function RowFields({ sectionKey, row }: { sectionKey: SectionKey; row: Record<st
             {field.label}
           </Text>
           <Text component="dd" size="sm" m={0}>
-            <FieldValue sectionKey={sectionKey} field={field.name} value={row[field.name] ?? null} />
+            <FieldValue
+              sectionKey={sectionKey}
+              field={field.name}
+              value={shownValue(sectionKey, field.name, row)}
+            />
           </Text>
         </div>
       ))}
