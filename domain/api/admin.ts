@@ -253,7 +253,7 @@ export type AuditLog = z.output<typeof auditLogSchema>;
 /**
  * Filter of the 'Expiring' tab and its CSV export (issue 14): the window ('expired', or '7', '30',
  * '60', '90' = expired or expiring within that many days; default '90') and one credential kind
- * (absent = all six).
+ * (absent = all seven).
  */
 const expiringFilterShape = {
   window: z
