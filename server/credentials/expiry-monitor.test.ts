@@ -10,12 +10,13 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { runDueJobs } from '../cluster/scheduled-jobs.ts';
+import { credentialExpiryNotices } from '../db/schema/credentials.ts';
 import { hospitalAffiliations, professionalLicenses } from '../db/schema/sections.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import { createCompletedApplication } from '../notifications/testing/completed-application.ts';
 import { completedApplication } from '../review/testing/completed-review-application.ts';
 import { verifyEveryItem } from '../review/testing/verify-items.ts';
-import { runExpiryMonitor } from './expiry-monitor.ts';
+import { markNoticesDigested, runExpiryMonitor } from './expiry-monitor.ts';
 
 let app: TestApp;
 const silent = pino({ level: 'silent' });
@@ -330,6 +331,71 @@ describe('credential-expiry job', () => {
       (m) => m.subject === 'Expiring credentials: daily digest',
     );
     expect(outcome).toEqual({ licenseMails: [1, 1], digests: 1 });
+  });
+
+  it("two runs' digests mark every notice once, never deadlocking, after one waited on a provider's email", async () => {
+    // The race CI met (40P01): run B's digest waits on notices run A's email transaction holds and
+    // moves (marking them emailed); A's digest starts as that commits. 100 + 100 notices: the old
+    // unordered update deadlocked in 150 of 200 such tries.
+    const { db, database } = app.runtime.deps;
+    const applicationOf = async (firstName: string) => {
+      const provider = await signUpAndSignIn(app, { firstName });
+      const { applicationId } = await createCompletedApplication({
+        ...app.runtime.deps,
+        userId: provider.userId,
+      });
+      return { applicationId, userId: provider.userId };
+    };
+    const [waitedOn, other] = [await applicationOf('Wren'), await applicationOf('Otto')];
+    const notices = (owner: { applicationId: string; userId: string }) =>
+      Array.from({ length: 100 }, () => ({
+        ...owner,
+        kind: 'license',
+        rowId: randomUUID(),
+        expiresOn: '2040-01-01',
+        threshold: '30',
+        name: 'Race license',
+      }));
+    try {
+      for (let attempt = 0; attempt < 8; attempt++) {
+        await markNoticesDigested(db); // what earlier tests left undigested
+        await db.insert(credentialExpiryNotices).values(notices(waitedOn));
+        await db.insert(credentialExpiryNotices).values(notices(other));
+        const emailing = await database.pool.connect();
+        try {
+          await emailing.query('begin');
+          const emailingPid = (await emailing.query('select pg_backend_pid() as pid')).rows[0].pid;
+          await emailing.query(
+            'select id from credential_expiry_notices where user_id = $1 and emailed_at is null for update',
+            [waitedOn.userId],
+          );
+          const runB = markNoticesDigested(db);
+          // Until B's statement waits on the email transaction's locks.
+          const blocked = async () =>
+            (
+              await database.pool.query(
+                'select 1 from pg_stat_activity where $1 = any(pg_blocking_pids(pid))',
+                [emailingPid],
+              )
+            ).rowCount === 1;
+          while (!(await blocked())) await new Promise((resolve) => setTimeout(resolve, 5));
+          await emailing.query('update credential_expiry_notices set emailed_at = now() where user_id = $1', [
+            waitedOn.userId,
+          ]);
+          await emailing.query('commit');
+          const runA = markNoticesDigested(db);
+          const totals = (await Promise.all([runA, runB])).map(
+            (counts) => counts.find((c) => c.threshold === null)?.total ?? 0,
+          );
+          expect(totals.sort((a, b) => a - b)).toEqual([0, 200]);
+        } finally {
+          emailing.release();
+        }
+      }
+    } finally {
+      // Not left for the next test's run to email: they name no real credential.
+      await db.delete(credentialExpiryNotices).where(eq(credentialExpiryNotices.name, 'Race license'));
+    }
   });
 
   // Last: its runs at 2037 see the other tests' credentials as expired, so it asserts on its own only.

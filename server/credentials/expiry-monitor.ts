@@ -258,20 +258,9 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
   }
 
   // Administrators: one digest of what crossed a threshold since the last digest, counts only.
-  // The notices are marked digested and counted in one statement, before the digest is sent: two
-  // overlapping runs cannot both count them (the second's update waits for the first's and then
-  // finds them marked). Counted in SQL: at volume a first run marks 100,000+ notices, too many to
-  // read back.
-  const counted = await db.execute<{ threshold: string | null; total: number; providers: number }>(sql`
-    with marked as (
-      update ${credentialExpiryNotices} set digested_at = now()
-      where digested_at is null
-      returning user_id, threshold
-    )
-    select threshold, count(*)::int as total, count(distinct user_id)::int as providers
-    from marked group by grouping sets ((threshold), ())`);
+  const counted = await markNoticesDigested(db);
   // Threshold is never null in a notice: the row without one is the grand total, `()`.
-  const overall = counted.rows.find((r) => r.threshold === null);
+  const overall = counted.find((r) => r.threshold === null);
   let adminsDigested = 0;
   if (overall && overall.total > 0) {
     const admins = await db
@@ -279,9 +268,7 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
       .from(userRoles)
       .innerJoin(user, eq(user.id, userRoles.userId))
       .where(eq(userRoles.role, 'admin'));
-    const counts = new Map(
-      counted.rows.filter((r) => r.threshold !== null).map((r) => [r.threshold, r.total]),
-    );
+    const counts = new Map(counted.filter((r) => r.threshold !== null).map((r) => [r.threshold, r.total]));
     const { total, providers } = overall;
     const summary = ['expired', '7', '30', '60', '90']
       .filter((t) => counts.has(t))
@@ -306,4 +293,42 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
   if (failures > 0)
     throw new Error(`${failures} provider email(s) about expiring credentials failed; retrying`);
   return { recorded, providersEmailed, adminsDigested, reopened };
+}
+
+/** A threshold's count in a digest; `threshold` null is the grand total (`grouping sets ... ()`). */
+export type DigestCount = {
+  threshold: string | null;
+  total: number;
+  providers: number;
+};
+
+/**
+ * Marks every notice not yet digested as digested and counts them, by threshold and overall, in one
+ * statement run before the digest is sent: two overlapping runs cannot both count a notice (the
+ * second waits for the first's locks and then finds them marked). Counted in SQL: at volume a first
+ * run marks 100,000+ notices, too many to read back.
+ *
+ * The rows are locked in id order before they are updated. A bare `update ... where digested_at is
+ * null` locks them in the order its scan meets them, and a run that waited on a provider's notices
+ * (locked by the other run's email transaction, which moved them in the heap when it marked them
+ * emailed) follows them to their new place and meets them earlier than a run that started after:
+ * the two updates then held what the other needed next, and PostgreSQL killed one (40P01, seen in
+ * CI and reproduced in 150 of 200 tries with 100 + 100 notices). One order for every run cannot
+ * cycle.
+ *
+ * @returns one row per threshold present plus the total row; empty counts when nothing was undigested
+ */
+export async function markNoticesDigested(db: Database): Promise<DigestCount[]> {
+  const counted = await db.execute<DigestCount>(sql`
+    with undigested as (
+      select id from ${credentialExpiryNotices} where digested_at is null order by id for update
+    ),
+    marked as (
+      update ${credentialExpiryNotices} n set digested_at = now()
+      from undigested where n.id = undigested.id
+      returning n.user_id, n.threshold
+    )
+    select threshold, count(*)::int as total, count(distinct user_id)::int as providers
+    from marked group by grouping sets ((threshold), ())`);
+  return counted.rows;
 }
