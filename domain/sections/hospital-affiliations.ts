@@ -12,11 +12,11 @@ import { z } from 'zod';
 import {
   defineListSection,
   enumWithDefault,
-  isValidIsoDate,
   joinSummary,
   optionalDate,
   optionalEnum,
   optionalText,
+  refineDateOrder,
   TEXT_MAX,
 } from './section.ts';
 import { sectionCatalog } from './section-catalog.ts';
@@ -76,9 +76,7 @@ export const hospitalAffiliationSchema = z
         });
       }
     }
-    if (isValidIsoDate(row.startDate) && isValidIsoDate(row.endDate) && row.endDate < row.startDate) {
-      ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'The end date is before the start date' });
-    }
+    refineDateOrder(ctx, row.startDate, row.endDate, 'endDate', 'The end date is before the start date');
   });
 export type HospitalAffiliationInput = z.input<typeof hospitalAffiliationSchema>;
 export type HospitalAffiliation = z.output<typeof hospitalAffiliationSchema>;

@@ -13,14 +13,13 @@ import { addMonths } from '../calendar.ts';
 import {
   defineListSection,
   flag,
-  isValidIsoDate,
   joinSummary,
   type NoneAnswer,
-  noneAnswerRowsIssue,
   numberInput,
   optionalDate,
   optionalEnum,
   optionalText,
+  refineDateOrder,
   refineNoneAnswerRow,
   TEXT_MAX,
 } from './section.ts';
@@ -43,7 +42,11 @@ export const PAID_CLAIM_REVIEW_YEARS = 5;
 /** Largest amount paid accepted, US dollars (a bound, not a rule of the field). */
 export const CLAIM_AMOUNT_MAX = 100_000_000;
 
-export const NO_CLAIMS: NoneAnswer = { field: 'noClaims', label: 'No claims in the last 10 years' };
+export const NO_CLAIMS: NoneAnswer = {
+  field: 'noClaims',
+  label: 'No claims in the last 10 years',
+  noun: 'claims',
+};
 
 const AMOUNT_MESSAGE = 'Enter the amount paid in US dollars, e.g. 250000';
 
@@ -77,17 +80,13 @@ export const malpracticeClaimSchema = z
         message: 'Enter the claim date or the incident date',
       });
     }
-    if (
-      isValidIsoDate(row.incidentDate) &&
-      isValidIsoDate(row.claimDate) &&
-      row.claimDate < row.incidentDate
-    ) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['claimDate'],
-        message: 'The claim date is before the incident date',
-      });
-    }
+    refineDateOrder(
+      ctx,
+      row.incidentDate,
+      row.claimDate,
+      'claimDate',
+      'The claim date is before the incident date',
+    );
   });
 export type MalpracticeClaimInput = z.input<typeof malpracticeClaimSchema>;
 export type MalpracticeClaim = z.output<typeof malpracticeClaimSchema>;
@@ -123,7 +122,6 @@ export const malpracticeClaimsSection = defineListSection({
   addLabel: 'Add Claim',
   schema: malpracticeClaimSchema,
   noneAnswer: NO_CLAIMS,
-  rowsRule: (rows) => noneAnswerRowsIssue(NO_CLAIMS, rows, 'claims'),
   fields: [
     { name: 'noClaims', label: NO_CLAIMS.label },
     { name: 'incidentDate', label: 'Incident Date' },

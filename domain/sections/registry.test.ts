@@ -155,10 +155,12 @@ describe('section registry', () => {
     expect(sectionByKey.training.noneAnswer).toEqual({
       field: 'noTraining',
       label: 'No internship, residency or fellowship',
+      noun: 'training programs',
     });
     expect(sectionByKey.malpracticeClaims.noneAnswer).toEqual({
       field: 'noClaims',
       label: 'No claims in the last 10 years',
+      noun: 'claims',
     });
     const withRules = sections.filter((s) => 'rowsRule' in s && s.rowsRule).map((s) => s.key);
     expect(withRules).toEqual(['specialties', 'practiceLocations', 'training', 'malpracticeClaims']);

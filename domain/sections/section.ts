@@ -94,7 +94,8 @@ export interface ListSectionDefinition<
   /**
    * A rule over all the rows of the section together (issue 31: one primary specialty, a none answer
    * alone). The screen applies it to its cards; the server applies it to the rows saved after a save,
-   * in the save's transaction, and refuses the save when it fails.
+   * in the save's transaction, and refuses the save when it fails. `defineListSection` makes a
+   * section's none answer part of it: that rule runs first.
    */
   rowsRule?: (rows: readonly Record<string, unknown>[]) => RowsIssue | null;
 }
@@ -105,6 +106,8 @@ export interface NoneAnswer {
   field: string;
   /** The checkbox label, e.g. 'No claims in the last 10 years'. */
   label: string;
+  /** What the section lists, plural, for the message when both are given, e.g. 'claims'. */
+  noun: string;
 }
 
 /** Why the rows of a section fail its `rowsRule`: a message a person can act on, and the row at fault. */
@@ -123,13 +126,21 @@ export function defineSingleSection<const Key extends string, Schema extends z.Z
   return definition;
 }
 
-/** Declares a list section; keeps the literal key, layout and schema type. */
+/**
+ * Declares a list section; keeps the literal key, layout and schema type. A section with a none
+ * answer gets its rows rule (the answer is the only row, `noneAnswerRowsIssue`) ahead of its own.
+ */
 export function defineListSection<
   const Key extends string,
   Schema extends z.ZodObject,
   const Layout extends ListSectionLayout,
 >(definition: ListSectionDefinition<Key, Schema, Layout>): ListSectionDefinition<Key, Schema, Layout> {
-  return definition;
+  const { noneAnswer, rowsRule } = definition;
+  if (!noneAnswer) return definition;
+  return {
+    ...definition,
+    rowsRule: (rows) => noneAnswerRowsIssue(noneAnswer, rows) ?? rowsRule?.(rows) ?? null,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -176,6 +187,23 @@ export const INVALID_DATE_MESSAGE = 'Enter a valid date (YYYY-MM-DD)';
  */
 export function isValidIsoDate(value: unknown): value is string {
   return typeof value === 'string' && z.iso.date().safeParse(value).success;
+}
+
+/**
+ * Adds to `ctx` an issue at `path` when two dates of a row are valid and `later` is before `earlier`
+ * (an impossible date has its own message and is not also out of order), e.g. an end date before
+ * the start date. ISO days compare as strings.
+ */
+export function refineDateOrder(
+  ctx: z.RefinementCtx,
+  earlier: unknown,
+  later: unknown,
+  path: string,
+  message: string,
+): void {
+  if (isValidIsoDate(earlier) && isValidIsoDate(later) && later < earlier) {
+    ctx.addIssue({ code: 'custom', path: [path], message });
+  }
 }
 
 /** Optional ISO calendar date `YYYY-MM-DD` that exists; output `string | null`. */
@@ -296,19 +324,19 @@ function filled(value: unknown): boolean {
 }
 
 /**
- * The row rule of a none answer (issue 31): a row with `answer.field` true has no other field filled
- * in ('{label}' and claims cannot both be given), and it is the section's only row.
- * Fields in `ignore` (defaults such as a status) do not count as filled in.
+ * The rows rule of a none answer (issue 31): a row with `answer.field` true is the section's only row
+ * ('{label}' and claims cannot both be given). `refineNoneAnswerRow` keeps the row itself empty.
+ * @returns the issue on the answer row, or null
  */
 export function noneAnswerRowsIssue(
   answer: NoneAnswer,
   rows: readonly Record<string, unknown>[],
-  noun: string,
 ): RowsIssue | null {
   const index = rows.findIndex((row) => row[answer.field] === true);
   if (index === -1 || rows.length === 1) return null;
+  const { label, noun } = answer;
   return {
-    message: `'${answer.label}' cannot be saved together with ${noun}. Remove the ${noun}, or clear '${answer.label}'.`,
+    message: `'${label}' cannot be saved together with ${noun}. Remove the ${noun}, or clear '${label}'.`,
     index,
     field: answer.field,
   };

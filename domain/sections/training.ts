@@ -12,13 +12,12 @@ import { z } from 'zod';
 import {
   defineListSection,
   flag,
-  isValidIsoDate,
   joinSummary,
   type NoneAnswer,
-  noneAnswerRowsIssue,
   optionalDate,
   optionalEnum,
   optionalText,
+  refineDateOrder,
   refineNoneAnswerRow,
   TEXT_MAX,
 } from './section.ts';
@@ -39,6 +38,7 @@ export const yesNoLabel: Record<YesNo, string> = { yes: 'Yes', no: 'No' };
 export const NO_TRAINING: NoneAnswer = {
   field: 'noTraining',
   label: 'No internship, residency or fellowship',
+  noun: 'training programs',
 };
 
 export const trainingSchema = z
@@ -80,9 +80,7 @@ export const trainingSchema = z
         message: 'Explain why the program was not completed',
       });
     }
-    if (isValidIsoDate(row.startDate) && isValidIsoDate(row.endDate) && row.endDate < row.startDate) {
-      ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'The end date is before the start date' });
-    }
+    refineDateOrder(ctx, row.startDate, row.endDate, 'endDate', 'The end date is before the start date');
   });
 export type TrainingInput = z.input<typeof trainingSchema>;
 export type Training = z.output<typeof trainingSchema>;
@@ -96,7 +94,6 @@ export const trainingSection = defineListSection({
   addLabel: 'Add Training',
   schema: trainingSchema,
   noneAnswer: NO_TRAINING,
-  rowsRule: (rows) => noneAnswerRowsIssue(NO_TRAINING, rows, 'training programs'),
   fields: [
     { name: 'noTraining', label: NO_TRAINING.label },
     { name: 'trainingType', label: 'Training Type' },
