@@ -95,7 +95,7 @@ describe('diffByRow', () => {
         change: 'added',
         fields: [
           { field: 'document_name', label: 'Document Name', before: null, after: 'cv.pdf' },
-          { field: 'document_type', label: 'Document Type', before: null, after: 'other' },
+          { field: 'document_type', label: 'Document Type', before: null, after: 'Other' },
           { field: 'file_size', label: 'File Size', before: null, after: 1006 },
           { field: 'mime_type', label: 'MIME Type', before: null, after: 'application/pdf' },
         ],

@@ -12,6 +12,7 @@ import {
   snapshotRowLabel,
   snapshotScalar,
   snapshotSectionLabel,
+  snapshotValueText,
 } from './snapshot-labels.ts';
 
 /** A JSON scalar of a snapshot row. */
@@ -191,7 +192,12 @@ function rowChange(section: string, pair: Pair): RowChange | undefined {
     if (change === 'changed' && section === 'documents' && fileColumns.has(column)) continue;
     if (change === 'changed' ? a === b || (isEmpty(a) && isEmpty(b)) : isEmpty(a) && isEmpty(b)) continue;
     if (section === 'documents' && column === 'sha256') continue; // a hash is not something a person reads
-    fields.push({ field: column, label: snapshotFieldLabel(section, column), before: a, after: b });
+    fields.push({
+      field: column,
+      label: snapshotFieldLabel(section, column),
+      before: snapshotValueText(section, column, a),
+      after: snapshotValueText(section, column, b),
+    });
   }
   if (fileReplaced) {
     const name = (row: SnapshotRow) => String(row.document_name ?? row.filename ?? '');

@@ -108,7 +108,7 @@ describe('describeSnapshot', () => {
     ]);
     expect(views[11]!.entries).toEqual([
       [
-        { label: 'Primary or Secondary', value: 'primary' },
+        { label: 'Primary or Secondary', value: 'Primary' },
         { label: 'Taxonomy Code', value: '207R00000X' },
         { label: 'Classification', value: 'Internal Medicine' },
         { label: 'Specialization', value: '' },

@@ -6,6 +6,7 @@
  */
 import { payloadKeyOfSection } from '../sections/payload-keys.ts';
 import { type Section, sectionByKey, sections } from '../sections/registry.ts';
+import { optionLabel, optionValueText } from '../sections/value-labels.ts';
 
 const sectionOfPayloadKey = new Map<string, Section>(
   Object.entries(payloadKeyOfSection).map(([key, payloadKey]) => [
@@ -101,6 +102,20 @@ export function snapshotFieldLabel(key: SnapshotSectionKey, column: string): str
 }
 
 /**
+ * A snapshot cell as a person reads it: an option's label ('Medical License' for `license_type`
+ * 'medical_license', domain/sections/value-labels.ts), any other value as it is.
+ */
+export function snapshotValueText<Value>(
+  key: SnapshotSectionKey,
+  column: string,
+  value: Value,
+): Value | string {
+  const section = sectionOf(key);
+  if (!section || (typeof value !== 'string' && typeof value !== 'number') || value === '') return value;
+  return optionLabel(section.key, payloadColumnAliases[key]?.[column] ?? camel(column), value) ?? value;
+}
+
+/**
  * How a person names one row: a document by its name ('cv.pdf'), a list row by the registry's
  * summary ('MD License · 12345 · CA · Active'), else 'Entry {n}' (1-based position in its snapshot);
  * null for the single records (personal information, profile), named by their section alone.
@@ -153,7 +168,14 @@ function labelledRow(
   extra: readonly (readonly [column: string, label: string])[] = [],
 ): { label: string; value: string }[] {
   const columns = snapshotColumns(key);
-  const fields = section.fields.map((f, i) => ({ label: f.label, value: shown(row[columns[i]!]) }));
+  const fields = section.fields.map((f, i) => {
+    const value = row[columns[i]!];
+    const text =
+      typeof value === 'string' || typeof value === 'number'
+        ? shown(optionValueText(section.key, f.name, value))
+        : shown(value);
+    return { label: f.label, value: text };
+  });
   for (const [column, label] of extra) fields.push({ label, value: shown(row[column]) });
   return fields;
 }

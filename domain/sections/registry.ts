@@ -162,6 +162,6 @@ export {
 } from './professional-licenses.ts';
 export { MAX_REPEATABLE_ROWS, repeatableSaveSchema } from './section.ts';
 export { specialtyRankLabel, specialtyRanks, specialtySchema } from './specialties.ts';
-export { NO_TRAINING, trainingSchema, trainingTypeLabel, trainingTypes } from './training.ts';
+export { NO_TRAINING, trainingSchema, trainingTypeLabel, trainingTypes, yesNoLabel } from './training.ts';
 export { vaccinationSchema, vaccineNameLabel, vaccineNames } from './vaccinations.ts';
 export { workHistorySchema } from './work-history.ts';

@@ -23,24 +23,11 @@ import { Link } from 'react-router';
 import { applicationStatusLabel, pickCurrentApplication } from '../../../domain/application-status.ts';
 import { formatFileSizeMb } from '../../../domain/sections/documents.ts';
 import {
-  acceptingNewPatientsLabel,
-  admittingArrangementLabel,
-  claimStatusLabel,
   credentialingStatusColor,
-  credentialingStatusLabel,
-  degreeTypeLabel,
-  documentTypeLabel,
-  genderLabel,
-  licenseStatusLabel,
-  licenseTypeLabel,
-  privilegeStatusLabel,
   type SectionKey,
   sectionByKey,
-  specialtyRankLabel,
-  trainingTypeLabel,
-  vaccineNameLabel,
 } from '../../../domain/sections/registry.ts';
-import { yesNoLabel } from '../../../domain/sections/training.ts';
+import { optionValueText } from '../../../domain/sections/value-labels.ts';
 import { isTwoFactorRequired } from '../../api.ts';
 import { reviewPath } from '../../app/paths.ts';
 import { CredentialAndCycle } from '../../components/credential-badge.tsx';
@@ -54,24 +41,6 @@ import { type ProviderDetails, type SectionValue, useProviderDetails } from './a
 import { DocumentDownloadButton } from './document-download-button.tsx';
 
 /** Display labels of stored option values, per `section.field`. */
-const valueLabels: Partial<Record<string, Record<string, string>>> = {
-  'personalInformation.gender': genderLabel,
-  'professionalLicenses.licenseType': licenseTypeLabel,
-  'professionalLicenses.status': licenseStatusLabel,
-  'education.degreeType': degreeTypeLabel,
-  'vaccinations.vaccineName': vaccineNameLabel,
-  'payors.credentialingStatus': credentialingStatusLabel,
-  'documents.documentType': documentTypeLabel,
-  // Issue 31's sections.
-  'specialties.specialtyRank': specialtyRankLabel,
-  'practiceLocations.acceptingNewPatients': acceptingNewPatientsLabel,
-  'hospitalAffiliations.privilegeStatus': privilegeStatusLabel,
-  'hospitalAffiliations.admittingArrangement': admittingArrangementLabel,
-  'training.trainingType': trainingTypeLabel,
-  'training.completed': yesNoLabel,
-  'malpracticeClaims.status': claimStatusLabel,
-};
-
 /**
  * The value shown for `field` of `row`: a specialty's linked certification by the name the server
  * gives it (`boardCertification`, issue 31), never its row id.
@@ -87,7 +56,7 @@ function formatValue(sectionKey: SectionKey, field: string, value: SectionValue)
   if (value === null || value === '') return EMPTY;
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (sectionKey === 'documents' && field === 'fileSize') return formatFileSizeMb(Number(value));
-  return valueLabels[`${sectionKey}.${field}`]?.[String(value)] ?? String(value);
+  return optionValueText(sectionKey, field, value);
 }
 
 function FieldValue({
