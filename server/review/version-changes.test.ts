@@ -101,7 +101,7 @@ describe('the changes of a version, by row identity', () => {
         change: 'added',
         fields: expect.arrayContaining([
           { field: 'document_name', label: 'Document Name', before: null, after: 'cv.pdf' },
-          { field: 'document_type', label: 'Document Type', before: null, after: 'cv_resume' },
+          { field: 'document_type', label: 'Document Type', before: null, after: 'CV / Resume' },
         ]),
       },
     ]);
