@@ -226,11 +226,13 @@ export const adminReviewSchema = z.object({
    */
   reattestationRequired: z.boolean(),
   /**
-   * Whether the file needs the credentialing committee's review (issue 31 item 4), and why: a Yes to
-   * any disclosure question of the latest attestation, one reason each ('Yes to: <question text>'),
-   * then 'A malpractice claim was paid in the last 5 years' when a claim of the newest snapshot was
-   * paid (amount above 0) with a claim date, else incident date, within five years of today
-   * (domain/attestation.ts `committeeReviewOfAttestation`).
+   * Whether the file needs the credentialing committee's review, i.e. is not a clean file (issue 31
+   * item 4, issue 32 item 4; domain/committee/clean-file.ts `cleanFileReview`), and why: a Yes to any
+   * disclosure question of the latest attestation, one reason each ('Yes to: <question text>'); 'A
+   * malpractice claim was paid in the last 5 years' when a claim of the newest snapshot was paid
+   * (amount above 0) with a claim date, else incident date, within five years of today; 'Exclusion
+   * screening: Match' (or 'Possible match') while the provider stands on an exclusion list; then
+   * 'Discrepancy: <item>' for each checklist item in discrepancy.
    */
   committeeReview: z.object({ needed: z.boolean(), reasons: z.array(z.string()) }),
   /** Which credentialing cycle this application is (issue 29). */

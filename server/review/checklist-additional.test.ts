@@ -18,7 +18,7 @@ import { malpracticeClaims } from '../db/schema/sections.ts';
 import { createCompletedApplication } from '../notifications/testing/completed-application.ts';
 import { getAdminReview } from './review.service.ts';
 import { completedApplication } from './testing/completed-review-application.ts';
-import { attachEvidence, verifyItem } from './testing/verify-items.ts';
+import { attachEvidence, verifyEveryItem, verifyItem } from './testing/verify-items.ts';
 
 let app: TestApp;
 let admin: Awaited<ReturnType<typeof signUpAndSignIn>>;
@@ -299,5 +299,26 @@ describe('committee review for a paid claim (issue 31 item 4)', () => {
     expect((await review(none)).checklist.find((i) => i.kind === 'claims_history')?.target).toBe(
       'Claims history: no claims in the last 10 years',
     );
+  });
+});
+
+describe('clean file (issue 32 item 4)', () => {
+  it('an item in discrepancy names the file as not clean; once it is verified the file is clean', async () => {
+    const { applicationId } = await underReview();
+    const license = (await review(applicationId)).checklist.find((i) => i.kind === 'license')!;
+    const recorded = await admin.json('PATCH', adminPath(applicationId, `verification-items/${license.id}`), {
+      status: 'discrepancy',
+      note: 'The board lists a different expiry.',
+    });
+    expect(recorded.status, JSON.stringify(recorded.body)).toBe(200);
+    expect((await review(applicationId)).committeeReview).toEqual({
+      needed: true,
+      reasons: [`Discrepancy: ${license.target}`],
+    });
+
+    await verifyEveryItem(admin, applicationId, { verifiedAt: isoDay() });
+    const settled = await review(applicationId);
+    expect(settled.checklist.every((i) => i.status === 'verified')).toBe(true);
+    expect(settled.committeeReview).toEqual({ needed: false, reasons: [] });
   });
 });

@@ -21,8 +21,8 @@ import type {
 import { REVIEW_QUEUE_PAGE_SIZE } from '../../domain/api/review.ts';
 import { AppError } from '../../domain/app-error.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
-import { committeeReviewOfAttestation } from '../../domain/attestation.ts';
 import type { AuditAction } from '../../domain/audit-actions.ts';
+import { cleanFileReview } from '../../domain/committee/clean-file.ts';
 import {
   type ApplicationCycle,
   availableCycleActions,
@@ -731,6 +731,7 @@ export async function getAdminReview(
     attestation.validDays,
     attestation.now,
   );
+  const exclusionStanding = await standingOf(db, applicationId);
   const evidenceRows = await db
     .select()
     .from(verificationEvidence)
@@ -804,12 +805,15 @@ export async function getAdminReview(
     })),
     attestations,
     reattestationRequired,
-    // Issue 31 item 4: a Yes in the attestation in force (the latest), or a claim paid in the last
-    // five years in the newest snapshot (what the provider submitted and signed), asks for the committee.
-    committeeReview: committeeReviewOfAttestation(
-      attestations.at(-1),
-      newest ? snapshotPaidClaim(newest, attestation.now) : false,
-    ),
+    // Issue 32 item 4 (issue 31 item 4 before it): a file that is not clean asks for the committee: a
+    // Yes in the attestation in force (the latest), a claim paid in the last five years in the newest
+    // snapshot (what the provider submitted and signed), an exclusion standing, an item in discrepancy.
+    committeeReview: cleanFileReview({
+      attestation: attestations.at(-1),
+      paidClaim: newest ? snapshotPaidClaim(newest, attestation.now) : false,
+      checklist: items,
+      exclusion: exclusionStanding,
+    }),
     cycle: row.cycle as ApplicationCycle,
     withdrawnAt: row.withdrawnAt?.toISOString() ?? null,
     withdrawalReason: row.withdrawalReason,

@@ -154,6 +154,12 @@ describe('exclusion list imports', () => {
     expect(applied.status).toBe(200);
     expect(applied.body).toMatchObject({ kind: 'full', rowsAfter: rowsInFull });
     expect((await exclusionsItem(provider.applicationId)).status).toBe('discrepancy');
+    // Not a clean file (issue 32 item 4): the match is named once, not also as the item's discrepancy.
+    const flagged = await admin.json<AdminReview>(
+      'GET',
+      `/api/admin/applications/${provider.applicationId}/review`,
+    );
+    expect(flagged.body.committeeReview).toEqual({ needed: true, reasons: ['Exclusion screening: Match'] });
 
     // The real reinstatement file (named as the OIG names it) is detected and ends its 13 rows.
     const reinStaged = await stage(fixture('leie/1701REIN.csv'), '1701REIN.csv');

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { disclosureQuestions } from '../../domain/attestation.ts';
+import { CLEAN_FILE_CRITERIA } from '../../domain/committee/clean-file.ts';
 import { UNSUPPORTED_EXTENSION_MESSAGE } from '../../server/documents/document-intake.ts';
 import {
   completionReceiverForSpec,
@@ -367,6 +368,10 @@ test('from completion to approval: queue, Start Review, a request on Professiona
     await expect(pending).toHaveCount(left - 1);
   }
   await expect(page.getByText(/^(\d+) of \1 verified or waived$/)).toBeVisible();
+  // Issue 32 item 4: every item verified and none of the criteria holds: a clean file, criteria listed.
+  const clean = page.getByRole('region', { name: 'Clean file' });
+  await expect(clean.getByRole('listitem')).toHaveText([...CLEAN_FILE_CRITERIA]);
+  await expect(page.getByRole('alert', { name: 'Needs committee review' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Approve' }).click();
   await page
     .getByRole('dialog', { name: 'Approve the application' })

@@ -5,19 +5,22 @@
  * ATTESTATION_VALID_DAYS while the application is reviewed (the server decides:
  * `AdminReview.reattestationRequired`).
  *
- * `CommitteeReviewFlag` (issue 31 item 4): 'Needs committee review' at the top of the review page
- * with the server's reasons (`AdminReview.committeeReview`): the Yes answers of the latest attestation
- * with their explanations (issue 28's alert, merged in: the panel itself sits below the timeline) and
- * a malpractice claim paid in the last five years.
+ * `CommitteeReviewFlag` (issue 31 item 4, issue 32 item 4): 'Needs committee review' at the top of
+ * the review page with the server's reasons (`AdminReview.committeeReview`, domain/committee/
+ * clean-file.ts): the Yes answers of the latest attestation with their explanations (issue 28's
+ * alert, merged in: the panel itself sits below the timeline), a malpractice claim paid in the last
+ * five years, an exclusion match and each checklist item in discrepancy; 'Clean file' with the
+ * criteria it meets once every item is verified or waived and none of them holds.
  *
  * Answers are listed as the record holds them (issue 31 item 2): an attestation signed with the
  * first four questions shows those four, a current one every question.
  */
 import { Alert, Badge, Card, Group, List, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import type { AdminReview } from '../../../domain/api/review.ts';
 import { committeeReviewReason } from '../../../domain/attestation.ts';
+import { CLEAN_FILE_CRITERIA } from '../../../domain/committee/clean-file.ts';
 import { badgeColor } from '../../theme.ts';
 
 /** The badge text (issue 14 gives it in quotes). */
@@ -49,7 +52,7 @@ export const COMMITTEE_REVIEW_NEEDED = 'Needs committee review';
  */
 export function CommitteeReviewFlag({ review }: { review: AdminReview }) {
   const { needed, reasons } = review.committeeReview;
-  if (!needed) return null;
+  if (!needed) return <CleanFileNote review={review} />;
   const latest = review.attestations.at(-1);
   // A Yes answer gives the reason 'Yes to: <question>' (domain committeeReviewReason): its explanation.
   const yesAnswers = new Map(
@@ -92,6 +95,39 @@ export function CommitteeReviewFlag({ review }: { review: AdminReview }) {
           </Text>
         )}
       </Stack>
+    </Alert>
+  );
+}
+
+/** The note's heading (issue 32 item 4: "clean files"). */
+export const CLEAN_FILE = 'Clean file';
+
+/**
+ * 'Clean file' with the criteria it meets (issue 32 item 4), once every checklist item is verified
+ * or waived: before that a pending item may still turn out a discrepancy, so nothing is said.
+ */
+function CleanFileNote({ review }: { review: AdminReview }) {
+  const settled = review.checklist.every((item) => item.status === 'verified' || item.status === 'waived');
+  if (review.checklist.length === 0 || !settled) return null;
+  return (
+    <Alert
+      role="region"
+      aria-label={CLEAN_FILE}
+      color="green.9"
+      variant="light"
+      icon={<IconCircleCheck aria-hidden="true" />}
+      title={
+        <Title order={2} size="h4">
+          {CLEAN_FILE}
+        </Title>
+      }
+    >
+      <Text size="sm">Every checklist item is verified or waived, and the file meets each criterion:</Text>
+      <List size="sm" spacing={2} mt={4}>
+        {CLEAN_FILE_CRITERIA.map((criterion) => (
+          <List.Item key={criterion}>{criterion}</List.Item>
+        ))}
+      </List>
     </Alert>
   );
 }
