@@ -9,6 +9,7 @@ import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import { inject } from 'vitest';
+import type { GrantedStaffRole } from '../domain/roles.ts';
 import { loadEnv } from '../server/env.ts';
 import { loggerOptions } from '../server/logger.ts';
 import type { Mailer, MailMessage } from '../server/mail/mailer.ts';
@@ -186,6 +187,24 @@ export async function grantAdmin(
   await app.runtime.deps.database.pool.query(
     `insert into user_roles (user_id, role) values ($1, 'admin') on conflict (user_id) do update set role = 'admin'`,
     [client.userId],
+  );
+  return enrolSecondFactor(client, password);
+}
+
+/**
+ * Grant `role` (a staff role besides admin, issue 32) to the signed-in client's user, as the 'Staff'
+ * tab or `npm run admin -- grant EMAIL --role ROLE` does, then set up their second factor (every
+ * staff role needs one). Returns the factor.
+ */
+export async function grantStaffRole(
+  app: TestApp,
+  client: HttpClient & { userId: string },
+  role: GrantedStaffRole,
+  password = STRONG_PASSWORD,
+): Promise<SecondFactor> {
+  await app.runtime.deps.database.pool.query(
+    'insert into staff_roles (user_id, role) values ($1, $2) on conflict do nothing',
+    [client.userId, role],
   );
   return enrolSecondFactor(client, password);
 }

@@ -116,22 +116,22 @@ export const router = createBrowserRouter([
         children: [
           {
             path: '/dashboard',
-            element: <RequireRole allow="user">{(me) => <DashboardPage me={me} />}</RequireRole>,
+            element: <RequireRole allow="provider">{(me) => <DashboardPage me={me} />}</RequireRole>,
             handle: title(pageNames.dashboard, DashboardPage.preload),
           },
           {
             path: '/admin',
-            element: <RequireRole allow="admin">{() => <AdminPage panels={adminTabPanels} />}</RequireRole>,
+            element: <RequireRole allow="staff">{() => <AdminPage panels={adminTabPanels} />}</RequireRole>,
             handle: { ...title(pageNames.admin, AdminPage.preload), tabs: adminTabTitles },
           },
           {
             path: APPLICATION_REVIEW_PATH,
-            element: <RequireRole allow="admin">{(me) => <ReviewPage me={me} />}</RequireRole>,
+            element: <RequireRole allow="staff">{(me) => <ReviewPage me={me} />}</RequireRole>,
             handle: title(pageNames.applicationReview, ReviewPage.preload),
           },
           ...sectionRoutes.map((route) => ({
             path: route.path,
-            element: <RequireRole allow="user">{() => route.element}</RequireRole>,
+            element: <RequireRole allow="provider">{() => route.element}</RequireRole>,
             handle: { sectionKey: sectionKeyOfPath(route.path) } satisfies TitleHandle,
           })),
           {
@@ -147,7 +147,7 @@ export const router = createBrowserRouter([
           },
           {
             path: '/documents/:applicationId',
-            element: <RequireRole allow="user">{() => <DocumentsPage />}</RequireRole>,
+            element: <RequireRole allow="provider">{() => <DocumentsPage />}</RequireRole>,
             handle: { sectionKey: 'documents' } satisfies TitleHandle,
           },
         ],

@@ -5,7 +5,7 @@
  * web/features/dashboard/profile-api.ts) from these schemas alone.
  */
 import { z } from 'zod';
-import { roles } from '../roles.ts';
+import { roles, staffRoles } from '../roles.ts';
 
 /** The provider's profile (spec §3 profiles, one row per user). `createdAt` is ISO 8601 (UTC). */
 export const profileSchema = z.object({
@@ -29,7 +29,13 @@ export const meResponseSchema = z.object({
     twoFactorEnabled: z.boolean(),
   }),
   profile: profileSchema.nullable(),
+  /** user_roles' role (spec §6): `admin` for an administrator, else `user`. */
   role: z.enum(roles),
+  /**
+   * The roles the caller acts with (issue 32, domain/roles.ts `accessRoles`): their staff roles, or
+   * `['user']` for a provider. The web shows tabs and buttons by these (domain/permissions.ts).
+   */
+  roles: z.array(z.enum(['user', ...staffRoles])).min(1),
   /**
    * The caller must set up a second factor before anything else (administrators, issue 16): every
    * administrator route answers 403 `two_factor_required` until then.

@@ -16,6 +16,7 @@ import {
   recredentialingNotYetMessage,
 } from '../../domain/credentials/provider-credential.ts';
 import { reviewStatuses } from '../../domain/review/review-workflow.ts';
+import { isStaff } from '../../domain/roles.ts';
 import { computeProgress, type SectionKey, sections } from '../../domain/sections/registry.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { type Actor, assertPermission } from '../auth/actor.ts';
@@ -268,7 +269,7 @@ export async function loadApplicationFor(
   const [application] = await applicationOwner(db).execute({ applicationId });
   if (!application) throw notFound();
   if (application.userId === actor.userId) return application;
-  if (actor.role === 'admin') {
+  if (isStaff(actor.roles)) {
     if (access === 'read') {
       assertPermission(actor, 'read:application:any');
       return application;

@@ -44,6 +44,7 @@ describe('POST /api/applications/:applicationId/attestation', () => {
       userId: provider.userId,
       email: provider.email,
       role: 'user',
+      roles: ['user'],
       sessionId: 'driven-clock',
       sessionExpiresAt: new Date(signedAt + day),
       emailVerified: true,

@@ -9,11 +9,11 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../domain/app-error.ts';
 import { hasPermission, needsSecondFactor, type Permission } from '../../domain/permissions.ts';
-import type { Role } from '../../domain/roles.ts';
+import { type AccessRole, accessRoles, type Role } from '../../domain/roles.ts';
 import type { Database } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-reads.ts';
 import { session } from '../db/schema/auth.ts';
-import { userRoles } from '../db/schema/core.ts';
+import { staffRoleGrants, userRoles } from '../db/schema/core.ts';
 import { toFetchHeaders } from './fetch-glue.ts';
 import type { SessionFacts } from './session-cache.ts';
 
@@ -42,6 +42,14 @@ const roleOf = preparedPerHandle((db) =>
     .prepare('role_of'),
 );
 
+const grantedRolesOf = preparedPerHandle((db) =>
+  db
+    .select({ role: staffRoleGrants.role })
+    .from(staffRoleGrants)
+    .where(eq(staffRoleGrants.userId, sql.placeholder('userId')))
+    .prepare('granted_roles_of'),
+);
+
 /** Role of `userId`; `user` when the row is missing or the lookup fails (spec §6). */
 export async function lookupRole(db: Database, userId: string): Promise<Role> {
   try {
@@ -49,6 +57,23 @@ export async function lookupRole(db: Database, userId: string): Promise<Role> {
     return row?.role ?? 'user';
   } catch {
     return 'user';
+  }
+}
+
+/**
+ * The roles `userId`, whose user_roles role is `role`, acts with (domain/roles.ts `accessRoles`):
+ * `admin` and the staff roles granted (issue 32). A failed lookup of the granted roles leaves only
+ * what `role` gives: never more than the person holds (spec §6's least privilege).
+ */
+export async function lookupAccessRoles(db: Database, userId: string, role: Role): Promise<AccessRole[]> {
+  try {
+    const granted = await grantedRolesOf(db).execute({ userId });
+    return accessRoles(
+      role,
+      granted.map((g) => g.role),
+    );
+  } catch {
+    return accessRoles(role, []);
   }
 }
 
@@ -89,10 +114,12 @@ async function readSession(request: FastifyRequest, now: Date): Promise<SessionF
     await db.delete(session).where(eq(session.id, result.session.id));
     return null;
   }
+  const role = await lookupRole(db, result.user.id);
   return {
     userId: result.user.id,
     email: result.user.email,
-    role: await lookupRole(db, result.user.id),
+    role,
+    roles: await lookupAccessRoles(db, result.user.id, role),
     sessionId: result.session.id,
     sessionExpiresAt: new Date(
       Math.min(
@@ -127,11 +154,20 @@ export async function requirePermission(request: FastifyRequest, permission: Per
 }
 
 /**
+ * The permission a staff route of a feature needs (issue 32): reading (GET, HEAD) needs
+ * `read:application:any`, which every staff role that reads files holds (the auditor too); a write
+ * needs `write`.
+ */
+export function staffRoutePermission(request: FastifyRequest, write: Permission): Permission {
+  return request.method === 'GET' || request.method === 'HEAD' ? 'read:application:any' : write;
+}
+
+/**
  * `actor` holds `permission`, with a second factor when the permission needs one (`:any`).
  * @throws AppError forbidden (403) / two_factor_required (403)
  */
 export function assertPermission(actor: Actor, permission: Permission): void {
-  if (!hasPermission(actor.role, permission)) {
+  if (!hasPermission(actor.roles, permission)) {
     throw new AppError('forbidden', 'You do not have access to this page.');
   }
   if (needsSecondFactor(permission) && !actor.twoFactorEnabled) {

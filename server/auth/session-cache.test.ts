@@ -23,6 +23,7 @@ function facts(overrides: Partial<SessionFacts> = {}): SessionFacts {
     userId: 'user-1',
     email: 'alice@example.test',
     role: 'user',
+    roles: ['user'],
     sessionId: 'session-1',
     sessionExpiresAt: new Date(10_000_000),
     emailVerified: true,

@@ -16,13 +16,16 @@
  *   emptied is not stored (it may have read the session before the revocation committed).
  */
 import { createHash } from 'node:crypto';
-import type { Role } from '../../domain/roles.ts';
+import type { AccessRole, Role } from '../../domain/roles.ts';
 
 /** What a verified session says about its caller (the Actor without the request's own address). */
 export interface SessionFacts {
   userId: string;
   email: string;
+  /** user_roles' role (spec §6). */
   role: Role;
+  /** The roles they act with (issue 32, domain/roles.ts `accessRoles`): staff roles, or `['user']`. */
+  roles: AccessRole[];
   sessionId: string;
   /** The earlier of the idle expiry and the SESSION_MAX_HOURS end. */
   sessionExpiresAt: Date;

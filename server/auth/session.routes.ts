@@ -13,7 +13,7 @@ import {
   sessionResponseSchema,
 } from '../../domain/api/session.ts';
 import { errorResponseSchema } from '../../domain/app-error.ts';
-import { roleNeedsSecondFactor } from '../../domain/permissions.ts';
+import { rolesNeedSecondFactor } from '../../domain/permissions.ts';
 import type { AppInstance } from '../app-types.ts';
 import type { Database } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-reads.ts';
@@ -61,7 +61,8 @@ export async function buildMeBody(app: AppInstance, actor: Actor): Promise<MeRes
     },
     profile: await findProfile(app.deps.db, actor.userId),
     role: actor.role,
-    twoFactorRequired: roleNeedsSecondFactor(actor.role) && !actor.twoFactorEnabled,
+    roles: actor.roles,
+    twoFactorRequired: rolesNeedSecondFactor(actor.roles) && !actor.twoFactorEnabled,
     sessionExpiresAt: actor.sessionExpiresAt.toISOString(),
     idleTimeoutSeconds: app.deps.env.SESSION_IDLE_MINUTES * 60,
   };

@@ -16,7 +16,7 @@ import { and, eq, gt, ne } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { AppError } from '../../domain/app-error.ts';
-import { roleNeedsSecondFactor } from '../../domain/permissions.ts';
+import { rolesNeedSecondFactor } from '../../domain/permissions.ts';
 import {
   twoFactorPasswordBodySchema,
   verifyBackupCodeBodySchema,
@@ -47,10 +47,10 @@ const VERIFY_PATHS = new Set(['/two-factor/verify-totp', '/two-factor/verify-bac
 export function checkTwoFactorRequest(path: string, actor: Actor | null): void {
   if (!path.startsWith('/two-factor/')) return;
   if (!(path in TWO_FACTOR_BODY_SCHEMAS)) throw new AppError('not_found', 'Not found');
-  if (path === '/two-factor/disable' && actor && roleNeedsSecondFactor(actor.role)) {
+  if (path === '/two-factor/disable' && actor && rolesNeedSecondFactor(actor.roles)) {
     throw new AppError(
       'forbidden',
-      'Administrators must keep two-factor authentication. If you lost your authenticator, ask another administrator to reset it.',
+      'Staff must keep two-factor authentication. If you lost your authenticator, ask an administrator to reset it.',
     );
   }
 }

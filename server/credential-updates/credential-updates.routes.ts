@@ -24,7 +24,7 @@ import {
 } from '../../domain/api/credential-updates.ts';
 import { errorResponses } from '../../domain/app-error.ts';
 import type { AppInstance } from '../app-types.ts';
-import { requireActor, requirePermission } from '../auth/actor.ts';
+import { requireActor, requirePermission, staffRoutePermission } from '../auth/actor.ts';
 import {
   completeUpdateReview,
   credentialUpdateStatus,
@@ -33,7 +33,7 @@ import {
 } from './credential-updates.service.ts';
 
 async function adminOnly(request: FastifyRequest): Promise<void> {
-  await requirePermission(request, 'review:application:any');
+  await requirePermission(request, staffRoutePermission(request, 'review:application:any'));
 }
 
 /** The credential update routes of issue 29 item 4 (see the module's docstring). */
@@ -99,7 +99,7 @@ export async function credentialUpdateRoutes(app: AppInstance) {
       },
     },
     async (request) => {
-      await requirePermission(request, 'review:application:any');
+      await requirePermission(request, staffRoutePermission(request, 'review:application:any'));
       return { open: await openCredentialUpdate(app.deps.db, request.params.applicationId) };
     },
   );
@@ -118,7 +118,7 @@ export async function credentialUpdateRoutes(app: AppInstance) {
       },
     },
     async (request) => {
-      const actor = await requirePermission(request, 'review:application:any');
+      const actor = await requirePermission(request, staffRoutePermission(request, 'review:application:any'));
       return completeUpdateReview(app.deps.db, actor, request.params.applicationId, new Date());
     },
   );

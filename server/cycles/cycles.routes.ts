@@ -22,11 +22,11 @@ import {
 import { errorResponses } from '../../domain/app-error.ts';
 import type { AppInstance } from '../app-types.ts';
 import { presentApplication } from '../applications/applications.routes.ts';
-import { requirePermission } from '../auth/actor.ts';
+import { requirePermission, staffRoutePermission } from '../auth/actor.ts';
 import { closeWithoutDecision, startRecredentialingNow, withdrawDraft } from './cycles.service.ts';
 
 async function adminOnly(request: FastifyRequest): Promise<void> {
-  await requirePermission(request, 'review:application:any');
+  await requirePermission(request, staffRoutePermission(request, 'review:application:any'));
 }
 
 /** The cycle routes of issue 29 item 2 (see the module's docstring). */
@@ -67,7 +67,7 @@ export async function cycleRoutes(app: AppInstance) {
       },
     },
     async (request) => {
-      const actor = await requirePermission(request, 'review:application:any');
+      const actor = await requirePermission(request, staffRoutePermission(request, 'review:application:any'));
       const result = await closeWithoutDecision(
         app.deps.db,
         actor,
@@ -96,7 +96,7 @@ export async function cycleRoutes(app: AppInstance) {
       },
     },
     async (request, reply) => {
-      const actor = await requirePermission(request, 'review:application:any');
+      const actor = await requirePermission(request, staffRoutePermission(request, 'review:application:any'));
       const { application, copied } = await startRecredentialingNow(
         { db: app.deps.db, storage: app.deps.storage, logger: request.log },
         actor,

@@ -27,6 +27,7 @@ import {
   uploadDocumentFieldsSchema,
 } from '../../domain/api/documents.ts';
 import { AppError, errorResponseSchema } from '../../domain/app-error.ts';
+import { isStaff } from '../../domain/roles.ts';
 import {
   DOCUMENT_TYPE_REQUIRED_MESSAGE,
   documentExtension,
@@ -70,9 +71,9 @@ export function presentDocument(row: DocumentRow): DocumentDto {
   };
 }
 
-/** Providers read their own documents, admins any (spec §6). */
+/** Providers read their own documents, staff who read files any (spec §6, issue 32). */
 function requireDocumentReader(request: FastifyRequest, actor: Actor) {
-  return requirePermission(request, actor.role === 'admin' ? 'read:document:any' : 'read:document:own');
+  return requirePermission(request, isStaff(actor.roles) ? 'read:document:any' : 'read:document:own');
 }
 
 export async function documentRoutes(app: AppInstance) {
@@ -255,7 +256,7 @@ export async function documentRoutes(app: AppInstance) {
       await requireDocumentReader(request, actor);
       const document = await findDocument(app.deps.db, request.params.documentId);
       // Someone else's document answers exactly like a missing one.
-      if (!document || (document.userId !== actor.userId && actor.role !== 'admin')) throw documentNotFound();
+      if (!document || (document.userId !== actor.userId && !isStaff(actor.roles))) throw documentNotFound();
       const body = await openDocumentForDownload(
         { db: app.deps.db, storage: app.deps.storage },
         actor,

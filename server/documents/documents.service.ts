@@ -13,6 +13,7 @@ import type { Readable } from 'node:stream';
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { BaseLogger } from 'pino';
 import { AppError } from '../../domain/app-error.ts';
+import { isStaff } from '../../domain/roles.ts';
 import {
   DOCUMENT_COUNT_LIMIT_MESSAGE,
   DOCUMENT_TOTAL_SIZE_LIMIT_MESSAGE,
@@ -296,7 +297,7 @@ export function openDocumentForDownload(
       resourceType: 'document',
       resourceId: document.id,
       ipAddress: actor.ipAddress,
-      details: { byAdmin: actor.role === 'admin' },
+      details: { byAdmin: isStaff(actor.roles) },
     },
   });
 }

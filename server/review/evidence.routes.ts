@@ -30,7 +30,7 @@ import {
 import { isUuid } from '../../domain/uuid.ts';
 import type { AppInstance } from '../app-types.ts';
 import { recordAudit } from '../audit/audit.service.ts';
-import { requirePermission } from '../auth/actor.ts';
+import { requirePermission, staffRoutePermission } from '../auth/actor.ts';
 import type { Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { verificationEvidence, verificationItems } from '../db/schema/review.ts';
@@ -89,7 +89,7 @@ export async function evidenceRoutes(app: AppInstance) {
     throwFileSizeLimit: false,
   });
   app.addHook('onRequest', async (request) => {
-    await requirePermission(request, 'review:application:any');
+    await requirePermission(request, staffRoutePermission(request, 'review:application:any'));
   });
 
   app.post(
@@ -119,7 +119,7 @@ export async function evidenceRoutes(app: AppInstance) {
       },
     },
     async (request, reply) => {
-      const actor = await requirePermission(request, 'review:application:any');
+      const actor = await requirePermission(request, staffRoutePermission(request, 'review:application:any'));
       const { applicationId, itemId } = request.params;
       if (!isUuid(applicationId) || !isUuid(itemId)) throw evidenceNotFound();
       if (!request.isMultipart()) {
@@ -227,7 +227,7 @@ export async function evidenceRoutes(app: AppInstance) {
       },
     },
     async (request, reply) => {
-      const actor = await requirePermission(request, 'review:application:any');
+      const actor = await requirePermission(request, staffRoutePermission(request, 'review:application:any'));
       const { row, providerUserId } = await findEvidence(
         request.params.applicationId,
         request.params.evidenceId,
@@ -273,7 +273,7 @@ export async function evidenceRoutes(app: AppInstance) {
       },
     },
     async (request, reply) => {
-      const actor = await requirePermission(request, 'review:application:any');
+      const actor = await requirePermission(request, staffRoutePermission(request, 'review:application:any'));
       const { row } = await findEvidence(request.params.applicationId, request.params.evidenceId);
       await app.deps.db.transaction(async (tx) => {
         const [application] = await tx

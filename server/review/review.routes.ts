@@ -19,6 +19,7 @@
  * unknown or another provider's application. Emails leave after the commit (review-mail.ts).
  */
 
+import type { FastifyRequest } from 'fastify';
 import { nppesCheckSchema } from '../../domain/api/nppes.ts';
 import {
   adminReviewSchema,
@@ -39,10 +40,11 @@ import {
 } from '../../domain/api/review.ts';
 import { errorResponseSchema, errorResponses } from '../../domain/app-error.ts';
 import { attestationInputSchema, attestationRecordSchema } from '../../domain/attestation.ts';
+import type { Permission } from '../../domain/permissions.ts';
 import type { AppInstance } from '../app-types.ts';
 import { reattest } from '../attestations/attestation.service.ts';
 import { createReattestationLimit } from '../attestations/reattestation-limit.ts';
-import { requireActor, requirePermission } from '../auth/actor.ts';
+import { requireActor, requirePermission, staffRoutePermission } from '../auth/actor.ts';
 import {
   approve,
   checkNppes,
@@ -59,15 +61,25 @@ import {
 } from './review.service.ts';
 import { sendReviewMails } from './review-mail.ts';
 
-/** The administrators' review routes: every one needs `review:application:any` (checked on request). */
+/**
+ * The permission each staff review route needs (issue 32, domain/permissions.ts): reading the queue
+ * and a file `read:application:any`; 'Approve' and 'Reject' `decide:application:any`; every other
+ * step of the review `review:application:any`.
+ */
+function reviewRoutePermission(request: FastifyRequest): Permission {
+  const decision = /\/(approve|reject)$/.test(request.routeOptions.url ?? '');
+  return staffRoutePermission(request, decision ? 'decide:application:any' : 'review:application:any');
+}
+
+/** The staff review routes: each needs `reviewRoutePermission` (checked on request). */
 export async function reviewAdminRoutes(app: AppInstance) {
   // Before validation, so an anonymous caller gets 401 and a provider 403 whatever they send.
   app.addHook('onRequest', async (request) => {
-    await requirePermission(request, 'review:application:any');
+    await requirePermission(request, reviewRoutePermission(request));
   });
 
-  const reviewer = async (request: Parameters<typeof requirePermission>[0]) => ({
-    actor: await requirePermission(request, 'review:application:any'),
+  const reviewer = async (request: FastifyRequest) => ({
+    actor: await requirePermission(request, reviewRoutePermission(request)),
     role: 'reviewer' as const,
   });
   const finish = async (outcome: TransitionOutcome, log: AppInstance['log']) => {

@@ -27,7 +27,7 @@ import { AppError, errorResponseSchema, errorResponses } from '../../domain/app-
 import { exclusionSources } from '../../domain/screening/exclusion-formats.ts';
 import { isStaleList } from '../../domain/screening/staleness.ts';
 import type { AppInstance } from '../app-types.ts';
-import { requirePermission } from '../auth/actor.ts';
+import { requirePermission, staffRoutePermission } from '../auth/actor.ts';
 import { exclusionEntries } from '../db/schema/screening.ts';
 import { assertStorableFileName } from '../http/unstorable-text.ts';
 import { claimTempFile, sweepTempFiles } from '../storage/temp-files.ts';
@@ -68,7 +68,7 @@ export async function screeningRoutes(app: AppInstance) {
     throwFileSizeLimit: true,
   });
   app.addHook('onRequest', async (request) => {
-    await requirePermission(request, 'review:application:any');
+    await requirePermission(request, staffRoutePermission(request, 'review:application:any'));
   });
   const monitorDeps = (logger: AppInstance['log']) => ({
     db: app.deps.db,
@@ -147,7 +147,7 @@ export async function screeningRoutes(app: AppInstance) {
       },
     },
     async (request) => {
-      const actor = await requirePermission(request, 'review:application:any');
+      const actor = await requirePermission(request, staffRoutePermission(request, 'review:application:any'));
       if (!request.isMultipart()) {
         throw new AppError(
           'bad_request',
@@ -215,7 +215,7 @@ export async function screeningRoutes(app: AppInstance) {
       },
     },
     async (request) => {
-      const actor = await requirePermission(request, 'review:application:any');
+      const actor = await requirePermission(request, staffRoutePermission(request, 'review:application:any'));
       const { id } = request.params as z.infer<typeof importIdParams>;
       const body = request.body as z.infer<typeof applyImportBodySchema>;
       const applied = await applyExclusionImport(app.deps.db, id, {
@@ -247,7 +247,7 @@ export async function screeningRoutes(app: AppInstance) {
       },
     },
     async (request, reply) => {
-      const actor = await requirePermission(request, 'review:application:any');
+      const actor = await requirePermission(request, staffRoutePermission(request, 'review:application:any'));
       const { id } = request.params as z.infer<typeof importIdParams>;
       await discardExclusionImport(app.deps.db, id, { userId: actor.userId, ipAddress: actor.ipAddress });
       return reply.code(204).send(null);
@@ -280,7 +280,7 @@ export async function screeningRoutes(app: AppInstance) {
       },
     },
     async (request, reply) => {
-      const actor = await requirePermission(request, 'review:application:any');
+      const actor = await requirePermission(request, staffRoutePermission(request, 'review:application:any'));
       const { id } = request.params as z.infer<typeof findingIdParams>;
       const body = request.body as z.infer<typeof findingDecisionBodySchema>;
       await decideFinding(app.deps.db, id, {

@@ -1,12 +1,21 @@
 /**
- * Calls every registered API route as anonymous, provider A (owner), provider B, an admin and an admin
- * without a second factor against
+ * Calls every registered API route as anonymous, provider A (owner), provider B, an admin, an admin
+ * without a second factor and one caller per staff role of issue 32 (specialist, medical director,
+ * committee member, auditor) against
  * provider A's resources and compares each status with the explicit table in authorization-matrix.ts.
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GrantedStaffRole } from '../../domain/roles.ts';
 import { minimalPdf } from '../../tests/fixtures/files.ts';
-import { Client, createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import {
+  Client,
+  createTestApp,
+  grantAdmin,
+  grantStaffRole,
+  signUpAndSignIn,
+  type TestApp,
+} from '../../tests/harness.ts';
 import { signedAttestation } from '../../tests/http-client.ts';
 import { authorizationMatrix, type Caller, callers, type MatrixContext } from './authorization-matrix.ts';
 
@@ -132,7 +141,23 @@ beforeAll(async () => {
     adminWithout2fa.userId,
   ]);
 
-  clients = { anonymous: new Client(app), providerA, providerB, admin, adminWithout2fa };
+  // Issue 32: one caller per staff role besides admin, each with a second factor.
+  const staff = async (firstName: string, role: GrantedStaffRole) => {
+    const client = await signUpAndSignIn(app, { firstName });
+    await grantStaffRole(app, client, role);
+    return client;
+  };
+  clients = {
+    anonymous: new Client(app),
+    providerA,
+    providerB,
+    admin,
+    adminWithout2fa,
+    specialist: await staff('Sam', 'specialist'),
+    medicalDirector: await staff('Meg', 'medical_director'),
+    committee: await staff('Cole', 'committee'),
+    auditor: await staff('Audrey', 'auditor'),
+  };
   ctx = {
     applicationId,
     userId: providerA.userId,
@@ -165,6 +190,18 @@ describe('authorization matrix', () => {
     expect(registered.length).toBeGreaterThan(20);
     expect(registered.filter((key) => !(key in authorizationMatrix))).toEqual([]);
     expect(Object.keys(authorizationMatrix).filter((key) => !registered.includes(key))).toEqual([]);
+  });
+
+  it('refuses the auditor every write but their own account and public ones (issue 32)', () => {
+    const writesAllowed = Object.entries(authorizationMatrix)
+      .filter(([key, entry]) => !key.startsWith('GET ') && entry.expected.auditor !== 403)
+      .map(([key, entry]) => `${key}: ${entry.expected.auditor}`);
+    // Public, the same for every caller: sign-in, the 404 beacon and the signed inbound webhook.
+    expect(writesAllowed).toEqual([
+      'POST /api/client-events/not-found: 204',
+      'POST /api/auth/*: 401',
+      'POST /api/integrations/webhooks: 401',
+    ]);
   });
 
   it('answers every caller on every route as the table says', async () => {

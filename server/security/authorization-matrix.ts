@@ -10,6 +10,8 @@
  */
 
 import { disclosureQuestions } from '../../domain/attestation.ts';
+import { hasPermission, type Permission } from '../../domain/permissions.ts';
+import type { AccessRole } from '../../domain/roles.ts';
 
 /** An attestation the completion route's schema accepts (every answer No), for requests that never reach the signature check. */
 const wellFormedAttestation = {
@@ -17,8 +19,34 @@ const wellFormedAttestation = {
   signature: 'Matrix Caller',
 };
 
-export const callers = ['anonymous', 'providerB', 'admin', 'adminWithout2fa', 'providerA'] as const;
+/**
+ * The callers, in the order each route is called. Staff callers (issue 32) hold one role each, with
+ * a second factor set up; `admin` comes first among them, so a route that changes state answers it
+ * first and the staff callers after it see the changed state.
+ */
+export const callers = [
+  'anonymous',
+  'providerB',
+  'admin',
+  'adminWithout2fa',
+  'specialist',
+  'medicalDirector',
+  'committee',
+  'auditor',
+  'providerA',
+] as const;
 export type Caller = (typeof callers)[number];
+
+/** The staff callers and the one role each acts with (domain/roles.ts). */
+export const staffCallerRoles = {
+  admin: 'admin',
+  specialist: 'specialist',
+  medicalDirector: 'medical_director',
+  committee: 'committee',
+  auditor: 'auditor',
+} as const satisfies Partial<Record<Caller, AccessRole>>;
+type StaffCaller = keyof typeof staffCallerRoles;
+const staffCallers = Object.keys(staffCallerRoles) as StaffCaller[];
 
 /** What a matrix request may use: provider A's resources, made fresh where a call consumes them. */
 export interface MatrixContext {
@@ -46,41 +74,64 @@ export interface MatrixEntry {
   request(ctx: MatrixContext): MatrixRequest | Promise<MatrixRequest>;
 }
 
-const owner = (a: number, b = 404, admin = 200) => ({
+/**
+ * The staff callers' statuses on a route that needs `permission`: 403 without it; with it `status`
+ * for the first holder in `callers` order and `repeat` for the later ones (a route that changes
+ * state, e.g. 'Start Review': the first holder's 200 makes the next one's 409).
+ */
+function staffStatuses(permission: Permission, status: number, repeat = status): Record<StaffCaller, number> {
+  let holders = 0;
+  return Object.fromEntries(
+    staffCallers.map((caller) => {
+      if (!hasPermission([staffCallerRoles[caller]], permission)) return [caller, 403];
+      holders += 1;
+      return [caller, holders === 1 ? status : repeat];
+    }),
+  ) as Record<StaffCaller, number>;
+}
+
+/** Every staff caller answered `status` (their own account, a public route). */
+const allStaff = (status: number) =>
+  Object.fromEntries(staffCallers.map((caller) => [caller, status])) as Record<StaffCaller, number>;
+
+/** Provider A's resource: the owner `a`, provider B `b`, staff who read files `staff`. */
+const owner = (a: number, b = 404, staff = 200) => ({
   anonymous: 401,
   providerB: b,
-  admin,
+  ...staffStatuses('read:application:any', staff),
   adminWithout2fa: 403,
   providerA: a,
 });
+/** A write to provider A's data: only the owner; every staff role is refused (spec §6). */
 const ownerWrite = (a: number) => ({
   anonymous: 401,
   providerB: 404,
-  admin: 403,
+  ...allStaff(403),
   adminWithout2fa: 403,
   providerA: a,
 });
-const adminOnly = (admin = 200) => ({
+/** A staff route that needs `permission` (issue 32): `status` for its first holder, `repeat` after. */
+const staffOnly = (permission: Permission, status = 200, repeat = status) => ({
   anonymous: 401,
   providerB: 403,
-  admin,
+  ...staffStatuses(permission, status, repeat),
   adminWithout2fa: 403,
   providerA: 403,
 });
 const everyone = (status: number) => ({
   anonymous: status,
   providerB: status,
-  admin: status,
+  ...allStaff(status),
   adminWithout2fa: status,
   providerA: status,
 });
 /** Any signed-in caller (their own account), anonymous 401. */
 const signedIn = () => ({ ...everyone(200), anonymous: 401 });
-/** A provider's own resource that administrators do not have (e.g. their application list). */
+/** A provider's own resource that staff do not have (e.g. their application list). */
 const providersOnly = (status: number) => ({
   anonymous: 401,
   providerB: status,
-  admin: 403,
+  ...allStaff(403),
   adminWithout2fa: 403,
   providerA: status,
 });
@@ -209,81 +260,93 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
   },
 
   // Admin
-  'GET /api/admin/stats': { expected: adminOnly(), request: () => ({ path: '/api/admin/stats' }) },
-  'GET /api/admin/providers': { expected: adminOnly(), request: () => ({ path: '/api/admin/providers' }) },
+  'GET /api/admin/stats': {
+    expected: staffOnly('read:application:any'),
+    request: () => ({ path: '/api/admin/stats' }),
+  },
+  'GET /api/admin/providers': {
+    expected: staffOnly('read:provider:any'),
+    request: () => ({ path: '/api/admin/providers' }),
+  },
   'GET /api/admin/providers/:userId': {
-    expected: adminOnly(),
+    expected: staffOnly('read:provider:any'),
     request: (ctx) => ({ path: `/api/admin/providers/${ctx.userId}` }),
   },
-  'GET /api/admin/documents': { expected: adminOnly(), request: () => ({ path: '/api/admin/documents' }) },
-  'GET /api/admin/audit-log': { expected: adminOnly(), request: () => ({ path: '/api/admin/audit-log' }) },
+  'GET /api/admin/documents': {
+    expected: staffOnly('read:document:any'),
+    request: () => ({ path: '/api/admin/documents' }),
+  },
+  'GET /api/admin/audit-log': {
+    expected: staffOnly('read:audit:any'),
+    request: () => ({ path: '/api/admin/audit-log' }),
+  },
   // The 'Expiring' tab and its CSV export (issue 14).
   'GET /api/admin/expiring-credentials': {
-    expected: adminOnly(),
+    expected: staffOnly('read:provider:any'),
     request: () => ({ path: '/api/admin/expiring-credentials' }),
   },
   'GET /api/admin/expiring-credentials/export': {
-    expected: adminOnly(),
+    expected: staffOnly('read:provider:any'),
     request: () => ({ path: '/api/admin/expiring-credentials/export?window=expired' }),
   },
   'GET /api/admin/notifications': {
-    expected: adminOnly(),
+    expected: staffOnly('read:application:any'),
     request: () => ({ path: '/api/admin/notifications' }),
   },
   'POST /api/admin/notifications/:notificationId/resend': {
-    expected: adminOnly(),
+    expected: staffOnly('send:notification:any'),
     request: (ctx) => ({ path: `/api/admin/notifications/${ctx.notificationId}/resend`, body: {} }),
   },
   'GET /api/admin/status-events': {
-    expected: adminOnly(),
+    expected: staffOnly('read:application:any'),
     request: () => ({ path: '/api/admin/status-events' }),
   },
   'POST /api/admin/status-events/:eventId/resend': {
-    expected: adminOnly(),
+    expected: staffOnly('send:notification:any'),
     request: (ctx) => ({ path: `/api/admin/status-events/${ctx.statusEventId}/resend`, body: {} }),
   },
 
   // Credentialing review (issue 13). Registered in this order, each called once per caller: A's
-  // submitted application goes under review (the admin's 200), then gets an open request on
-  // Professional Licenses; 'Approve' is then refused (409, request open), 'Reject' without a reason
+  // submitted application goes under review (the admin's 200; the specialist after it: 409), then
+  // gets an open request on Professional Licenses; 'Approve' is then refused (409, request open), 'Reject' without a reason
   // is a 400 (past authorization, nothing consumed).
   'POST /api/admin/applications/:applicationId/start-review': {
-    expected: adminOnly(200),
+    expected: staffOnly('review:application:any', 200, 409),
     request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/start-review`, body: {} }),
   },
   'POST /api/admin/applications/:applicationId/request-information': {
-    expected: adminOnly(200),
+    expected: staffOnly('review:application:any', 200, 409),
     request: (ctx) => ({
       path: `/api/admin/applications/${ctx.applicationId}/request-information`,
       body: { message: 'Please update your license.', sections: ['professionalLicenses'] },
     }),
   },
   'POST /api/admin/applications/:applicationId/approve': {
-    expected: adminOnly(409),
+    expected: staffOnly('decide:application:any', 409),
     request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/approve`, body: {} }),
   },
   'POST /api/admin/applications/:applicationId/reject': {
-    expected: adminOnly(400),
+    expected: staffOnly('decide:application:any', 400),
     request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/reject`, body: {} }),
   },
   'GET /api/admin/applications/:applicationId/review': {
-    expected: adminOnly(200),
+    expected: staffOnly('read:application:any', 200),
     request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/review` }),
   },
   'GET /api/admin/applications/:applicationId/versions/:version': {
-    expected: adminOnly(200),
+    expected: staffOnly('read:application:any', 200),
     request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/versions/1` }),
   },
   'PATCH /api/admin/applications/:applicationId/verification-items/:itemId': {
     // An item id of no item: past authorization, 404.
-    expected: adminOnly(404),
+    expected: staffOnly('review:application:any', 404),
     request: (ctx) => ({
       path: `/api/admin/applications/${ctx.applicationId}/verification-items/00000000-0000-4000-8000-000000000000`,
       body: { status: 'pending' },
     }),
   },
   'GET /api/admin/review-queue': {
-    expected: adminOnly(200),
+    expected: staffOnly('read:application:any', 200),
     request: () => ({ path: '/api/admin/review-queue?assigned=me' }),
   },
   // Provider B cannot read A's review nor answer A's requests (404: existence not revealed).
@@ -324,11 +387,11 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
     request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/credential-update`, body: {} }),
   },
   'GET /api/admin/applications/:applicationId/credential-update': {
-    expected: adminOnly(200),
+    expected: staffOnly('read:application:any', 200),
     request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/credential-update` }),
   },
   'POST /api/admin/applications/:applicationId/credential-update/complete': {
-    expected: adminOnly(409),
+    expected: staffOnly('review:application:any', 409),
     request: (ctx) => ({
       path: `/api/admin/applications/${ctx.applicationId}/credential-update/complete`,
       body: {},
@@ -339,11 +402,11 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
     request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/withdraw`, body: {} }),
   },
   'POST /api/admin/applications/:applicationId/close': {
-    expected: adminOnly(400),
+    expected: staffOnly('review:application:any', 400),
     request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/close`, body: {} }),
   },
   'POST /api/admin/applications/:applicationId/start-recredentialing': {
-    expected: adminOnly(409),
+    expected: staffOnly('review:application:any', 409),
     request: (ctx) => ({
       path: `/api/admin/applications/${ctx.applicationId}/start-recredentialing`,
       body: {},
@@ -365,27 +428,27 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
   },
   // Evidence files (issue 13): administrators only; ids of nothing are 404 past authorization.
   'POST /api/admin/applications/:applicationId/verification-items/:itemId/evidence': {
-    expected: adminOnly(404),
+    expected: staffOnly('review:application:any', 404),
     request: (ctx) => ({
       path: `/api/admin/applications/${ctx.applicationId}/verification-items/00000000-0000-4000-8000-000000000000/evidence`,
       body: ctx.uploadBody(),
     }),
   },
   'GET /api/admin/applications/:applicationId/evidence/:evidenceId/download': {
-    expected: adminOnly(404),
+    expected: staffOnly('read:application:any', 404),
     request: (ctx) => ({
       path: `/api/admin/applications/${ctx.applicationId}/evidence/00000000-0000-4000-8000-000000000000/download`,
     }),
   },
   'DELETE /api/admin/applications/:applicationId/evidence/:evidenceId': {
-    expected: adminOnly(404),
+    expected: staffOnly('review:application:any', 404),
     request: (ctx) => ({
       path: `/api/admin/applications/${ctx.applicationId}/evidence/00000000-0000-4000-8000-000000000000`,
     }),
   },
   // 'Check NPPES' (issue 15): administrators only; an item id of nothing is 404 past authorization.
   'POST /api/admin/applications/:applicationId/verification-items/:itemId/nppes': {
-    expected: adminOnly(404),
+    expected: staffOnly('review:application:any', 404),
     request: (ctx) => ({
       path: `/api/admin/applications/${ctx.applicationId}/verification-items/00000000-0000-4000-8000-000000000000/nppes`,
       body: {},
@@ -394,27 +457,27 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
   // Exclusion screening (issue 30): administrators only. The matrix stages and applies nothing (an
   // empty body is refused past authorization; the ids name nothing) so the other rows see no list.
   'GET /api/admin/exclusions': {
-    expected: adminOnly(200),
+    expected: staffOnly('read:application:any', 200),
     request: () => ({ path: '/api/admin/exclusions' }),
   },
   'POST /api/admin/exclusions/imports': {
-    expected: adminOnly(400),
+    expected: staffOnly('review:application:any', 400),
     request: () => ({ path: '/api/admin/exclusions/imports', body: {} }),
   },
   'POST /api/admin/exclusions/imports/:id/apply': {
-    expected: adminOnly(404),
+    expected: staffOnly('review:application:any', 404),
     request: () => ({ path: '/api/admin/exclusions/imports/2147483000/apply', body: {} }),
   },
   'DELETE /api/admin/exclusions/imports/:id': {
-    expected: adminOnly(404),
+    expected: staffOnly('review:application:any', 404),
     request: () => ({ path: '/api/admin/exclusions/imports/2147483000' }),
   },
   'GET /api/admin/screening-matches': {
-    expected: adminOnly(200),
+    expected: staffOnly('read:application:any', 200),
     request: () => ({ path: '/api/admin/screening-matches' }),
   },
   'POST /api/admin/screening-matches/:id/decision': {
-    expected: adminOnly(404),
+    expected: staffOnly('review:application:any', 404),
     request: () => ({
       path: '/api/admin/screening-matches/00000000-0000-4000-8000-000000000000/decision',
       body: { decision: 'not_same_person', reason: 'matrix' },

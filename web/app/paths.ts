@@ -2,6 +2,8 @@
  * Paths the shell and several features link to (features never import each other, so they share
  * these through the shell rather than through each other's modules).
  */
+
+import { isStaff } from '../../domain/roles.ts';
 import type { Me } from './session.ts';
 
 /** The query parameter of /auth naming its open tab: `?tab=sign-up` opens 'Sign Up' (issue 28). */
@@ -30,15 +32,18 @@ export function reviewPath(applicationId: string): string {
   return `/admin/applications/${encodeURIComponent(applicationId)}`;
 }
 
-/** Where a role's pages start: '/admin' for administrators, '/dashboard' for providers (spec §2). */
-export function roleHomePath(role: Me['role']): string {
-  return role === 'admin' ? '/admin' : '/dashboard';
+/**
+ * Where a person's pages start: '/admin' for staff (administrators, spec §2, and every staff role of
+ * issue 32), '/dashboard' for providers.
+ */
+export function roleHomePath(roles: Me['roles']): string {
+  return isStaff(roles) ? '/admin' : '/dashboard';
 }
 
 /**
  * Where a signed-in caller belongs now: the set-up page while the session says a second factor is
  * required (administrators before enrolment, issue 16), else their role's home.
  */
-export function homePathOf(me: Pick<Me, 'role' | 'twoFactorRequired'>): string {
-  return me.twoFactorRequired ? TWO_FACTOR_SETUP_PATH : roleHomePath(me.role);
+export function homePathOf(me: Pick<Me, 'roles' | 'twoFactorRequired'>): string {
+  return me.twoFactorRequired ? TWO_FACTOR_SETUP_PATH : roleHomePath(me.roles);
 }

@@ -13,6 +13,7 @@ import { Anchor, AppShell, Box, Burger, Drawer, Group, ScrollArea, Text } from '
 import { useDisclosure } from '@mantine/hooks';
 import { Suspense } from 'react';
 import { Link, Outlet, useMatches, useParams } from 'react-router';
+import { isStaff } from '../../domain/roles.ts';
 import type { SectionKey } from '../../domain/sections/registry.ts';
 import { PRODUCT_NAME } from '../app/page-titles.ts';
 import { ACCOUNT_PATH, homePathOf } from '../app/paths.ts';
@@ -90,7 +91,7 @@ function SignedInShell({ me }: { me: Me }) {
   const { applicationId } = useParams();
   // Providers only: an administrator on a section URL is on the way to /admin.
   const navigator =
-    sectionKey && applicationId && me.role === 'user' ? { sectionKey, applicationId } : undefined;
+    sectionKey && applicationId && !isStaff(me.roles) ? { sectionKey, applicationId } : undefined;
   const [opened, { toggle, close }] = useDisclosure(false);
 
   return (

@@ -1,11 +1,11 @@
 /**
  * Route guards (spec §2, §6; issue 16): signed out -> /auth; a caller who must set up a second factor
- * (an administrator before enrolment) -> the set-up page; an admin on a provider page -> /admin; a
- * provider on /admin -> /dashboard. The server enforces the same rules on every API call.
+ * (staff before enrolment) -> the set-up page; staff on a provider page -> /admin; a provider on
+ * /admin -> /dashboard. The server enforces the same rules on every API call.
  */
 import { lazy, type ReactNode, Suspense } from 'react';
 import { Navigate } from 'react-router';
-import type { Role } from '../../domain/roles.ts';
+import { isStaff } from '../../domain/roles.ts';
 import { homePathOf, roleHomePath } from '../app/paths.ts';
 import { type Me, useSession } from '../app/session.ts';
 import { FullPageLoader } from './full-page-loader.tsx';
@@ -16,15 +16,25 @@ const IdleSessionGuard = lazy(() =>
 );
 
 /**
- * Render `children(me)` for a signed-in caller of role `allow` ('any': every role) who has the second
- * factor their role needs; send everyone else where they belong.
+ * Render `children(me)` for a signed-in caller who is `allow` ('provider', 'staff': any staff role of
+ * issue 32, 'any': everyone) and has the second factor their roles need; send everyone else where
+ * they belong.
  */
-export function RequireRole({ allow, children }: { allow: Role | 'any'; children: (me: Me) => ReactNode }) {
+export function RequireRole({
+  allow,
+  children,
+}: {
+  allow: 'provider' | 'staff' | 'any';
+  children: (me: Me) => ReactNode;
+}) {
   return (
     <RequireSignIn>
       {(me) => {
         if (me.twoFactorRequired) return <Navigate to={homePathOf(me)} replace />;
-        if (allow !== 'any' && me.role !== allow) return <Navigate to={roleHomePath(me.role)} replace />;
+        const staff = isStaff(me.roles);
+        if ((allow === 'provider' && staff) || (allow === 'staff' && !staff)) {
+          return <Navigate to={roleHomePath(me.roles)} replace />;
+        }
         return children(me);
       }}
     </RequireSignIn>

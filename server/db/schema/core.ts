@@ -2,9 +2,19 @@
  * Core credentialing tables: profiles, user_roles, provider_applications (spec §3, §4, §6).
  */
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, check, index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  check,
+  index,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { applicationStatuses } from '../../../domain/application-status.ts';
-import { roles } from '../../../domain/roles.ts';
+import { grantedStaffRoles, roles } from '../../../domain/roles.ts';
 import { user } from './auth.ts';
 
 /** One profile per user (spec §3 profiles). Created when the account is created. */
@@ -39,6 +49,26 @@ export const userRoles = pgTable('user_roles', {
     .references(() => user.id, { onDelete: 'cascade' }),
   role: roleEnum('role').notNull().default('user'),
 });
+
+export const staffRoleEnum = pgEnum('staff_role', grantedStaffRoles);
+
+/**
+ * Staff roles granted besides `admin` (issue 32 item 1, domain/roles.ts): several per person, one row
+ * each. Who granted it and when; the audit log keeps every grant and revocation.
+ */
+export const staffRoleGrants = pgTable(
+  'staff_roles',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    role: staffRoleEnum('role').notNull(),
+    grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The administrator who granted it; null when granted from the command line. */
+    grantedBy: text('granted_by').references(() => user.id, { onDelete: 'set null' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.role] })],
+);
 
 export const applicationStatusEnum = pgEnum('application_status', applicationStatuses);
 

@@ -6,6 +6,7 @@
 import { Anchor, Badge, Button, Card, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { isStaff } from '../../../domain/roles.ts';
 import { roleHomePath, TWO_FACTOR_SETUP_PATH } from '../../app/paths.ts';
 import type { Me } from '../../app/session.ts';
 import { badgeColor } from '../../theme.ts';
@@ -15,7 +16,8 @@ import { TurnOffDialog } from './turn-off-dialog.tsx';
 export default function AccountPage({ me }: { me: Me }) {
   const [turningOff, setTurningOff] = useState(false);
   const on = me.user.twoFactorEnabled;
-  const isAdmin = me.role === 'admin';
+  // Staff (administrators and every staff role of issue 32) must keep the second factor.
+  const isStaffMember = isStaff(me.roles);
   return (
     <>
       <main>
@@ -24,8 +26,8 @@ export default function AccountPage({ me }: { me: Me }) {
             <Title order={1} size="h3" pt="md">
               Account
             </Title>
-            <Anchor component={Link} to={roleHomePath(me.role)} size="sm">
-              {isAdmin ? 'Back to the admin dashboard' : 'Back to your dashboard'}
+            <Anchor component={Link} to={roleHomePath(me.roles)} size="sm">
+              {isStaffMember ? 'Back to the admin dashboard' : 'Back to your dashboard'}
             </Anchor>
             <Text style={{ overflowWrap: 'anywhere' }}>
               Signed in as <strong>{me.user.email}</strong>
@@ -47,7 +49,7 @@ export default function AccountPage({ me }: { me: Me }) {
                       Set up
                     </Button>
                   )}
-                  {on && !isAdmin && (
+                  {on && !isStaffMember && (
                     <Button variant="default" color="red.9" onClick={() => setTurningOff(true)}>
                       Turn off
                     </Button>
@@ -58,10 +60,10 @@ export default function AccountPage({ me }: { me: Me }) {
                     ? 'Sign-in asks for a code from your authenticator app (or a backup code) after your password.'
                     : 'Add a code from an authenticator app to your sign-in, so a stolen password is not enough.'}
                 </Text>
-                {on && isAdmin && (
+                {on && isStaffMember && (
                   <Text size="sm">
-                    Administrators must keep two-factor authentication on. If you lose your authenticator and
-                    your backup codes, ask another administrator to reset it.
+                    Staff must keep two-factor authentication on. If you lose your authenticator and your
+                    backup codes, ask an administrator to reset it.
                   </Text>
                 )}
               </Stack>

@@ -100,7 +100,7 @@ export default function TwoFactorSetupPage({ me }: { me: Me }) {
                   email={me.user.email}
                   onDone={() => {
                     setEnrolment(undefined);
-                    navigate(roleHomePath(me.role));
+                    navigate(roleHomePath(me.roles));
                   }}
                 />
               )}
