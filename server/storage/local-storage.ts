@@ -53,7 +53,11 @@ export function createLocalStorage(root: string): ObjectStorage {
       await fsp.mkdir(dir, { recursive: true });
       const { file: temp, release } = claimTempFile(dir, TEMP_PREFIX);
       try {
-        await pipeline(body, fs.createWriteStream(temp, { flags: 'wx', mode: 0o600 }));
+        // Opened here, before the body flows: a stream that opens its own file could create it after
+        // a failed body's clean-up below had run (seen under load), leaving a stray temp file.
+        const created = await fsp.open(temp, 'wx', 0o600);
+        // The stream closes the handle when it ends or fails.
+        await pipeline(body, created.createWriteStream());
         // fsync is per file, so a second descriptor flushes what the stream wrote.
         const handle = await fsp.open(temp, 'r+');
         let size: number;
