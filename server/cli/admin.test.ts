@@ -193,4 +193,48 @@ describe('npm run admin', () => {
       await app.close();
     }
   }, 60_000);
+
+  it('grants and revokes a staff role with --role, audited, and refuses an unknown role (issue 32)', async () => {
+    const app = await createTestApp();
+    try {
+      const sam = await signUpAndSignIn(app, { firstName: 'Sam' });
+      const env = { DATA_DIR: temporaryDirectory(), DATABASE_URL: app.databaseUrl };
+      const pool = app.runtime.deps.database.pool;
+      const me = async () => (await sam.json<{ roles: string[] }>('GET', '/api/me')).body.roles;
+      expect(await me()).toEqual(['user']);
+
+      const granted = await runAdmin(['grant', sam.email, '--role', 'medical-director'], env);
+      expect(granted).toMatchObject({ code: 0, stderr: '' });
+      expect(granted.stdout.trim()).toBe(
+        `${sam.email} now has the role Medical Director (medical-director). It applies from the user's next request.`,
+      );
+      const again = await runAdmin(['grant', sam.email, '--role', 'medical-director'], env);
+      expect(again.stdout.trim()).toBe(
+        `${sam.email} already had the role Medical Director (medical-director): nothing changed.`,
+      );
+      expect((await runAdmin(['grant', sam.email, '--role', 'auditor'], env)).code).toBe(0);
+      // The user's next request acts with both roles (running servers forgot the session at the change).
+      expect(await me()).toEqual(['medical_director', 'auditor']);
+
+      expect((await runAdmin(['revoke', sam.email, '--role', 'medical-director'], env)).code).toBe(0);
+      expect(await me()).toEqual(['auditor']);
+      const audit = await pool.query<{ details: Record<string, unknown> }>(
+        `select details from audit_log where action = 'auth.role_changed' and subject_user_id = $1 order by id`,
+        [sam.userId],
+      );
+      expect(audit.rows.map((r) => r.details)).toEqual([
+        { role: 'medical_director', change: 'granted', via: 'cli' },
+        { role: 'auditor', change: 'granted', via: 'cli' },
+        { role: 'medical_director', change: 'revoked', via: 'cli' },
+      ]);
+
+      const unknown = await runAdmin(['grant', sam.email, '--role', 'chief'], env);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toContain('Unknown role: chief.');
+      expect(unknown.stderr).toContain('administrator, specialist, medical-director, committee, auditor');
+      expect(await me()).toEqual(['auditor']);
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
 });

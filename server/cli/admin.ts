@@ -1,6 +1,8 @@
 /**
- * `npm run admin -- grant <email>` / `npm run admin -- revoke <email>`: change a user's role
- * (issue 2). The web app has no way to make an admin. `npm run admin -- reset-2fa <email>`: remove a
+ * `npm run admin -- grant <email> [--role ROLE]` / `npm run admin -- revoke <email> [--role ROLE]`:
+ * grant or revoke a staff role (issue 2; issue 32: ROLE is administrator, the default, specialist,
+ * medical-director, committee or auditor; domain/roles.ts `staffRoleCliName`). Administrators also
+ * manage roles on the 'Staff' tab; this is how the first administrator is made. `npm run admin -- reset-2fa <email>`: remove a
  * lost second factor (issue 16); the user sets up a new one at the next sign-in (administrators) or
  * may (providers); their sessions end. Revoking the admin role keeps the user's factor. Works while
  * the server runs: with the embedded database it connects to the running cluster. Every change is
@@ -14,17 +16,24 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
-import type { Role } from '../../domain/roles.ts';
+import {
+  type StaffRole,
+  staffRoleCliName,
+  staffRoleLabel,
+  staffRoleOfCliName,
+  staffRoles,
+} from '../../domain/roles.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { notifySessionsRevoked } from '../auth/session-revocations.ts';
 import { type DatabaseHandle, openDatabase } from '../db/client.ts';
 import { hasEmbeddedCluster, runningEmbeddedUrl, startEmbeddedPostgres } from '../db/embedded-postgres.ts';
 import { session, twoFactor, user } from '../db/schema/auth.ts';
-import { userRoles } from '../db/schema/core.ts';
 import { type Env, loadEnv } from '../env.ts';
+import { changeStaffRoles } from '../staff/staff-roles.service.ts';
 
-const usage =
-  'Usage: npm run admin -- grant <email> | npm run admin -- revoke <email> | npm run admin -- reset-2fa <email>';
+const roleNames = staffRoles.map((role) => staffRoleCliName[role]).join(', ');
+const usage = `Usage: npm run admin -- grant <email> [--role ROLE] | npm run admin -- revoke <email> [--role ROLE] | npm run admin -- reset-2fa <email>
+ROLE is one of ${roleNames} (default administrator).`;
 const pointAtServer =
   "Set DATA_DIR to the server's data directory, or DATABASE_URL to the server's database, as the server has them.";
 
@@ -88,21 +97,34 @@ async function assertServerSchema(target: ServerDatabase): Promise<void> {
   }
 }
 
-async function changeRole(database: DatabaseHandle, userId: string, role: Role, email: string) {
-  await database.db.transaction(async (tx) => {
-    await tx
-      .insert(userRoles)
-      .values({ userId, role })
-      .onConflictDoUpdate({ target: userRoles.userId, set: { role } });
-    await recordAudit(tx, {
-      action: 'auth.role_changed',
-      subjectUserId: userId,
-      details: { role, via: 'cli' },
-    });
-    // Running servers forget the sessions they trusted from memory, at this commit (decision 015).
-    await notifySessionsRevoked(tx);
-  });
-  console.log(`${email} now has the role ${role}. It applies from the user's next request.`);
+async function changeRole(
+  database: DatabaseHandle,
+  userId: string,
+  command: 'grant' | 'revoke',
+  role: StaffRole,
+  email: string,
+) {
+  const change = await changeStaffRoles(
+    database.db,
+    userId,
+    command === 'grant' ? { grant: [role], revoke: [] } : { grant: [], revoke: [role] },
+    { keepAnAdministrator: false, actorUserId: null, via: 'cli' },
+  );
+  const label = `${staffRoleLabel[role]} (${staffRoleCliName[role]})`;
+  if (role === 'admin') {
+    // The spec's role (user_roles): what this command has always said.
+    console.log(
+      `${email} now has the role ${command === 'grant' ? 'admin' : 'user'}. It applies from the user's next request.`,
+    );
+  } else if (change.granted.length + change.revoked.length > 0) {
+    console.log(
+      `${email} ${command === 'grant' ? 'now has' : 'no longer has'} the role ${label}. It applies from the user's next request.`,
+    );
+  } else {
+    console.log(
+      `${email} ${command === 'grant' ? 'already had' : 'did not have'} the role ${label}: nothing changed.`,
+    );
+  }
 }
 
 /**
@@ -133,10 +155,22 @@ async function resetSecondFactor(database: DatabaseHandle, userId: string, email
 }
 
 async function main() {
-  const [command, email] = process.argv.slice(2);
+  const [command, email, ...options] = process.argv.slice(2);
   if ((command !== 'grant' && command !== 'revoke' && command !== 'reset-2fa') || !email) {
     console.error(usage);
     process.exit(2);
+  }
+  let role: StaffRole = 'admin';
+  if (options.length > 0) {
+    const named =
+      options[0] === '--role' && options.length === 2 ? staffRoleOfCliName(options[1]!) : undefined;
+    if (!named || command === 'reset-2fa') {
+      console.error(
+        `${options[0] === '--role' && options[1] ? `Unknown role: ${options[1]}. ` : ''}${usage}`,
+      );
+      process.exit(2);
+    }
+    role = named;
   }
   const env = loadEnv();
   const logger = pino({ level: 'warn' });
@@ -154,7 +188,7 @@ async function main() {
       );
     }
     if (command === 'reset-2fa') await resetSecondFactor(target.database, account.id, email);
-    else await changeRole(target.database, account.id, command === 'grant' ? 'admin' : 'user', email);
+    else await changeRole(target.database, account.id, command, role, email);
   } finally {
     await target.close();
   }

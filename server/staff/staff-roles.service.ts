@@ -1,0 +1,128 @@
+/**
+ * Granting and revoking staff roles (issue 32 items 1 and 2, domain/roles.ts): the Administrator
+ * role is `user_roles.role = 'admin'` (spec §6), the others are rows of `staff_roles`. Used by the
+ * 'Staff' tab (server/staff/staff.routes.ts) and by `npm run admin -- grant|revoke EMAIL --role ROLE`
+ * (server/cli/admin.ts). Every change is audited ('auth.role_changed', details: the role, granted or
+ * revoked, and from where) and ends what running servers remember of the person's sessions, so it
+ * applies from their next request (decision 015).
+ */
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { AppError } from '../../domain/app-error.ts';
+import { type GrantedStaffRole, grantedStaffRoles, type StaffRole, staffRoles } from '../../domain/roles.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import { notifySessionsRevoked } from '../auth/session-revocations.ts';
+import type { Database } from '../db/client.ts';
+import { staffRoleGrants, userRoles } from '../db/schema/core.ts';
+
+/** The message of the 409 when a change would leave nobody with the Administrator role. */
+export const LAST_ADMINISTRATOR_MESSAGE =
+  'This is the last administrator. Give the Administrator role to someone else first, then remove it here.';
+
+/** What one change did: the roles it actually granted and revoked (a role already held is not granted again). */
+export interface StaffRoleChange {
+  granted: StaffRole[];
+  revoked: StaffRole[];
+}
+
+/**
+ * Grant `grant` and revoke `revoke` for `userId`, in one transaction.
+ * @param options.keepAnAdministrator refuse (409, LAST_ADMINISTRATOR_MESSAGE) a change that removes
+ *   the last administrator; the 'Staff' tab sets it, the operator's CLI does not (it can always
+ *   grant the role again)
+ * @param options.actorUserId who made the change (null: the command line), for `granted_by` and the audit
+ * @param options.via where it was made: 'staff_tab' or 'cli'
+ * @throws AppError conflict when `keepAnAdministrator` holds and the change would break it
+ */
+export async function changeStaffRoles(
+  db: Database,
+  userId: string,
+  change: { grant: readonly StaffRole[]; revoke: readonly StaffRole[] },
+  options: {
+    keepAnAdministrator: boolean;
+    actorUserId: string | null;
+    via: 'staff_tab' | 'cli';
+    ipAddress?: string;
+  },
+): Promise<StaffRoleChange> {
+  return db.transaction(async (tx) => {
+    const done: StaffRoleChange = { granted: [], revoked: [] };
+    if (change.revoke.includes('admin')) {
+      // Every administrator row locked, so two removals at once cannot each see the other as the
+      // one who stays: the second waits and counts again.
+      const admins = await tx
+        .select({ userId: userRoles.userId })
+        .from(userRoles)
+        .where(eq(userRoles.role, 'admin'))
+        .for('update');
+      const isAdmin = admins.some((a) => a.userId === userId);
+      if (isAdmin && admins.length === 1 && options.keepAnAdministrator) {
+        throw new AppError('conflict', LAST_ADMINISTRATOR_MESSAGE);
+      }
+      if (isAdmin) {
+        await tx.update(userRoles).set({ role: 'user' }).where(eq(userRoles.userId, userId));
+        done.revoked.push('admin');
+      }
+    }
+    if (change.grant.includes('admin')) {
+      const [before] = await tx
+        .select({ role: userRoles.role })
+        .from(userRoles)
+        .where(eq(userRoles.userId, userId))
+        .for('update');
+      if (before?.role !== 'admin') {
+        await tx
+          .insert(userRoles)
+          .values({ userId, role: 'admin' })
+          .onConflictDoUpdate({ target: userRoles.userId, set: { role: 'admin' } });
+        done.granted.push('admin');
+      }
+    }
+    const grant = change.grant.filter(isGranted);
+    if (grant.length > 0) {
+      const rows = await tx
+        .insert(staffRoleGrants)
+        .values(grant.map((role) => ({ userId, role, grantedBy: options.actorUserId })))
+        .onConflictDoNothing()
+        .returning({ role: staffRoleGrants.role });
+      done.granted.push(...rows.map((r) => r.role));
+    }
+    const revoke = change.revoke.filter(isGranted);
+    if (revoke.length > 0) {
+      const rows = await tx
+        .delete(staffRoleGrants)
+        .where(and(eq(staffRoleGrants.userId, userId), inArray(staffRoleGrants.role, revoke)))
+        .returning({ role: staffRoleGrants.role });
+      done.revoked.push(...rows.map((r) => r.role));
+    }
+    for (const [roles, kind] of [
+      [done.granted, 'granted'],
+      [done.revoked, 'revoked'],
+    ] as const) {
+      for (const role of roles) {
+        await recordAudit(tx, {
+          action: 'auth.role_changed',
+          actorUserId: options.actorUserId,
+          subjectUserId: userId,
+          ipAddress: options.ipAddress,
+          details: { role, change: kind, via: options.via },
+        });
+      }
+    }
+    if (done.granted.length + done.revoked.length > 0) await notifySessionsRevoked(tx);
+    return done;
+  });
+}
+
+function isGranted(role: StaffRole): role is GrantedStaffRole {
+  return (grantedStaffRoles as readonly string[]).includes(role);
+}
+
+/** The staff roles `userId` holds, in `staffRoles` order (one round trip). */
+export async function staffRolesOf(db: Database, userId: string): Promise<StaffRole[]> {
+  const { rows } = await db.execute<{ role: StaffRole }>(sql`
+    select 'admin' as role from ${userRoles} where ${userRoles.userId} = ${userId} and ${userRoles.role} = 'admin'
+    union all
+    select ${staffRoleGrants.role}::text from ${staffRoleGrants} where ${staffRoleGrants.userId} = ${userId}`);
+  const held = new Set(rows.map((r) => r.role));
+  return staffRoles.filter((role) => held.has(role));
+}
