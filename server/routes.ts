@@ -11,6 +11,7 @@ import { cycleRoutes } from './cycles/cycles.routes.ts';
 import { documentRoutes } from './documents/documents.routes.ts';
 import { notificationRoutes } from './notifications/notifications.routes.ts';
 import { sectionRoutes } from './sections/sections.routes.ts';
+import { staffRoutes } from './staff/staff.routes.ts';
 
 export async function featureRoutes(app: AppInstance) {
   // Feature plugins are registered here as they are built.
@@ -23,4 +24,6 @@ export async function featureRoutes(app: AppInstance) {
   await app.register(sectionRoutes);
   // Issue 29 item 6: 'Review and Confirm' of a copied section.
   await app.register(sectionConfirmationRoutes);
+  // Issue 32 item 2: the 'Staff' tab.
+  await app.register(staffRoutes);
 }

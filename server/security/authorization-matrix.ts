@@ -280,6 +280,16 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
     expected: staffOnly('read:audit:any'),
     request: () => ({ path: '/api/admin/audit-log' }),
   },
+  // The 'Staff' tab (issue 32 item 2): administrators only. Provider A's roles set to none, as they
+  // are: past authorization, nothing changes.
+  'GET /api/admin/staff': {
+    expected: staffOnly('manage:staff:any'),
+    request: () => ({ path: '/api/admin/staff' }),
+  },
+  'PUT /api/admin/staff/:userId/roles': {
+    expected: staffOnly('manage:staff:any'),
+    request: (ctx) => ({ path: `/api/admin/staff/${ctx.userId}/roles`, body: { roles: [] } }),
+  },
   // The 'Expiring' tab and its CSV export (issue 14).
   'GET /api/admin/expiring-credentials': {
     expected: staffOnly('read:provider:any'),

@@ -7,12 +7,15 @@
  * applies from their next request (decision 015).
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { STAFF_LIST_LIMIT, STAFF_SEARCH_MAX, type StaffList } from '../../domain/api/staff.ts';
 import { AppError } from '../../domain/app-error.ts';
 import { type GrantedStaffRole, grantedStaffRoles, type StaffRole, staffRoles } from '../../domain/roles.ts';
+import { normalizeSearch, profileMatches } from '../admin/admin-list-query.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { notifySessionsRevoked } from '../auth/session-revocations.ts';
 import type { Database } from '../db/client.ts';
-import { staffRoleGrants, userRoles } from '../db/schema/core.ts';
+import { user } from '../db/schema/auth.ts';
+import { profiles, staffRoleGrants, userRoles } from '../db/schema/core.ts';
 
 /** The message of the 409 when a change would leave nobody with the Administrator role. */
 export const LAST_ADMINISTRATOR_MESSAGE =
@@ -125,4 +128,52 @@ export async function staffRolesOf(db: Database, userId: string): Promise<StaffR
     select ${staffRoleGrants.role}::text from ${staffRoleGrants} where ${staffRoleGrants.userId} = ${userId}`);
   const held = new Set(rows.map((r) => r.role));
   return staffRoles.filter((role) => held.has(role));
+}
+
+/** The name and email of `userId` (the profile's, else the account's), or null for no such user. */
+export async function userExists(
+  db: Database,
+  userId: string,
+): Promise<{ userId: string; name: string; email: string } | null> {
+  const { rows } = await db.execute<{ user_id: string; name: string; email: string }>(sql`
+    select u.id as user_id,
+           coalesce(nullif(trim(p.first_name || ' ' || p.last_name), ''), u.name) as name, u.email
+    from ${user} u left join ${profiles} p on p.user_id = u.id
+    where u.id = ${userId}`);
+  const row = rows[0];
+  return row ? { userId: row.user_id, name: row.name, email: row.email } : null;
+}
+
+/**
+ * The 'Staff' tab's list (domain/api/staff.ts): without `search`, everyone holding a staff role; with
+ * it, the people whose name or email contains it (the admin search's trigram expression), each with
+ * their roles. Sorted by name; at most STAFF_LIST_LIMIT, `more` when others match.
+ */
+export async function listStaff(db: Database, search: string | undefined): Promise<StaffList> {
+  const term = normalizeSearch(search).slice(0, STAFF_SEARCH_MAX);
+  const filter = term
+    ? profileMatches(term)
+    : sql`(exists (select 1 from ${userRoles} r where r.user_id = ${profiles.userId} and r.role = 'admin')
+           or exists (select 1 from ${staffRoleGrants} g where g.user_id = ${profiles.userId}))`;
+  const { rows } = await db.execute<{ user_id: string; name: string; email: string; roles: string[] }>(sql`
+    select ${profiles.userId} as user_id,
+           trim(${profiles.firstName} || ' ' || ${profiles.lastName}) as name, ${profiles.email} as email,
+           array(
+             select 'admin' from ${userRoles} r where r.user_id = ${profiles.userId} and r.role = 'admin'
+             union all
+             select g.role::text from ${staffRoleGrants} g where g.user_id = ${profiles.userId}
+           ) as roles
+    from ${profiles}
+    where ${filter}
+    order by lower(${profiles.firstName} || ' ' || ${profiles.lastName}), ${profiles.email}, ${profiles.userId}
+    limit ${STAFF_LIST_LIMIT + 1}`);
+  return {
+    people: rows.slice(0, STAFF_LIST_LIMIT).map((row) => ({
+      userId: row.user_id,
+      name: row.name,
+      email: row.email,
+      roles: staffRoles.filter((role) => row.roles.includes(role)),
+    })),
+    more: rows.length > STAFF_LIST_LIMIT,
+  };
 }
