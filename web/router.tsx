@@ -38,6 +38,7 @@ const adminTabPanels: AdminTabPanels = {
       default: m.ScreeningMatchesTab,
     })),
   ),
+  staff: lazy(() => import('./features/staff/staff-tab.tsx').then((m) => ({ default: m.StaffTab }))),
 };
 const ReviewPage = lazyPage(() => import('./features/review/review-page.tsx'));
 const AccountPage = lazyPage(() => import('./features/account/account-page.tsx'));
@@ -121,7 +122,9 @@ export const router = createBrowserRouter([
           },
           {
             path: '/admin',
-            element: <RequireRole allow="staff">{() => <AdminPage panels={adminTabPanels} />}</RequireRole>,
+            element: (
+              <RequireRole allow="staff">{(me) => <AdminPage panels={adminTabPanels} me={me} />}</RequireRole>
+            ),
             handle: { ...title(pageNames.admin, AdminPage.preload), tabs: adminTabTitles },
           },
           {

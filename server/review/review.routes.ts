@@ -203,12 +203,13 @@ export async function reviewAdminRoutes(app: AppInstance) {
       },
     },
     async (request) => {
-      await reviewer(request);
-      return getAdminReview(app.deps.db, request.params.applicationId, {
-        cipher: app.deps.cipher,
-        validDays: app.deps.env.ATTESTATION_VALID_DAYS,
-        now: new Date(),
-      });
+      const { actor } = await reviewer(request);
+      return getAdminReview(
+        app.deps.db,
+        request.params.applicationId,
+        { cipher: app.deps.cipher, validDays: app.deps.env.ATTESTATION_VALID_DAYS, now: new Date() },
+        actor.roles,
+      );
     },
   );
 

@@ -28,6 +28,7 @@ import {
   availableCycleActions,
   credentialState,
 } from '../../domain/credentials/provider-credential.ts';
+import { hasPermission, type Permission } from '../../domain/permissions.ts';
 import { type ApplicationSnapshot, diffByRow } from '../../domain/review/application-snapshot.ts';
 import {
   availableActions,
@@ -45,6 +46,7 @@ import {
   type VerificationStatus,
 } from '../../domain/review/verification-checklist.ts';
 import type { FieldChange } from '../../domain/review/verification-fingerprint.ts';
+import type { AccessRole } from '../../domain/roles.ts';
 import { deaWarnings, npiWarning } from '../../domain/sections/identifier-checks.ts';
 import { paidClaimInLastFiveYears } from '../../domain/sections/malpractice-claims.ts';
 import { workHistoryGapLines } from '../../domain/sections/work-history-gaps.ts';
@@ -674,6 +676,7 @@ export async function getAdminReview(
   db: Database,
   applicationId: string,
   attestation: { cipher: FieldCipher; validDays: number; now: Date },
+  callerRoles: readonly AccessRole[] = ['admin'],
 ): Promise<AdminReview> {
   if (!isUuid(applicationId)) throw applicationNotFound();
   const [row] = await db
@@ -787,7 +790,10 @@ export async function getAdminReview(
     reviewerId: row.reviewerId,
     decidedAt: row.decidedAt?.toISOString() ?? null,
     decisionReason: row.decisionReason,
-    availableActions: availableActions({ status: row.applicationStatus, openRequest }, 'reviewer'),
+    // Issue 32: only what the caller's roles may do ('Approve' and 'Reject' are decisions).
+    availableActions: availableActions({ status: row.applicationStatus, openRequest }, 'reviewer').filter(
+      (action) => hasPermission(callerRoles, reviewActionPermission[action]),
+    ),
     versions: versions.map((v) => ({ ...v, createdAt: v.createdAt.toISOString() })),
     checklist: items.map((item) =>
       presentItem(
@@ -827,6 +833,16 @@ export async function getAdminReview(
     }),
   };
 }
+
+/** The permission a reviewer's action needs (issue 32, domain/permissions.ts). */
+const reviewActionPermission: Record<ReviewAction, Permission> = {
+  complete: 'send:notification:own',
+  submit_response: 'write:section:own',
+  start_review: 'review:application:any',
+  request_information: 'review:application:any',
+  approve: 'decide:application:any',
+  reject: 'decide:application:any',
+};
 
 /**
  * One version of the snapshot and the rows that changed (issue 29 item 5, `diffByRow`): since the

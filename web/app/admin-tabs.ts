@@ -3,21 +3,33 @@
  * label, which is also its page name in the document title (web/app/page-titles.ts). Here, in the
  * shell, because the router titles the page and the admin feature renders the tabs.
  */
+import { hasPermission, type Permission } from '../../domain/permissions.ts';
+import type { AccessRole } from '../../domain/roles.ts';
 
 /** The query parameter of /admin naming its open tab, e.g. `/admin?tab=review`. */
 export const ADMIN_TAB_PARAM = 'tab';
 
-/** The tabs in their order on screen; the first is open when the URL names none. */
+/**
+ * The tabs in their order on screen; the first shown is open when the URL names none. Each is shown
+ * to the roles holding its `permission` (issue 32, domain/permissions.ts; the server checks the same
+ * permissions on the tab's requests).
+ */
 export const adminTabs = [
-  { value: 'users', label: 'Users & Applications' },
-  { value: 'review', label: 'Review Queue' },
-  { value: 'documents', label: 'All Documents' },
-  { value: 'audit', label: 'Audit Log' },
-  { value: 'notifications', label: 'Notifications' },
-  { value: 'exclusions', label: 'Exclusions' },
-  { value: 'screening', label: 'Screening Matches' },
-  { value: 'expiring', label: 'Expiring' },
-] as const;
+  { value: 'users', label: 'Users & Applications', permission: 'read:provider:any' },
+  { value: 'review', label: 'Review Queue', permission: 'read:application:any' },
+  { value: 'documents', label: 'All Documents', permission: 'read:document:any' },
+  { value: 'audit', label: 'Audit Log', permission: 'read:audit:any' },
+  { value: 'notifications', label: 'Notifications', permission: 'read:application:any' },
+  { value: 'exclusions', label: 'Exclusions', permission: 'read:application:any' },
+  { value: 'screening', label: 'Screening Matches', permission: 'read:application:any' },
+  { value: 'expiring', label: 'Expiring', permission: 'read:provider:any' },
+  { value: 'staff', label: 'Staff', permission: 'manage:staff:any' },
+] as const satisfies readonly { value: string; label: string; permission: Permission }[];
+
+/** The tabs someone acting with `roles` may open, in screen order. */
+export function visibleAdminTabs(roles: readonly AccessRole[]): (typeof adminTabs)[number][] {
+  return adminTabs.filter((tab) => hasPermission(roles, tab.permission));
+}
 
 /** One tab's `?tab=` value. */
 export type AdminTab = (typeof adminTabs)[number]['value'];

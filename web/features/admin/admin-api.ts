@@ -59,16 +59,18 @@ function query(params: Record<string, string | number | undefined>): string {
   return text ? `?${text}` : '';
 }
 
-export function useAdminStats() {
+export function useAdminStats(enabled = true) {
   return useQuery({
     queryKey: ['admin', 'stats'],
+    enabled,
     queryFn: () => api<AdminStats>('GET', '/api/admin/stats'),
   });
 }
 
-export function useProviderCards(search: string, page: number) {
+export function useProviderCards(search: string, page: number, enabled = true) {
   return useQuery({
     queryKey: ['admin', 'providers', search, page],
+    enabled,
     queryFn: () =>
       api<ProviderList>(
         'GET',

@@ -25,8 +25,11 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { type ComponentType, Suspense, useEffect, useRef, useState } from 'react';
+import { hasPermission } from '../../../domain/permissions.ts';
+import { type AccessRole, staffRoleLabel } from '../../../domain/roles.ts';
 import { isTwoFactorRequired } from '../../api.ts';
-import { adminTabs } from '../../app/admin-tabs.ts';
+import { visibleAdminTabs } from '../../app/admin-tabs.ts';
+import type { Me } from '../../app/session.ts';
 import { FullPageLoader } from '../../components/full-page-loader.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { notifyError } from '../../notify.ts';
@@ -96,21 +99,31 @@ function Counter({
  * The page's heading with the Admin badge (spec §2 /admin). Sign Out, the administrator's name and
  * 'Account' are in the app shell's header above it (issue 17, web/components/app-shell.tsx).
  */
-function AdminHeader() {
+function AdminHeader({ roles }: { roles: readonly AccessRole[] }) {
   return (
     <Container size="xl" py="md">
       <Group>
         <Title order={1} size="h3">
           Admin Dashboard
         </Title>
-        <Badge color="red.9">Admin</Badge>
+        {/* The spec's 'Admin' badge; each other staff role held by its name (issue 32). */}
+        {roles.map((role) =>
+          role === 'user' ? null : (
+            <Badge key={role} color={role === 'admin' ? 'red.9' : 'blue.9'}>
+              {role === 'admin' ? 'Admin' : staffRoleLabel[role]}
+            </Badge>
+          ),
+        )}
       </Group>
     </Container>
   );
 }
 
-/** A tab's content rendered by another feature; `enabled` is true while the tab is shown. */
-export type AdminTabPanel = ComponentType<{ enabled: boolean }>;
+/**
+ * A tab's content rendered by another feature; `enabled` is true while the tab is shown; `canAct`:
+ * the caller's roles may change what it shows (`review:application:any`, issue 32), else it reads only.
+ */
+export type AdminTabPanel = ComponentType<{ enabled: boolean; canAct: boolean }>;
 
 /**
  * The tabs of other features, composed by the router (web/router.tsx; features never import each
@@ -119,19 +132,27 @@ export type AdminTabPanel = ComponentType<{ enabled: boolean }>;
 export interface AdminTabPanels {
   exclusions: AdminTabPanel;
   screening: AdminTabPanel;
+  /** The 'Staff' tab (issue 32 item 2). */
+  staff: AdminTabPanel;
 }
 
-export default function AdminPage({ panels }: { panels: AdminTabPanels }) {
+export default function AdminPage({ panels, me }: { panels: AdminTabPanels; me: Me }) {
   const { view, openTab, openPage, setSearch, setReviewFilter, setAuditAction, setExpiringFilter } =
     useAdminView();
-  const { tab, search } = view;
+  const { search } = view;
+  // Only the tabs the caller's roles may open (issue 32); a tab named in the URL that is not one of
+  // them opens the first that is.
+  const shownTabs = visibleAdminTabs(me.roles);
+  const tab = shownTabs.some((t) => t.value === view.tab) ? view.tab : (shownTabs[0]?.value ?? view.tab);
+  const readsFiles = hasPermission(me.roles, 'read:provider:any');
+  const reviews = hasPermission(me.roles, 'review:application:any');
   const [searchInput, setSearchInput] = useSearchInput(search, setSearch);
   /** The page of `tab` (the URL holds the open tab's page only). */
   const pageOf = (of: typeof tab) => (tab === of ? view.page : 1);
   const [viewing, setViewing] = useState<string | null>(null);
 
-  const stats = useAdminStats();
-  const providers = useProviderCards(search, pageOf('users'));
+  const stats = useAdminStats(readsFiles);
+  const providers = useProviderCards(search, pageOf('users'), readsFiles);
   const allDocuments = useAllDocuments(search, pageOf('documents'), tab === 'documents');
   const audit = useAuditLog(view.auditAction, pageOf('audit'), tab === 'audit');
   // two_factor_required is no failure to report: the app is taking the admin to the set-up page.
@@ -142,10 +163,24 @@ export default function AdminPage({ panels }: { panels: AdminTabPanels }) {
     if (failed) notifyError('Error', 'Failed to load admin data');
   }, [failed]);
 
-  if (stats.isPending && providers.isPending) {
+  if (shownTabs.length === 0) {
     return (
       <main>
-        <AdminHeader />
+        <AdminHeader roles={me.roles} />
+        <Container size="xl" pb="xl">
+          <Text>
+            Nothing to open here for your roles yet. A Committee Member sees the files on the agendas of their
+            committee meetings; for anything else, ask an administrator to change your roles.
+          </Text>
+        </Container>
+      </main>
+    );
+  }
+
+  if (readsFiles && stats.isPending && providers.isPending) {
+    return (
+      <main>
+        <AdminHeader roles={me.roles} />
         <FullPageLoader label="Loading admin dashboard..." />
       </main>
     );
@@ -154,7 +189,7 @@ export default function AdminPage({ panels }: { panels: AdminTabPanels }) {
   return (
     <>
       <main>
-        <AdminHeader />
+        <AdminHeader roles={me.roles} />
         <Container size="xl" pb="xl">
           <Stack>
             <SimpleGrid cols={{ base: 1, sm: 3 }} component="section" aria-label="Totals">
@@ -179,7 +214,7 @@ export default function AdminPage({ panels }: { panels: AdminTabPanels }) {
             />
             <Tabs value={tab} onChange={openTab} keepMounted={false}>
               <Tabs.List aria-label="Admin views">
-                {adminTabs.map(({ value, label }) => (
+                {shownTabs.map(({ value, label }) => (
                   <Tabs.Tab key={value} value={value}>
                     {label}
                   </Tabs.Tab>
@@ -219,16 +254,24 @@ export default function AdminPage({ panels }: { panels: AdminTabPanels }) {
                 />
               </Tabs.Panel>
               <Tabs.Panel value="notifications" pt="md">
-                <NotificationsTab enabled={tab === 'notifications'} />
+                <NotificationsTab
+                  enabled={tab === 'notifications'}
+                  canResend={hasPermission(me.roles, 'send:notification:any')}
+                />
               </Tabs.Panel>
               <Tabs.Panel value="exclusions" pt="md">
                 <Suspense fallback={<InlineLoader />}>
-                  <panels.exclusions enabled={tab === 'exclusions'} />
+                  <panels.exclusions enabled={tab === 'exclusions'} canAct={reviews} />
                 </Suspense>
               </Tabs.Panel>
               <Tabs.Panel value="screening" pt="md">
                 <Suspense fallback={<InlineLoader />}>
-                  <panels.screening enabled={tab === 'screening'} />
+                  <panels.screening enabled={tab === 'screening'} canAct={reviews} />
+                </Suspense>
+              </Tabs.Panel>
+              <Tabs.Panel value="staff" pt="md">
+                <Suspense fallback={<InlineLoader />}>
+                  <panels.staff enabled={tab === 'staff'} canAct />
                 </Suspense>
               </Tabs.Panel>
               <Tabs.Panel value="expiring" pt="md">

@@ -114,7 +114,8 @@ function NotificationCard({
   onResend,
 }: {
   notification: AdminNotification;
-  onResend: (notification: AdminNotification) => void;
+  /** Without it (a role that reads only, issue 32) there is no Resend. */
+  onResend?: (notification: AdminNotification) => void;
 }) {
   const [open, setOpen] = useState(false);
   const logId = `attempts-${notification.id}`;
@@ -149,7 +150,7 @@ function NotificationCard({
               {open ? 'Hide attempt log' : 'Show attempt log'} ({notification.attemptLog.length})
             </Text>
           </UnstyledButton>
-          {canResend && (
+          {canResend && onResend && (
             <Button size="xs" onClick={() => onResend(notification)}>
               {RESEND}
             </Button>
@@ -193,7 +194,8 @@ function StatusEventCard({
   onResend,
 }: {
   event: AdminStatusEvent;
-  onResend: (event: AdminStatusEvent) => void;
+  /** Without it (a role that reads only, issue 32) there is no Resend. */
+  onResend?: (event: AdminStatusEvent) => void;
 }) {
   return (
     <Card withBorder padding="md" component="li" aria-label={`Status change of ${providerOf(event)}`}>
@@ -218,7 +220,7 @@ function StatusEventCard({
           </Field>
         )}
         {event.lastError && <Field label="Last error">{event.lastError}</Field>}
-        {event.status === 'failed' && (
+        {event.status === 'failed' && onResend && (
           <Group>
             <Button size="xs" onClick={() => onResend(event)}>
               {RESEND}
@@ -387,7 +389,7 @@ function DeliveryList<State extends CompletionStatus, Item extends { id: string 
   );
 }
 
-function CompletionNotifications({ enabled }: { enabled: boolean }) {
+function CompletionNotifications({ enabled, canResend }: { enabled: boolean; canResend: boolean }) {
   return (
     <DeliveryList<CompletionStatus, AdminNotification>
       states={completionStatuses}
@@ -398,7 +400,11 @@ function CompletionNotifications({ enabled }: { enabled: boolean }) {
       noneYet="No notifications yet"
       noneOf="notifications"
       renderCard={(notification, onResend) => (
-        <NotificationCard key={notification.id} notification={notification} onResend={onResend} />
+        <NotificationCard
+          key={notification.id}
+          notification={notification}
+          onResend={canResend ? onResend : undefined}
+        />
       )}
       confirmTitle={`${RESEND} notification`}
       confirmText={(n) => `Send the completion notification of ${providerOf(n)} again?`}
@@ -410,7 +416,7 @@ function CompletionNotifications({ enabled }: { enabled: boolean }) {
   );
 }
 
-function StatusEvents({ enabled }: { enabled: boolean }) {
+function StatusEvents({ enabled, canResend }: { enabled: boolean; canResend: boolean }) {
   return (
     <DeliveryList<StatusEventState, AdminStatusEvent>
       states={statusEventStates}
@@ -420,7 +426,9 @@ function StatusEvents({ enabled }: { enabled: boolean }) {
       label="Status changes"
       noneYet="No status changes yet"
       noneOf="status changes"
-      renderCard={(event, onResend) => <StatusEventCard key={event.id} event={event} onResend={onResend} />}
+      renderCard={(event, onResend) => (
+        <StatusEventCard key={event.id} event={event} onResend={canResend ? onResend : undefined} />
+      )}
       confirmTitle={`${RESEND} status change`}
       confirmText={(e) =>
         `Send the status change of ${providerOf(e)} (${applicationStatusLabel[e.from]} → ${applicationStatusLabel[e.to]}) again?`
@@ -435,8 +443,11 @@ function StatusEvents({ enabled }: { enabled: boolean }) {
 
 type NotificationKind = 'completions' | 'status-events';
 
-/** The tab's content; `enabled` is whether the tab is shown (the shown kind's list is read only then). */
-export function NotificationsTab({ enabled }: { enabled: boolean }) {
+/**
+ * The tab's content; `enabled` is whether the tab is shown (the shown kind's list is read only then);
+ * `canResend`: the caller's roles may send again (`send:notification:any`, issue 32).
+ */
+export function NotificationsTab({ enabled, canResend }: { enabled: boolean; canResend: boolean }) {
   const [kind, setKind] = useState<NotificationKind>('completions');
   return (
     <Stack>
@@ -456,9 +467,9 @@ export function NotificationsTab({ enabled }: { enabled: boolean }) {
         />
       </Stack>
       {kind === 'completions' ? (
-        <CompletionNotifications enabled={enabled} />
+        <CompletionNotifications enabled={enabled} canResend={canResend} />
       ) : (
-        <StatusEvents enabled={enabled} />
+        <StatusEvents enabled={enabled} canResend={canResend} />
       )}
     </Stack>
   );

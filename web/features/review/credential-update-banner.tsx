@@ -35,10 +35,13 @@ export function CredentialUpdateBanner({
   applicationId,
   update,
   checklist,
+  canComplete = true,
 }: {
   applicationId: string;
   update: NonNullable<AdminCredentialUpdate['open']>;
   checklist: AdminReview['checklist'];
+  /** The caller's roles may complete it (`review:application:any`, issue 32); else it only informs. */
+  canComplete?: boolean;
 }) {
   const [opened, setOpened] = useState(false);
   const queryClient = useQueryClient();
@@ -69,9 +72,11 @@ export function CredentialUpdateBanner({
             ? 'Every checklist item is verified or waived: complete the update review.'
             : `Verify the changed items below (${left} left), then complete the update review.`}
         </Text>
-        <Button size="sm" onClick={() => setOpened(true)}>
-          {credentialUpdateTexts.completeReview}
-        </Button>
+        {canComplete && (
+          <Button size="sm" onClick={() => setOpened(true)}>
+            {credentialUpdateTexts.completeReview}
+          </Button>
+        )}
         {complete.isError && (
           <Text size="sm" c="red.9" role="alert">
             {complete.error.message}

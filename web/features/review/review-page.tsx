@@ -26,6 +26,7 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { type ApplicationStatus, applicationStatusLabel } from '../../../domain/application-status.ts';
 import { type AuditAction, auditActionLabel } from '../../../domain/audit-actions.ts';
 import { cycleTexts } from '../../../domain/credentials/provider-credential.ts';
+import { hasPermission } from '../../../domain/permissions.ts';
 import { type SectionKey, sectionByKey } from '../../../domain/sections/registry.ts';
 import { adminReturn } from '../../app/admin-tabs.ts';
 import { reviewPath } from '../../app/paths.ts';
@@ -174,6 +175,8 @@ export default function ReviewPage({ me }: { me: Me }) {
   const navigate = useNavigate();
   // Back to the dashboard as the link from it left it: tab, search and filters (issue 28).
   const back = adminReturn(useLocation().state);
+  // Issue 32: the buttons of the review are for roles that review (the server refuses the others).
+  const canReview = hasPermission(me.roles, 'review:application:any');
 
   return (
     <Container size="xl" py="md">
@@ -228,16 +231,18 @@ export default function ReviewPage({ me }: { me: Me }) {
                 applicationId={review.applicationId}
                 update={openUpdate}
                 checklist={review.checklist}
+                canComplete={canReview}
               />
             )}
             <ReviewActions review={review} />
-            <CycleActions review={review} onOpened={(id) => navigate(reviewPath(id))} />
+            {canReview && <CycleActions review={review} onOpened={(id) => navigate(reviewPath(id))} />}
             <Grid gap="xl">
               <Grid.Col span={{ base: 12, md: 5 }}>
                 <VerificationChecklistPanel
                   applicationId={review.applicationId}
                   items={review.checklist}
                   editable={review.applicationStatus === 'under_review' || openUpdate !== null}
+                  canRecord={canReview}
                   people={review.people}
                 />
               </Grid.Col>

@@ -287,15 +287,19 @@ function ChecklistItem({
 export function VerificationChecklistPanel({
   applicationId,
   items,
-  editable,
+  editable: open,
+  canRecord = true,
   people,
 }: {
   applicationId: string;
   items: readonly VerificationItemDto[];
   /** Outcomes can be recorded only while the application is Under Review (server rule). */
   editable: boolean;
+  /** The caller's roles record outcomes (`review:application:any`, issue 32); else they read only. */
+  canRecord?: boolean;
   people: Record<string, string>;
 }) {
+  const editable = open && canRecord;
   // Issue 29: an item needing re-verification no longer counts as done.
   const done = items.filter((i) => i.status === 'verified' || i.status === 'waived').length;
   const toReverify = items.filter((i) => i.status === 'needs_reverification').length;
@@ -315,9 +319,15 @@ export function VerificationChecklistPanel({
           <Progress.Root>
             <Progress.Section value={(done / items.length) * 100} aria-labelledby="checklist-progress" />
           </Progress.Root>
-          {!editable && (
+          {!open && (
             <Text size="sm" c="dimmed">
               Outcomes can be recorded while the application is Under Review.
+            </Text>
+          )}
+          {open && !canRecord && (
+            <Text size="sm" c="dimmed">
+              Your roles read this checklist; a Credentialing Specialist or an Administrator records the
+              outcomes.
             </Text>
           )}
           <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }}>

@@ -126,7 +126,7 @@ const sourceColumns: TableColumn<ExclusionSourceStatus>[] = [
 ];
 
 /** The tab's content; queries only while the tab is shown. */
-export function ExclusionsTab({ enabled }: { enabled: boolean }) {
+export function ExclusionsTab({ enabled, canAct }: { enabled: boolean; canAct: boolean }) {
   const overview = useExclusionsOverview(enabled);
   const stage = useStageImport();
   const applyImport = useApplyImport();
@@ -194,19 +194,21 @@ export function ExclusionsTab({ enabled }: { enabled: boolean }) {
           rows and a sample; the list changes only when you press Apply. After each Apply, every provider
           under review or approved is screened against every list.
         </Text>
-        <div>
-          <FileButton onChange={upload} accept=".csv,.txt,text/csv,text/plain" resetRef={resetFile}>
-            {(props) => (
-              <Button
-                {...props}
-                leftSection={<IconUpload size={16} aria-hidden="true" />}
-                loading={stage.isPending}
-              >
-                Import File
-              </Button>
-            )}
-          </FileButton>
-        </div>
+        {canAct && (
+          <div>
+            <FileButton onChange={upload} accept=".csv,.txt,text/csv,text/plain" resetRef={resetFile}>
+              {(props) => (
+                <Button
+                  {...props}
+                  leftSection={<IconUpload size={16} aria-hidden="true" />}
+                  loading={stage.isPending}
+                >
+                  Import File
+                </Button>
+              )}
+            </FileButton>
+          </div>
+        )}
         {percent !== null && (
           <Stack gap={4}>
             <Text size="sm" id="exclusion-upload-progress" role="status">
@@ -246,16 +248,24 @@ export function ExclusionsTab({ enabled }: { enabled: boolean }) {
                 staged={staged}
                 applying={applyImport.isPending && applyImport.variables?.importId === staged.id}
                 discarding={discard.isPending && discard.variables === staged.id}
-                onApply={(s) => {
-                  if (s.needsReason) {
-                    setNeedsReason(s);
-                    setReasonOpen(true);
-                  } else apply(s).catch(() => {});
-                }}
-                onDiscard={(s) => {
-                  setDiscarding(s);
-                  setDiscardOpen(true);
-                }}
+                onApply={
+                  canAct
+                    ? (s) => {
+                        if (s.needsReason) {
+                          setNeedsReason(s);
+                          setReasonOpen(true);
+                        } else apply(s).catch(() => {});
+                      }
+                    : undefined
+                }
+                onDiscard={
+                  canAct
+                    ? (s) => {
+                        setDiscarding(s);
+                        setDiscardOpen(true);
+                      }
+                    : undefined
+                }
               />
             ))}
           </Stack>

@@ -78,7 +78,8 @@ export function FindingCard({
   onDecide,
 }: {
   finding: ScreeningFinding;
-  onDecide: (finding: ScreeningFinding, decision: FindingDecision) => void;
+  /** Without it (a role that reads only, issue 32) the card has no decision buttons. */
+  onDecide?: (finding: ScreeningFinding, decision: FindingDecision) => void;
 }) {
   const location = useLocation();
   const titleId = useId();
@@ -137,19 +138,21 @@ export function FindingCard({
           caption
           minWidth={600}
         />
-        <Group gap="sm">
-          {decisionsFor(finding).map((decision) => (
-            <Button
-              key={decision}
-              variant={decision === 'not_same_person' ? 'default' : 'filled'}
-              color={decision === 'confirm_match' ? 'red.9' : undefined}
-              onClick={() => onDecide(finding, decision)}
-              aria-label={`${findingDecisionLabel[decision]}: ${name}, ${finding.sourceLabel}`}
-            >
-              {findingDecisionLabel[decision]}
-            </Button>
-          ))}
-        </Group>
+        {onDecide && (
+          <Group gap="sm">
+            {decisionsFor(finding).map((decision) => (
+              <Button
+                key={decision}
+                variant={decision === 'not_same_person' ? 'default' : 'filled'}
+                color={decision === 'confirm_match' ? 'red.9' : undefined}
+                onClick={() => onDecide(finding, decision)}
+                aria-label={`${findingDecisionLabel[decision]}: ${name}, ${finding.sourceLabel}`}
+              >
+                {findingDecisionLabel[decision]}
+              </Button>
+            ))}
+          </Group>
+        )}
       </Stack>
     </Card>
   );

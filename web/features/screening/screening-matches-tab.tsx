@@ -35,7 +35,7 @@ const decidedText: Record<FindingDecision, (finding: ScreeningFinding) => string
 };
 
 /** The tab's content; queries only while the tab is shown. */
-export function ScreeningMatchesTab({ enabled }: { enabled: boolean }) {
+export function ScreeningMatchesTab({ enabled, canAct }: { enabled: boolean; canAct: boolean }) {
   const queue = useScreeningQueue(enabled);
   const decide = useFindingDecision();
   // The last decision asked for stays while its dialog closes (its title must not change meanwhile).
@@ -97,10 +97,14 @@ export function ScreeningMatchesTab({ enabled }: { enabled: boolean }) {
               <FindingCard
                 key={finding.id}
                 finding={finding}
-                onDecide={(f, decision) => {
-                  setDeciding({ finding: f, decision });
-                  setDialogOpen(true);
-                }}
+                onDecide={
+                  canAct
+                    ? (f, decision) => {
+                        setDeciding({ finding: f, decision });
+                        setDialogOpen(true);
+                      }
+                    : undefined
+                }
               />
             ))}
           </Stack>

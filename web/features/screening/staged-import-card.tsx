@@ -106,8 +106,9 @@ export function StagedImportCard({
   /** 'Apply' of this import is under way. */
   applying: boolean;
   discarding: boolean;
-  onApply: (staged: StagedImport) => void;
-  onDiscard: (staged: StagedImport) => void;
+  /** Without them (a role that reads only, issue 32) the card has no 'Apply' and 'Discard'. */
+  onApply?: (staged: StagedImport) => void;
+  onDiscard?: (staged: StagedImport) => void;
 }) {
   const titleId = useId();
   const busy = applying || discarding;
@@ -162,24 +163,26 @@ export function StagedImportCard({
         ) : (
           <Text size="sm">The file has no rows to add to the list.</Text>
         )}
-        <Group gap="sm">
-          <Button
-            onClick={() => onApply(staged)}
-            loading={applying}
-            disabled={discarding}
-            aria-label={`Apply ${staged.fileName}`}
-          >
-            Apply
-          </Button>
-          <Button
-            variant="default"
-            onClick={() => onDiscard(staged)}
-            disabled={busy}
-            aria-label={`Discard ${staged.fileName}`}
-          >
-            Discard
-          </Button>
-        </Group>
+        {onApply && onDiscard && (
+          <Group gap="sm">
+            <Button
+              onClick={() => onApply(staged)}
+              loading={applying}
+              disabled={discarding}
+              aria-label={`Apply ${staged.fileName}`}
+            >
+              Apply
+            </Button>
+            <Button
+              variant="default"
+              onClick={() => onDiscard(staged)}
+              disabled={busy}
+              aria-label={`Discard ${staged.fileName}`}
+            >
+              Discard
+            </Button>
+          </Group>
+        )}
       </Stack>
     </Card>
   );

@@ -1,0 +1,84 @@
+/**
+ * Staff roles in the browser (issue 32 items 1 and 2): an administrator finds a person on the 'Staff'
+ * tab and makes them an Auditor; the auditor's next sign-in asks for a second factor, then shows the
+ * admin dashboard with the tabs an auditor reads (the Audit Log, not Staff) and no button that writes;
+ * taking the role away again asks first when it is the person's last.
+ */
+import { type Browser, expect, test } from '@playwright/test';
+import { staffRoleLabel } from '../../domain/roles.ts';
+import {
+  enrolSecondFactorInBrowser,
+  expectNoAxeViolations,
+  signIn,
+  signInAsNewAdmin,
+  signUpAndConfirm,
+  uniqueEmail,
+} from './helpers.ts';
+
+async function newPerson(browser: Browser, firstName: string, lastName: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const email = uniqueEmail(firstName.toLowerCase());
+  await signUpAndConfirm(page, { firstName, lastName, email });
+  return { page, email, close: () => context.close() };
+}
+
+test("an administrator makes a person an Auditor on 'Staff'; the auditor reads and writes nothing", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const auditor = await newPerson(browser, 'Audra', 'Quill');
+  await signInAsNewAdmin(page, { firstName: 'Stella', lastName: 'Staffer', emailPrefix: 'staffer' });
+
+  await page.getByRole('tab', { name: 'Staff' }).click();
+  await expect(page).toHaveURL(/\/admin\?tab=staff$/);
+  await page.getByRole('searchbox', { name: 'Find a person' }).fill('audra quill');
+  const roles = page.getByRole('group', { name: 'Roles of Audra Quill' });
+  await expect(roles.getByRole('checkbox')).toHaveCount(5);
+  await expect(roles.getByRole('checkbox', { checked: true })).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  await roles.getByRole('checkbox', { name: staffRoleLabel.auditor }).click();
+  await expect(page.getByText('Audra Quill now has: Auditor.')).toBeVisible();
+  await expect(roles.getByRole('checkbox', { name: 'Auditor' })).toBeChecked();
+
+  // The auditor signs in: a second factor first, then the dashboard with the tabs an auditor reads.
+  await signIn(auditor.page, auditor.email);
+  await enrolSecondFactorInBrowser(auditor.page);
+  await expect(auditor.page).toHaveURL(/\/admin$/);
+  await expect(auditor.page.getByText('Auditor', { exact: true })).toBeVisible();
+  await expect(auditor.page.getByRole('tab')).toHaveText([
+    'Users & Applications',
+    'Review Queue',
+    'All Documents',
+    'Audit Log',
+    'Notifications',
+    'Exclusions',
+    'Screening Matches',
+    'Expiring',
+  ]);
+  // The Staff tab named in the URL opens the first tab instead; Exclusions has no 'Import File'.
+  await auditor.page.goto('/admin?tab=staff');
+  await expect(auditor.page.getByRole('tab', { name: 'Users & Applications' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
+  await auditor.page.getByRole('tab', { name: 'Exclusions' }).click();
+  await expect(auditor.page.getByRole('heading', { name: 'Exclusion Lists' })).toBeVisible();
+  await expect(auditor.page.getByRole('button', { name: 'Import File' })).toHaveCount(0);
+  await expectNoAxeViolations(auditor.page);
+
+  // Taking away her only role asks first.
+  await roles.getByRole('checkbox', { name: 'Auditor' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Remove the last role?' });
+  await expect(confirm).toContainText(
+    'Audra Quill will have no staff role and no access to the admin pages.',
+  );
+  await confirm.getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByText('Audra Quill has no staff role now.')).toBeVisible();
+  await expect(roles.getByRole('checkbox', { checked: true })).toHaveCount(0);
+  // Her next page is a provider's.
+  await auditor.page.goto('/admin');
+  await expect(auditor.page).toHaveURL(/\/dashboard$/);
+  await auditor.close();
+});
