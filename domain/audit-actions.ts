@@ -45,6 +45,8 @@ export const auditActions = [
   /** Credentialing review (issue 13): details carry applicationId, fromStatus, toStatus. */
   'review.submitted',
   'review.started',
+  /** 'Assign' (issue 32 item 3): details carry applicationId, from and to (user ids). */
+  'review.assigned',
   'review.information_requested',
   'review.response_submitted',
   'review.approved',
@@ -112,6 +114,7 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'auth.backup_codes_regenerated': 'New backup codes made',
   'review.submitted': 'Application completed (submitted)',
   'review.started': 'Review started',
+  'review.assigned': 'File assigned',
   'review.information_requested': 'Information requested',
   'review.response_submitted': 'Provider responded',
   'review.approved': 'Application approved',

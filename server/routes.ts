@@ -5,6 +5,7 @@
 import { adminRoutes } from './admin/admin.routes.ts';
 import type { AppInstance } from './app-types.ts';
 import { sectionConfirmationRoutes } from './applications/section-confirmations.routes.ts';
+import { assignmentRoutes } from './assignment/assignment.routes.ts';
 import { credentialUpdateRoutes } from './credential-updates/credential-updates.routes.ts';
 import { credentialRoutes } from './credentials/credentials.routes.ts';
 import { cycleRoutes } from './cycles/cycles.routes.ts';
@@ -24,6 +25,7 @@ export async function featureRoutes(app: AppInstance) {
   await app.register(sectionRoutes);
   // Issue 29 item 6: 'Review and Confirm' of a copied section.
   await app.register(sectionConfirmationRoutes);
-  // Issue 32 item 2: the 'Staff' tab.
+  // Issue 32 item 2: the 'Staff' tab; item 3: assignment.
   await app.register(staffRoutes);
+  await app.register(assignmentRoutes);
 }

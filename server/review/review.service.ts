@@ -752,7 +752,14 @@ export async function getAdminReview(
   const mentioned = new Set<string>();
   if (row.reviewerId) mentioned.add(row.reviewerId);
   for (const item of items) if (item.validatorId) mentioned.add(item.validatorId);
-  for (const entry of timeline) if (entry.actorUserId) mentioned.add(entry.actorUserId);
+  for (const entry of timeline) {
+    if (entry.actorUserId) mentioned.add(entry.actorUserId);
+    // 'review.assigned' (issue 32 item 3) names who had the file and who has it.
+    for (const key of ['from', 'to'] as const) {
+      const id = (entry.details as Record<string, unknown> | null)?.[key];
+      if (entry.action === 'review.assigned' && typeof id === 'string') mentioned.add(id);
+    }
+  }
   for (const row of evidenceRows) if (row.uploadedBy) mentioned.add(row.uploadedBy);
   const [people, [profile], credentialRecord, [openCycle]] = await Promise.all([
     mentioned.size

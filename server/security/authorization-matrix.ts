@@ -290,6 +290,19 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
     expected: staffOnly('manage:staff:any'),
     request: (ctx) => ({ path: `/api/admin/staff/${ctx.userId}/roles`, body: { roles: [] } }),
   },
+  // Assignment (issue 32 item 3): staff who review. A person who does not review files cannot be
+  // assigned (400): past authorization, nothing changes.
+  'GET /api/admin/assignees': {
+    expected: staffOnly('review:application:any'),
+    request: () => ({ path: '/api/admin/assignees' }),
+  },
+  'POST /api/admin/applications/:applicationId/assign': {
+    expected: staffOnly('review:application:any', 400),
+    request: (ctx) => ({
+      path: `/api/admin/applications/${ctx.applicationId}/assign`,
+      body: { userId: ctx.userId },
+    }),
+  },
   // The 'Expiring' tab and its CSV export (issue 14).
   'GET /api/admin/expiring-credentials': {
     expected: staffOnly('read:provider:any'),

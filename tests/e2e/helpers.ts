@@ -72,8 +72,8 @@ export async function signIn(page: Page, email: string, password = STRONG_PASSWO
   await form.getByRole('button', { name: 'Sign In' }).click();
 }
 
-/** Run `npm run admin -- <command> <email>` against the e2e server's data (embedded or external). */
-export async function adminCli(command: 'grant' | 'revoke', email: string): Promise<string> {
+/** Run `npm run admin -- <command> <email> [--role ROLE]` against the e2e server's data (embedded or external). */
+export async function adminCli(command: 'grant' | 'revoke', email: string, role?: string): Promise<string> {
   const { execFile } = await import('node:child_process');
   const fs = await import('node:fs');
   const path = await import('node:path');
@@ -83,7 +83,8 @@ export async function adminCli(command: 'grant' | 'revoke', email: string): Prom
   if (fs.existsSync(urlFile)) env.DATABASE_URL = fs.readFileSync(urlFile, 'utf8').trim();
   else delete env.DATABASE_URL;
   return new Promise((resolve, reject) => {
-    execFile('npm', ['run', '--silent', 'admin', '--', command, email], { env }, (error, stdout, stderr) =>
+    const args = ['run', '--silent', 'admin', '--', command, email, ...(role ? ['--role', role] : [])];
+    execFile('npm', args, { env }, (error, stdout, stderr) =>
       error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
     );
   });

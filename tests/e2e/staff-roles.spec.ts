@@ -2,11 +2,15 @@
  * Staff roles in the browser (issue 32 items 1 and 2): an administrator finds a person on the 'Staff'
  * tab and makes them an Auditor; the auditor's next sign-in asks for a second factor, then shows the
  * admin dashboard with the tabs an auditor reads (the Audit Log, not Staff) and no button that writes;
- * taking the role away again asks first when it is the person's last.
+ * taking the role away again asks first when it is the person's last. 'Assign' (item 3) hands a
+ * submitted file to a Credentialing Specialist, named in the facts and the timeline.
  */
 import { type Browser, expect, test } from '@playwright/test';
 import { staffRoleLabel } from '../../domain/roles.ts';
 import {
+  adminCli,
+  completedApplicationInBrowser,
+  completionReceiverForSpec,
   enrolSecondFactorInBrowser,
   expectNoAxeViolations,
   signIn,
@@ -14,6 +18,9 @@ import {
   signUpAndConfirm,
   uniqueEmail,
 } from './helpers.ts';
+
+// The completion notification of the assigned file's provider is delivered here.
+completionReceiverForSpec();
 
 async function newPerson(browser: Browser, firstName: string, lastName: string) {
   const context = await browser.newContext();
@@ -81,4 +88,44 @@ test("an administrator makes a person an Auditor on 'Staff'; the auditor reads a
   await auditor.page.goto('/admin');
   await expect(auditor.page).toHaveURL(/\/dashboard$/);
   await auditor.close();
+});
+
+test("'Assign' hands a submitted file to a Credentialing Specialist, named in its facts and timeline", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const provider = await browser.newContext();
+  const { applicationId } = await completedApplicationInBrowser(await provider.newPage(), {
+    firstName: 'Ines',
+    lastName: 'Ibarra',
+    emailPrefix: 'assigned',
+  });
+  await provider.close();
+  const specialist = await newPerson(browser, 'Sergio', 'Vance');
+  expect(await adminCli('grant', specialist.email, 'specialist')).toContain(
+    'now has the role Credentialing Specialist (specialist)',
+  );
+  await specialist.close();
+
+  await signInAsNewAdmin(page, { firstName: 'Asha', lastName: 'Assigner', emailPrefix: 'assigner' });
+  await page.goto(`/admin/applications/${applicationId}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Ines Ibarra' })).toBeVisible();
+  await page.getByRole('button', { name: 'Assign' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Assign the file' });
+  await dialog.getByRole('combobox', { name: 'Reviewer' }).fill('Sergio');
+  await page
+    .getByRole('option', {
+      name: new RegExp(`^Sergio Vance \\(${specialist.email.replace(/\./g, '\\.')}\\)$`),
+    })
+    .click();
+  await expectNoAxeViolations(page);
+  await dialog.getByRole('button', { name: 'Assign' }).click();
+  await expect(page.getByText('Sergio Vance now reviews this file.')).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+  // The facts under the name: 'Reviewer' followed by the new reviewer's name.
+  await expect(page.locator('dl').first()).toContainText('ReviewerSergio Vance');
+  // The timeline's entry 'File assigned', by you, to him (the toast has the same title).
+  await expect(page.getByText('To Sergio Vance', { exact: true })).toBeVisible();
+  await expect(page.getByText('File assigned', { exact: true }).last()).toBeVisible();
 });

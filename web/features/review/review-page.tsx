@@ -34,6 +34,7 @@ import type { Me } from '../../app/session.ts';
 import { CredentialAndCycle } from '../../components/credential-badge.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { formatDate } from '../../format.ts';
+import { AssignReviewer } from './assign-reviewer.tsx';
 import { AttestationPanel, CommitteeReviewFlag, ReattestationBadge } from './attestation-panel.tsx';
 import { CredentialUpdateBanner, useOpenCredentialUpdate } from './credential-update-banner.tsx';
 import { CycleActions } from './cycle-actions.tsx';
@@ -157,7 +158,11 @@ function ReviewTimeline({ review, me }: { review: AdminReview; me: Me }) {
                   ? `the workflow integration (${entry.details.integration ?? 'unnamed'})`
                   : personName(review, entry.actorUserId, me)}
               </Text>
-              {timelineDetail(entry.details) && <Text size="sm">{timelineDetail(entry.details)}</Text>}
+              {entry.action === 'review.assigned' && typeof entry.details?.to === 'string' ? (
+                <Text size="sm">To {personName(review, entry.details.to, me)}</Text>
+              ) : (
+                timelineDetail(entry.details) && <Text size="sm">{timelineDetail(entry.details)}</Text>
+              )}
             </Timeline.Item>
           ))}
         </Timeline>
@@ -211,7 +216,10 @@ export default function ReviewPage({ me }: { me: Me }) {
                 <CredentialAndCycle credential={review.credential} cycle={review} />
                 <ReattestationBadge review={review} />
               </Group>
-              <Facts review={review} me={me} />
+              <Group gap="md" align="flex-end">
+                <Facts review={review} me={me} />
+                {canReview && <AssignReviewer review={review} />}
+              </Group>
               {review.applicationStatus === 'rejected' && review.decisionReason && (
                 <Text size="sm">Reason for the rejection: {review.decisionReason}</Text>
               )}
