@@ -209,6 +209,17 @@ export async function grantStaffRole(
   return enrolSecondFactor(client, password);
 }
 
+/** A new person signed up and in, granted `role` with a second factor set up (`grantStaffRole`). */
+export async function signUpStaff(
+  app: TestApp,
+  role: GrantedStaffRole,
+  overrides: ProviderOverrides = {},
+): Promise<Client & { userId: string; email: string }> {
+  const client = await signUpAndSignIn(app, overrides);
+  await grantStaffRole(app, client, role);
+  return client;
+}
+
 /**
  * Two instances of the app on one fresh database, as a deployment runs them (issue 12): the same
  * AUTH_SECRET and FIELD_ENCRYPTION_KEYS (random), plus `env`. `close()` stops both, B first.

@@ -9,8 +9,8 @@ import type { AdminReview } from '../../domain/api/review.ts';
 import {
   createTestApp,
   grantAdmin,
-  grantStaffRole,
   signUpAndSignIn,
+  signUpStaff,
   type TestApp,
 } from '../../tests/harness.ts';
 import { completedApplication } from '../review/testing/completed-review-application.ts';
@@ -29,10 +29,8 @@ describe('Assign', () => {
   it('hands a file to a specialist, audited in its timeline; refuses non-reviewers, decided files and the auditor', async () => {
     const ada = await signUpAndSignIn(app, { firstName: 'Ada', lastName: 'Admin' });
     await grantAdmin(app, ada);
-    const sam = await signUpAndSignIn(app, { firstName: 'Sam', lastName: 'Specialist' });
-    await grantStaffRole(app, sam, 'specialist');
-    const audrey = await signUpAndSignIn(app, { firstName: 'Audrey', lastName: 'Auditor' });
-    await grantStaffRole(app, audrey, 'auditor');
+    const sam = await signUpStaff(app, 'specialist', { firstName: 'Sam', lastName: 'Specialist' });
+    const audrey = await signUpStaff(app, 'auditor', { firstName: 'Audrey', lastName: 'Auditor' });
     const { applicationId, provider } = await completedApplication(app);
     const path = (rest: string) => `/api/admin/applications/${applicationId}/${rest}`;
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminReview } from '../../domain/api/review.ts';
-import { createTestApp, grantStaffRole, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { createTestApp, signUpStaff, type TestApp } from '../../tests/harness.ts';
 import { completedApplication } from './testing/completed-review-application.ts';
 
 let app: TestApp;
@@ -21,14 +21,9 @@ afterAll(async () => {
 
 describe('the review by role', () => {
   it('offers and allows each role only its part', async () => {
-    const staff = async (firstName: string, role: Parameters<typeof grantStaffRole>[2]) => {
-      const client = await signUpAndSignIn(app, { firstName });
-      await grantStaffRole(app, client, role);
-      return client;
-    };
-    const specialist = await staff('Sam', 'specialist');
-    const director = await staff('Meg', 'medical_director');
-    const auditor = await staff('Audrey', 'auditor');
+    const specialist = await signUpStaff(app, 'specialist', { firstName: 'Sam' });
+    const director = await signUpStaff(app, 'medical_director', { firstName: 'Meg' });
+    const auditor = await signUpStaff(app, 'auditor', { firstName: 'Audrey' });
     const { applicationId } = await completedApplication(app);
     const path = (rest: string) => `/api/admin/applications/${applicationId}/${rest}`;
     const offered = async (client: typeof specialist) => {

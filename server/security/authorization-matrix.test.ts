@@ -6,14 +6,13 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GrantedStaffRole } from '../../domain/roles.ts';
 import { minimalPdf } from '../../tests/fixtures/files.ts';
 import {
   Client,
   createTestApp,
   grantAdmin,
-  grantStaffRole,
   signUpAndSignIn,
+  signUpStaff,
   type TestApp,
 } from '../../tests/harness.ts';
 import { signedAttestation } from '../../tests/http-client.ts';
@@ -142,21 +141,16 @@ beforeAll(async () => {
   ]);
 
   // Issue 32: one caller per staff role besides admin, each with a second factor.
-  const staff = async (firstName: string, role: GrantedStaffRole) => {
-    const client = await signUpAndSignIn(app, { firstName });
-    await grantStaffRole(app, client, role);
-    return client;
-  };
   clients = {
     anonymous: new Client(app),
     providerA,
     providerB,
     admin,
     adminWithout2fa,
-    specialist: await staff('Sam', 'specialist'),
-    medicalDirector: await staff('Meg', 'medical_director'),
-    committee: await staff('Cole', 'committee'),
-    auditor: await staff('Audrey', 'auditor'),
+    specialist: await signUpStaff(app, 'specialist', { firstName: 'Sam' }),
+    medicalDirector: await signUpStaff(app, 'medical_director', { firstName: 'Meg' }),
+    committee: await signUpStaff(app, 'committee', { firstName: 'Cole' }),
+    auditor: await signUpStaff(app, 'auditor', { firstName: 'Audrey' }),
   };
   ctx = {
     applicationId,

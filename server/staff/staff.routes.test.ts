@@ -8,8 +8,8 @@ import type { StaffList, StaffMember } from '../../domain/api/staff.ts';
 import {
   createTestApp,
   grantAdmin,
-  grantStaffRole,
   signUpAndSignIn,
+  signUpStaff,
   type TestApp,
 } from '../../tests/harness.ts';
 import { LAST_ADMINISTRATOR_MESSAGE } from './staff-roles.service.ts';
@@ -28,8 +28,7 @@ describe('Staff tab', () => {
   it('lists the staff, finds a provider by name, grants roles that apply at once, and audits each', async () => {
     const ada = await signUpAndSignIn(app, { firstName: 'Ada', lastName: 'Admin' });
     await grantAdmin(app, ada);
-    const sam = await signUpAndSignIn(app, { firstName: 'Samir', lastName: 'Specialist' });
-    await grantStaffRole(app, sam, 'specialist');
+    const sam = await signUpStaff(app, 'specialist', { firstName: 'Samir', lastName: 'Specialist' });
     const pat = await signUpAndSignIn(app, { firstName: 'Patience', lastName: 'Provider' });
 
     const listed = await ada.json<StaffList>('GET', '/api/admin/staff');
