@@ -128,4 +128,18 @@ test("'Assign' hands a submitted file to a Credentialing Specialist, named in it
   // The timeline's entry 'File assigned', by you, to him (the toast has the same title).
   await expect(page.getByText('To Sergio Vance', { exact: true })).toBeVisible();
   await expect(page.getByText('File assigned', { exact: true }).last()).toBeVisible();
+
+  // The Review Queue names him on the file's row, and 'Assign' there hands it back.
+  await page.goto('/admin?tab=review');
+  const row = page
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('link', { name: 'Open Review of Ines Ibarra' }) });
+  await expect(row).toContainText('Reviewer: Sergio Vance');
+  await row.getByRole('button', { name: 'Assign the file of Ines Ibarra' }).click();
+  const again = page.getByRole('dialog', { name: 'Assign the file' });
+  await again.getByRole('combobox', { name: 'Reviewer' }).fill('Asha');
+  await page.getByRole('option', { name: /^Asha Assigner \(/ }).click();
+  await again.getByRole('button', { name: 'Assign' }).click();
+  await expect(page.getByText('Asha Assigner now reviews this file.')).toBeVisible();
+  await expect(row).toContainText('Reviewer: Asha Assigner');
 });

@@ -231,6 +231,7 @@ export default function AdminPage({ panels, me }: { panels: AdminTabPanels; me: 
               <Tabs.Panel value="review" pt="md">
                 <ReviewQueueTab
                   enabled={tab === 'review'}
+                  canAssign={reviews}
                   filter={view.review}
                   page={pageOf('review')}
                   onFilterChange={setReviewFilter}

@@ -16,6 +16,7 @@ import { verificationStatusColor } from '../../../domain/review/verification-che
 import { sectionCatalog } from '../../../domain/sections/section-catalog.ts';
 import { fromAdminState } from '../../app/admin-tabs.ts';
 import { reviewPath } from '../../app/paths.ts';
+import { AssignReviewer } from '../../components/assign-reviewer.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatDate } from '../../format.ts';
@@ -45,7 +46,7 @@ function needsReverificationLabel(n: number): string {
   return `${n} ${n === 1 ? 'needs' : 'need'} re-verification`;
 }
 
-function QueueCard({ item }: { item: QueueItem }) {
+function QueueCard({ item, canAssign }: { item: QueueItem; canAssign: boolean }) {
   const location = useLocation();
   const name = item.providerName || 'Provider without a profile';
   return (
@@ -104,7 +105,7 @@ function QueueCard({ item }: { item: QueueItem }) {
             ? 'not generated yet'
             : `${item.checklistDone} of ${item.checklistTotal} verified or waived`}
         </Text>
-        <div>
+        <Group gap="md">
           <Anchor
             component={Link}
             to={reviewPath(item.applicationId)}
@@ -113,7 +114,15 @@ function QueueCard({ item }: { item: QueueItem }) {
           >
             Open Review
           </Anchor>
-        </div>
+          {/* Issue 32 item 3: a credential update's row is an approved file, which is not assigned. */}
+          {canAssign && item.kind === 'application' && (
+            <AssignReviewer
+              applicationId={item.applicationId}
+              status={item.applicationStatus}
+              providerName={name}
+            />
+          )}
+        </Group>
       </Stack>
     </Card>
   );
@@ -125,12 +134,15 @@ function QueueCard({ item }: { item: QueueItem }) {
  */
 export function ReviewQueueTab({
   enabled,
+  canAssign,
   filter,
   page,
   onFilterChange,
   onPageChange,
 }: {
   enabled: boolean;
+  /** The caller's roles review files and may assign them (issue 32 item 3). */
+  canAssign: boolean;
   filter: ReviewQueueFilter;
   page: number;
   onFilterChange: (filter: ReviewQueueFilter) => void;
@@ -178,7 +190,7 @@ export function ReviewQueueTab({
             style={{ listStyle: 'none' }}
           >
             {queue.data.items.map((item) => (
-              <QueueCard key={`${item.kind}-${item.applicationId}`} item={item} />
+              <QueueCard key={`${item.kind}-${item.applicationId}`} item={item} canAssign={canAssign} />
             ))}
           </Stack>
           <ListPager info={queue.data} noun={['application', 'applications']} onPageChange={onPageChange} />

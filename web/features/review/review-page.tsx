@@ -31,10 +31,10 @@ import { type SectionKey, sectionByKey } from '../../../domain/sections/registry
 import { adminReturn } from '../../app/admin-tabs.ts';
 import { reviewPath } from '../../app/paths.ts';
 import type { Me } from '../../app/session.ts';
+import { AssignReviewer } from '../../components/assign-reviewer.tsx';
 import { CredentialAndCycle } from '../../components/credential-badge.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { formatDate } from '../../format.ts';
-import { AssignReviewer } from './assign-reviewer.tsx';
 import { AttestationPanel, CommitteeReviewFlag, ReattestationBadge } from './attestation-panel.tsx';
 import { CredentialUpdateBanner, useOpenCredentialUpdate } from './credential-update-banner.tsx';
 import { CycleActions } from './cycle-actions.tsx';
@@ -218,7 +218,9 @@ export default function ReviewPage({ me }: { me: Me }) {
               </Group>
               <Group gap="md" align="flex-end">
                 <Facts review={review} me={me} />
-                {canReview && <AssignReviewer review={review} />}
+                {canReview && (
+                  <AssignReviewer applicationId={review.applicationId} status={review.applicationStatus} />
+                )}
               </Group>
               {review.applicationStatus === 'rejected' && review.decisionReason && (
                 <Text size="sm">Reason for the rejection: {review.decisionReason}</Text>

@@ -1,17 +1,28 @@
 /**
- * 'Assign' on the review page (issue 32 item 3): hand a Submitted or Under Review file to someone who
- * reviews files (Administrators and Credentialing Specialists, GET /api/admin/assignees). The change
- * is audited and shows in the timeline; the toast names the new reviewer. Shown to roles that review.
+ * 'Assign' (issue 32 item 3), on the review page and on each Review Queue row: hand a Submitted or
+ * Under Review file to someone who reviews files (Administrators and Credentialing Specialists, GET
+ * /api/admin/assignees). The change is audited and shows in the file's timeline; the toast names the
+ * new reviewer. Callers show it to roles that review (`review:application:any`).
  */
 import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { Assignees, AssignResult } from '../../../domain/api/assignment.ts';
-import type { AdminReview } from '../../../domain/api/review.ts';
-import { api } from '../../api.ts';
-import { notifyError, notifySuccess } from '../../notify.ts';
+import type { Assignees, AssignResult } from '../../domain/api/assignment.ts';
+import type { ApplicationStatus } from '../../domain/application-status.ts';
+import { api } from '../api.ts';
+import { notifyError, notifySuccess } from '../notify.ts';
 
-export function AssignReviewer({ review }: { review: AdminReview }) {
+/** The 'Assign' button and its dialog for one file; nothing for a file past its review. */
+export function AssignReviewer({
+  applicationId,
+  status,
+  providerName,
+}: {
+  applicationId: string;
+  status: ApplicationStatus;
+  /** Names the button for screen readers where several are listed ('Assign the file of …'). */
+  providerName?: string;
+}) {
   const [opened, setOpened] = useState(false);
   const [chosen, setChosen] = useState<string | null>(null);
   const queryClient = useQueryClient();
@@ -22,16 +33,12 @@ export function AssignReviewer({ review }: { review: AdminReview }) {
   });
   const assign = useMutation({
     mutationFn: (userId: string) =>
-      api<AssignResult>(
-        'POST',
-        `/api/admin/applications/${encodeURIComponent(review.applicationId)}/assign`,
-        {
-          userId,
-        },
-      ),
+      api<AssignResult>('POST', `/api/admin/applications/${encodeURIComponent(applicationId)}/assign`, {
+        userId,
+      }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin'] }),
   });
-  if (review.applicationStatus !== 'submitted' && review.applicationStatus !== 'under_review') return null;
+  if (status !== 'submitted' && status !== 'under_review') return null;
 
   const options = (assignees.data?.assignees ?? []).map((a) => ({
     value: a.userId,
@@ -58,7 +65,12 @@ export function AssignReviewer({ review }: { review: AdminReview }) {
 
   return (
     <>
-      <Button variant="default" size="xs" onClick={() => setOpened(true)}>
+      <Button
+        variant="default"
+        size="xs"
+        onClick={() => setOpened(true)}
+        aria-label={providerName ? `Assign the file of ${providerName}` : undefined}
+      >
         Assign
       </Button>
       <Modal
