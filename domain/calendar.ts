@@ -18,6 +18,12 @@ export function addMonths(day: string, months: number): string {
   return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(Math.min(d, last)).padStart(2, '0')}`;
 }
 
+/** `day` (YYYY-MM-DD) plus `days` calendar days (negative: before). */
+export function addDays(day: string, days: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return isoDay(new Date(Date.UTC(y, m - 1, d + days)));
+}
+
 /** `YYYY-MM-DD` as emails write it, whatever the server's zone: '2027-03-10' -> 'Mar 10, 2027'. */
 export function formatIsoDay(isoDate: string): string {
   return new Date(`${isoDate}T00:00:00Z`).toLocaleDateString('en-US', {

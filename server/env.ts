@@ -6,6 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { notificationDocumentsModes } from '../domain/api/notifications.ts';
 import { DEFAULT_ATTESTATION_VALID_DAYS } from '../domain/attestation.ts';
+import { DEFAULT_VERIFICATION_MAX_AGE_DAYS } from '../domain/review/verification-checklist.ts';
 import { trustedOrigins } from './http/loopback.ts';
 
 /** An optional Standard Webhooks secret, `whsec_` + base64 of 24-64 random bytes, named `name` in messages. */
@@ -143,7 +144,12 @@ const envSchema = z.object({
   /**
    * Days a verification stays valid for 'Approve' (issue 13; NCQA 2025 verification time limit).
    */
-  VERIFICATION_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(3650).default(120),
+  VERIFICATION_MAX_AGE_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .default(DEFAULT_VERIFICATION_MAX_AGE_DAYS),
   /** Days an attestation stays valid while the application is reviewed (issue 14; CAQH's 120-day cycle). */
   ATTESTATION_VALID_DAYS: z.coerce.number().int().min(1).max(3650).default(DEFAULT_ATTESTATION_VALID_DAYS),
   /**

@@ -189,6 +189,20 @@ export const timelineEntrySchema = z.object({
 });
 
 /** GET /api/admin/applications/:applicationId/review: the reviewer's view. */
+/**
+ * NCQA's clock of the decision (issue 32 item 7, domain/committee/timeliness.ts `decisionDue`): the
+ * earlier of attestation + ATTESTATION_VALID_DAYS and oldest verification + VERIFICATION_MAX_AGE_DAYS;
+ * `daysLeft` negative when overdue. Null for a decided file or one no clock has started for.
+ */
+export const decisionDueSchema = z
+  .object({
+    dueOn: z.iso.date(),
+    daysLeft: z.number().int(),
+    basis: z.enum(['attestation', 'verification']),
+    limitDays: z.number().int(),
+  })
+  .nullable();
+
 export const adminReviewSchema = z.object({
   applicationId: z.uuid(),
   userId: z.string(),
@@ -235,6 +249,8 @@ export const adminReviewSchema = z.object({
    * 'Discrepancy: <item>' for each checklist item in discrepancy.
    */
   committeeReview: z.object({ needed: z.boolean(), reasons: z.array(z.string()) }),
+  /** When the decision is due (issue 32 item 7), while the file is Submitted or Under Review. */
+  decisionDue: decisionDueSchema,
   /** Which credentialing cycle this application is (issue 29). */
   cycle: applicationCycleSchema,
   /** When it was withdrawn or closed without a decision (ISO 8601, UTC; issue 29 item 2), else null. */
@@ -339,6 +355,8 @@ export const reviewQueueSchema = z.object({
        */
       checklistNeedsReverification: z.number().int(),
       checklistTotal: z.number().int(),
+      /** When the decision is due (issue 32 item 7); null for a credential update's row. */
+      decisionDue: decisionDueSchema,
     }),
   ),
   page: z.number().int(),

@@ -207,7 +207,12 @@ export async function reviewAdminRoutes(app: AppInstance) {
       return getAdminReview(
         app.deps.db,
         request.params.applicationId,
-        { cipher: app.deps.cipher, validDays: app.deps.env.ATTESTATION_VALID_DAYS, now: new Date() },
+        {
+          cipher: app.deps.cipher,
+          validDays: app.deps.env.ATTESTATION_VALID_DAYS,
+          verificationMaxAgeDays: app.deps.env.VERIFICATION_MAX_AGE_DAYS,
+          now: new Date(),
+        },
         actor.roles,
       );
     },
@@ -301,7 +306,10 @@ export async function reviewAdminRoutes(app: AppInstance) {
     },
     async (request) => {
       const { actor } = await reviewer(request);
-      return reviewQueue(app.deps.db, actor, request.query, new Date());
+      return reviewQueue(app.deps.db, actor, request.query, new Date(), {
+        attestationValidDays: app.deps.env.ATTESTATION_VALID_DAYS,
+        verificationMaxAgeDays: app.deps.env.VERIFICATION_MAX_AGE_DAYS,
+      });
     },
   );
 }

@@ -24,6 +24,11 @@ import type { ApplicationStatus } from '../../domain/application-status.ts';
 import type { AuditAction } from '../../domain/audit-actions.ts';
 import { cleanFileReview } from '../../domain/committee/clean-file.ts';
 import {
+  type DecisionClockLimits,
+  decisionDue,
+  defaultDecisionClockLimits,
+} from '../../domain/committee/timeliness.ts';
+import {
   type ApplicationCycle,
   availableCycleActions,
   credentialState,
@@ -675,7 +680,7 @@ export async function getProviderReview(
 export async function getAdminReview(
   db: Database,
   applicationId: string,
-  attestation: { cipher: FieldCipher; validDays: number; now: Date },
+  attestation: { cipher: FieldCipher; validDays: number; now: Date; verificationMaxAgeDays?: number },
   callerRoles: readonly AccessRole[] = ['admin'],
 ): Promise<AdminReview> {
   if (!isUuid(applicationId)) throw applicationNotFound();
@@ -827,6 +832,26 @@ export async function getAdminReview(
       checklist: items,
       exclusion: exclusionStanding,
     }),
+    // Issue 32 item 7: the decision's clock, while the file waits for one.
+    decisionDue:
+      row.applicationStatus === 'submitted' || row.applicationStatus === 'under_review'
+        ? decisionDue(
+            {
+              attestedAt: latestSignedAt ? new Date(latestSignedAt) : null,
+              oldestVerifiedOn:
+                items
+                  .filter((item) => item.status === 'verified' && item.verifiedAt)
+                  .map((item) => item.verifiedAt as string)
+                  .sort()[0] ?? null,
+            },
+            {
+              attestationValidDays: attestation.validDays,
+              verificationMaxAgeDays:
+                attestation.verificationMaxAgeDays ?? defaultDecisionClockLimits.verificationMaxAgeDays,
+            },
+            attestation.now,
+          )
+        : null,
     cycle: row.cycle as ApplicationCycle,
     withdrawnAt: row.withdrawnAt?.toISOString() ?? null,
     withdrawalReason: row.withdrawalReason,
@@ -927,6 +952,7 @@ export async function reviewQueue(
   actor: Actor,
   query: ReviewQueueQuery,
   now: Date,
+  limits: DecisionClockLimits = defaultDecisionClockLimits,
 ): Promise<ReviewQueue> {
   const statuses: ApplicationStatus[] = query.status ? [query.status] : [...reviewStatuses];
   const where = and(
@@ -984,6 +1010,11 @@ export async function reviewQueue(
             // Issue 29 follow-up: read from verification_items_progress_idx like the count above.
             checklistNeedsReverification: sql<number>`(select count(*)::int from verification_items v where v.application_id = ${qualified.id} and v.status = 'needs_reverification')`,
             checklistTotal: sql<number>`(select count(*)::int from verification_items v where v.application_id = ${qualified.id})`,
+            // Issue 32 item 7: what starts the decision's clock.
+            attestedAt: sql<Date | null>`(select max(t.signed_at) from application_attestations t where t.application_id = ${qualified.id})`,
+            oldestVerifiedOn: sql<
+              string | null
+            >`(select min(v.verified_at)::text from verification_items v where v.application_id = ${qualified.id} and v.status = 'verified')`,
           })
           .from(a)
           .where(inArray(a.id, ids)),
@@ -1010,10 +1041,19 @@ export async function reviewQueue(
       if (!r || (kind === 'credential_update' && !update)) return [];
       const submittedAt = r.submittedAt ?? now;
       const waitingSince = update?.openedAt ?? submittedAt;
+      const { attestedAt, oldestVerifiedOn, ...row } = r;
       return [
         {
-          ...r,
+          ...row,
           kind,
+          decisionDue:
+            kind === 'application'
+              ? decisionDue(
+                  { attestedAt: attestedAt ? new Date(attestedAt) : null, oldestVerifiedOn },
+                  limits,
+                  now,
+                )
+              : null,
           credentialUpdate: update
             ? { openedAt: update.openedAt.toISOString(), sections: update.sections }
             : null,

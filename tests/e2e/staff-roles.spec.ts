@@ -3,7 +3,8 @@
  * tab and makes them an Auditor; the auditor's next sign-in asks for a second factor, then shows the
  * admin dashboard with the tabs an auditor reads (the Audit Log, not Staff) and no button that writes;
  * taking the role away again asks first when it is the person's last. 'Assign' (item 3) hands a
- * submitted file to a Credentialing Specialist, named in the facts and the timeline.
+ * submitted file to a Credentialing Specialist, named in the facts and the timeline; the file's
+ * decision clock (item 7) shows on the review page and its queue row.
  */
 import { type Browser, expect, test } from '@playwright/test';
 import { staffRoleLabel } from '../../domain/roles.ts';
@@ -111,6 +112,10 @@ test("'Assign' hands a submitted file to a Credentialing Specialist, named in it
   await signInAsNewAdmin(page, { firstName: 'Asha', lastName: 'Assigner', emailPrefix: 'assigner' });
   await page.goto(`/admin/applications/${applicationId}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Ines Ibarra' })).toBeVisible();
+  // NCQA's clock (issue 32 item 7): attested today, nothing verified yet.
+  await expect(page.locator('dl').first()).toContainText(
+    'Decision due in 120 days (120 days after the attestation)',
+  );
   await page.getByRole('button', { name: 'Assign' }).click();
   const dialog = page.getByRole('dialog', { name: 'Assign the file' });
   await dialog.getByRole('combobox', { name: 'Reviewer' }).fill('Sergio');
@@ -135,6 +140,7 @@ test("'Assign' hands a submitted file to a Credentialing Specialist, named in it
     .getByRole('listitem')
     .filter({ has: page.getByRole('link', { name: 'Open Review of Ines Ibarra' }) });
   await expect(row).toContainText('Reviewer: Sergio Vance');
+  await expect(row).toContainText('Decision due in 120 days');
   await row.getByRole('button', { name: 'Assign the file of Ines Ibarra' }).click();
   const again = page.getByRole('dialog', { name: 'Assign the file' });
   await again.getByRole('combobox', { name: 'Reviewer' }).fill('Asha');

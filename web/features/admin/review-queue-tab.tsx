@@ -11,6 +11,8 @@
 import { Anchor, Badge, Card, Checkbox, Group, Select, Stack, Text } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { applicationStatusLabel } from '../../../domain/application-status.ts';
+import { formatIsoDay } from '../../../domain/calendar.ts';
+import { decisionDueText } from '../../../domain/committee/timeliness.ts';
 import { CREDENTIAL_UPDATE_KIND_LABEL } from '../../../domain/credentials/credential-updates.ts';
 import { verificationStatusColor } from '../../../domain/review/verification-checklist.ts';
 import { sectionCatalog } from '../../../domain/sections/section-catalog.ts';
@@ -99,6 +101,16 @@ function QueueCard({ item, canAssign }: { item: QueueItem; canAssign: boolean })
         <Text size="sm">
           Reviewer: {item.reviewerId ? (item.reviewerName ?? 'a removed account') : 'Unassigned'}
         </Text>
+        {item.decisionDue && (
+          // Issue 32 item 7: NCQA's clock, overdue in red (the words say it too).
+          <Text
+            size="sm"
+            c={item.decisionDue.daysLeft < 0 ? 'red.9' : undefined}
+            fw={item.decisionDue.daysLeft < 0 ? 700 : undefined}
+          >
+            {decisionDueText(item.decisionDue)} ({formatIsoDay(item.decisionDue.dueOn)})
+          </Text>
+        )}
         <Text size="sm">
           Checklist:{' '}
           {item.checklistTotal === 0

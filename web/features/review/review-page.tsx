@@ -8,6 +8,7 @@
  * (issue 28) and a malpractice claim paid in the last 5 years (issue 31 item 4). Reading it is an audited admin read
  * on the server; an unknown id shows 'Application not found'.
  */
+
 import {
   Alert,
   Anchor,
@@ -22,9 +23,12 @@ import {
   Timeline,
   Title,
 } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { type ApplicationStatus, applicationStatusLabel } from '../../../domain/application-status.ts';
 import { type AuditAction, auditActionLabel } from '../../../domain/audit-actions.ts';
+import { formatIsoDay } from '../../../domain/calendar.ts';
+import { decisionDueBasisText, decisionDueText } from '../../../domain/committee/timeliness.ts';
 import { cycleTexts } from '../../../domain/credentials/provider-credential.ts';
 import { hasPermission } from '../../../domain/permissions.ts';
 import { type SectionKey, sectionByKey } from '../../../domain/sections/registry.ts';
@@ -56,11 +60,25 @@ function sectionTitle(key: string): string {
 }
 
 function Facts({ review, me }: { review: AdminReview; me: Me }) {
-  const facts: [string, string][] = [];
+  const facts: [string, ReactNode][] = [];
   if (review.submittedAt) facts.push(['Completed', formatDate(review.submittedAt)]);
   if (review.reviewStartedAt) facts.push(['Review started', formatDate(review.reviewStartedAt)]);
   facts.push(['Reviewer', review.reviewerId ? personName(review, review.reviewerId, me) : 'Unassigned']);
   if (review.decidedAt) facts.push(['Decided', formatDate(review.decidedAt)]);
+  // Issue 32 item 7: NCQA's clock, overdue in red (the words say it too).
+  const due = review.decisionDue;
+  if (due) {
+    facts.push([
+      'Decision due',
+      <Text
+        component="span"
+        c={due.daysLeft < 0 ? 'red.9' : undefined}
+        fw={due.daysLeft < 0 ? 700 : undefined}
+      >
+        {formatIsoDay(due.dueOn)}: {decisionDueText(due)} ({decisionDueBasisText(due)})
+      </Text>,
+    ]);
+  }
   return (
     <Group gap="xl" component="dl" m={0}>
       {facts.map(([label, value]) => (
