@@ -341,6 +341,17 @@ test('every screen at 390x844 and 1280x800: no sideways scrolling, controls in v
     ).toBeVisible();
   });
 
+  // Issue 32: the 'Staff' tab, her own row with its five role checkboxes.
+  await page.getByRole('tab', { name: 'Staff' }).click();
+  await checkScreen(page, 'admin-staff', async (p) => {
+    await expect(
+      p
+        .getByRole('group', { name: /^Roles of / })
+        .filter({ has: p.getByRole('checkbox', { checked: true }) })
+        .first(),
+    ).toBeVisible();
+  });
+
   await page.getByRole('tab', { name: 'Users & Applications' }).click();
   await users.filter({ hasText: providerEmail }).getByRole('button', { name: 'View Details' }).click();
   const dialog = page.getByRole('dialog', { name: /Maximiliana/ });
@@ -367,7 +378,8 @@ test('every screen at 390x844 and 1280x800: no sideways scrolling, controls in v
   const routesByTitle = new Map<string, string[]>();
   for (const [route, title] of titles) {
     // The same route as account-provider, and the admin's tabs and dialog are /admin.
-    if (['account-admin', 'admin-documents', 'admin-audit', 'admin-details'].includes(route)) continue;
+    if (['account-admin', 'admin-documents', 'admin-audit', 'admin-staff', 'admin-details'].includes(route))
+      continue;
     routesByTitle.set(title, [...(routesByTitle.get(title) ?? []), route]);
   }
   const shared = [...routesByTitle].filter(([, routes]) => routes.length > 1);
