@@ -197,7 +197,7 @@ export default function AdminPage({ panels, me }: { panels: AdminTabPanels; me: 
               <Counter
                 label="Total Users"
                 value={stats.data?.totalUsers}
-                description="All accounts: providers and administrators"
+                description="All accounts: providers and staff"
               />
               <Counter label="Total Applications" value={stats.data?.totalApplications} />
               <Counter label="Total Documents" value={stats.data?.totalDocuments} />
