@@ -131,7 +131,7 @@ export async function staffRolesOf(db: Database, userId: string): Promise<StaffR
 }
 
 /** The name and email of `userId` (the profile's, else the account's), or null for no such user. */
-export async function userExists(
+export async function findPerson(
   db: Database,
   userId: string,
 ): Promise<{ userId: string; name: string; email: string } | null> {

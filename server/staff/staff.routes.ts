@@ -15,7 +15,7 @@ import { AppError, errorResponses } from '../../domain/app-error.ts';
 import { staffRoles } from '../../domain/roles.ts';
 import type { AppInstance } from '../app-types.ts';
 import { requirePermission } from '../auth/actor.ts';
-import { changeStaffRoles, listStaff, staffRolesOf, userExists } from './staff-roles.service.ts';
+import { changeStaffRoles, listStaff, staffRolesOf, findPerson } from './staff-roles.service.ts';
 
 export async function staffRoutes(app: AppInstance) {
   // Before validation, so an anonymous caller gets 401 and everyone else 403 whatever they send.
@@ -56,7 +56,7 @@ export async function staffRoutes(app: AppInstance) {
     async (request) => {
       const actor = await requirePermission(request, 'manage:staff:any');
       const { userId } = request.params;
-      const person = await userExists(app.deps.db, userId);
+      const person = await findPerson(app.deps.db, userId);
       if (!person)
         throw new AppError('not_found', 'No such user. Search again: the account may have been deleted.');
       const wanted = new Set(request.body.roles);
