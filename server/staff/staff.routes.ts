@@ -15,7 +15,7 @@ import { AppError, errorResponses } from '../../domain/app-error.ts';
 import { staffRoles } from '../../domain/roles.ts';
 import type { AppInstance } from '../app-types.ts';
 import { requirePermission } from '../auth/actor.ts';
-import { changeStaffRoles, listStaff, staffRolesOf, findPerson } from './staff-roles.service.ts';
+import { changeStaffRoles, findPerson, listStaff, staffRolesOf } from './staff-roles.service.ts';
 
 export async function staffRoutes(app: AppInstance) {
   // Before validation, so an anonymous caller gets 401 and everyone else 403 whatever they send.

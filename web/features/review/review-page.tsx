@@ -71,6 +71,7 @@ function Facts({ review, me }: { review: AdminReview; me: Me }) {
     facts.push([
       'Decision due',
       <Text
+        key="due"
         component="span"
         c={due.daysLeft < 0 ? 'red.9' : undefined}
         fw={due.daysLeft < 0 ? 700 : undefined}
