@@ -9,12 +9,13 @@ import type { Assignee } from '../../domain/api/assignment.ts';
 import { AppError } from '../../domain/app-error.ts';
 import { type ApplicationStatus, applicationStatusLabel } from '../../domain/application-status.ts';
 import { hasPermission, permissionsByRole } from '../../domain/permissions.ts';
-import { accessRoles, type GrantedStaffRole, grantedStaffRoles } from '../../domain/roles.ts';
+import { grantedStaffRoles } from '../../domain/roles.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Database } from '../db/client.ts';
 import { user } from '../db/schema/auth.ts';
 import { profiles, providerApplications, staffRoleGrants, userRoles } from '../db/schema/core.ts';
+import { staffRolesOf } from '../staff/staff-roles.service.ts';
 
 /** The granted roles (besides admin) that review files, read from the permission table. */
 const reviewingGrantedRoles = grantedStaffRoles.filter((role) =>
@@ -53,25 +54,6 @@ export async function listAssignees(db: Database): Promise<Assignee[]> {
     .sort((a, b) => a.name.localeCompare(b.name) || a.email.localeCompare(b.email));
 }
 
-/** Whether `userId` holds a role that reviews files. */
-async function reviews(db: Pick<Database, 'select'>, userId: string): Promise<boolean> {
-  const [role] = await db
-    .select({ role: userRoles.role })
-    .from(userRoles)
-    .where(eq(userRoles.userId, userId));
-  const granted = await db
-    .select({ role: staffRoleGrants.role })
-    .from(staffRoleGrants)
-    .where(eq(staffRoleGrants.userId, userId));
-  return hasPermission(
-    accessRoles(
-      role?.role ?? 'user',
-      granted.map((g) => g.role as GrantedStaffRole),
-    ),
-    'review:application:any',
-  );
-}
-
 /**
  * Make `assigneeId` the reviewer of `applicationId`, under the application's row lock.
  * @returns the reviewer and whether it changed (assigning the current reviewer changes and audits nothing)
@@ -107,7 +89,7 @@ export async function assignReviewer(
         `A file is assigned while it is Submitted or Under Review; this one is ${applicationStatusLabel[application.status]}.`,
       );
     }
-    if (!(await reviews(tx, assigneeId))) {
+    if (!hasPermission(await staffRolesOf(tx, assigneeId), 'review:application:any')) {
       throw new AppError(
         'bad_request',
         'This person does not review files. Give them the Credentialing Specialist role on the Staff tab first, or choose someone else.',

@@ -61,20 +61,22 @@ export async function lookupRole(db: Database, userId: string): Promise<Role> {
 }
 
 /**
- * The roles `userId`, whose user_roles role is `role`, acts with (domain/roles.ts `accessRoles`):
- * `admin` and the staff roles granted (issue 32). A failed lookup of the granted roles leaves only
- * what `role` gives: never more than the person holds (spec §6's least privilege).
+ * The roles `userId` acts with (domain/roles.ts `accessRoles`): `admin` from user_roles and the staff
+ * roles granted (issue 32), read at once. A failed lookup gives no more than it read: `['user']` when
+ * the role fails (spec §6), the role's own when the granted roles fail (least privilege).
  */
-export async function lookupAccessRoles(db: Database, userId: string, role: Role): Promise<AccessRole[]> {
-  try {
-    const granted = await grantedRolesOf(db).execute({ userId });
-    return accessRoles(
-      role,
-      granted.map((g) => g.role),
-    );
-  } catch {
-    return accessRoles(role, []);
-  }
+export async function lookupAccessRoles(
+  db: Database,
+  userId: string,
+): Promise<{ role: Role; roles: AccessRole[] }> {
+  const [role, granted] = await Promise.all([
+    lookupRole(db, userId),
+    grantedRolesOf(db)
+      .execute({ userId })
+      .then((rows) => rows.map((g) => g.role))
+      .catch(() => []),
+  ]);
+  return { role, roles: accessRoles(role, granted) };
 }
 
 /**
@@ -114,12 +116,12 @@ async function readSession(request: FastifyRequest, now: Date): Promise<SessionF
     await db.delete(session).where(eq(session.id, result.session.id));
     return null;
   }
-  const role = await lookupRole(db, result.user.id);
+  const { role, roles } = await lookupAccessRoles(db, result.user.id);
   return {
     userId: result.user.id,
     email: result.user.email,
     role,
-    roles: await lookupAccessRoles(db, result.user.id, role),
+    roles,
     sessionId: result.session.id,
     sessionExpiresAt: new Date(
       Math.min(

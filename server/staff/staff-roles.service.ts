@@ -121,7 +121,7 @@ function isGranted(role: StaffRole): role is GrantedStaffRole {
 }
 
 /** The staff roles `userId` holds, in `staffRoles` order (one round trip). */
-export async function staffRolesOf(db: Database, userId: string): Promise<StaffRole[]> {
+export async function staffRolesOf(db: Pick<Database, 'execute'>, userId: string): Promise<StaffRole[]> {
   const { rows } = await db.execute<{ role: StaffRole }>(sql`
     select 'admin' as role from ${userRoles} where ${userRoles.userId} = ${userId} and ${userRoles.role} = 'admin'
     union all
