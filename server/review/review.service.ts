@@ -739,7 +739,6 @@ export async function getAdminReview(
     attestation.validDays,
     attestation.now,
   );
-  const exclusionStanding = await standingOf(db, applicationId);
   const evidenceRows = await db
     .select()
     .from(verificationEvidence)
@@ -766,7 +765,7 @@ export async function getAdminReview(
     }
   }
   for (const row of evidenceRows) if (row.uploadedBy) mentioned.add(row.uploadedBy);
-  const [people, [profile], credentialRecord, [openCycle]] = await Promise.all([
+  const [people, [profile], credentialRecord, [openCycle], exclusionStanding] = await Promise.all([
     mentioned.size
       ? db
           .select({ id: user.id, name: user.name })
@@ -788,6 +787,8 @@ export async function getAdminReview(
         ),
       )
       .limit(1),
+    // Issue 32 item 4: the exclusion standing, one of the clean-file criteria.
+    standingOf(db, applicationId),
   ]);
   // Issue 29: the provider's credential apart from this cycle, and the cycle actions it allows.
   const credential = credentialState(credentialRecord, attestation.now);
