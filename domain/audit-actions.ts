@@ -77,6 +77,19 @@ export const auditActions = [
   'credential.update_submitted',
   /** A reviewer completed the review of a credential update (issue 29 item 4): details carry applicationId, version. */
   'credential.update_reviewed',
+  /** 'Send for Decision' (issue 32 item 4): details carry the list ('clean_files' or 'committee') and how many reasons. */
+  'review.sent_for_decision',
+  /** 'Send to Committee' by the medical director (issue 32 item 4): details carry the note's length. */
+  'review.sent_to_committee',
+  /** 'New Meeting' (issue 32 item 5): details carry the scheduled time, member count and quorum. */
+  'committee.meeting_created',
+  /** A file added to, removed from or moved on an agenda, or its recusals set: details say which. */
+  'committee.agenda_changed',
+  /** 'Record Decision' (issue 32 item 5): details carry the decision and the votes. */
+  'committee.decision_recorded',
+  'committee.meeting_closed',
+  /** The minutes PDF downloaded (issue 32 item 5). */
+  'committee.minutes_downloaded',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -115,6 +128,13 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'review.submitted': 'Application completed (submitted)',
   'review.started': 'Review started',
   'review.assigned': 'File assigned',
+  'review.sent_for_decision': 'Sent for decision',
+  'review.sent_to_committee': 'Sent to the committee by the medical director',
+  'committee.meeting_created': 'Committee meeting created',
+  'committee.agenda_changed': 'Committee agenda changed',
+  'committee.decision_recorded': 'Committee decision recorded',
+  'committee.meeting_closed': 'Committee meeting closed',
+  'committee.minutes_downloaded': 'Committee minutes downloaded',
   'review.information_requested': 'Information requested',
   'review.response_submitted': 'Provider responded',
   'review.approved': 'Application approved',

@@ -24,7 +24,10 @@ const table: Record<Permission, string> = {
   'read:audit:any':           '. Y . . . Y',
   'send:notification:any':    '. Y Y . . .',
   'review:application:any':   '. Y Y . . .',
-  'decide:application:any':   '. Y . Y . .',
+  'decide:application:any':   '. . . Y . .',
+  'read:meeting:any':         '. Y Y Y . Y',
+  'read:meeting:member':      '. . . . Y .',
+  'manage:meeting:any':       '. Y Y Y . .',
   'manage:staff:any':         '. Y . . . .',
 };
 const columns: AccessRole[] = ['user', 'admin', 'specialist', 'medical_director', 'committee', 'auditor'];

@@ -8,13 +8,16 @@
  * Staff duties (issue 32; NCQA CR 2 separates preparing a file from deciding it):
  * - Credentialing Specialist: the review queue, Start Review, Request Information, verify,
  *   discrepancy, waive, screening, credential updates: `review:application:any`; no decision.
- * - Medical Director: reads the files and decides them (`decide:application:any`).
- * - Committee Member: reads the files on the agendas of their meetings (meetings are not built yet:
- *   no permission today).
- * - Auditor: reads everything an administrator can read, the audit log included; writes nothing.
- * - Administrator: people and roles (`manage:staff:any`), and everything a specialist does. Until
- *   'Send for Decision' routes files to the medical director and the committee (issue 32 item 4),
- *   administrators also decide, as they did before staff roles.
+ *   Specialists also prepare the committee's meetings and record their decisions as its secretary
+ *   (`manage:meeting:any`).
+ * - Medical Director: reads the files, decides clean files ('Approve', 'Send to Committee':
+ *   `decide:application:any`), and sits on and chairs the committee (`manage:meeting:any`).
+ * - Committee Member: reads their meetings and the files on their agendas, unless recused
+ *   (`read:meeting:member`; the server checks the membership).
+ * - Auditor: reads everything an administrator can read, the audit log and meetings included; writes
+ *   nothing.
+ * - Administrator: people and roles (`manage:staff:any`), and everything a specialist does; no
+ *   decision (issue 32: the medical director and the committee decide).
  */
 import type { AccessRole } from './roles.ts';
 
@@ -24,6 +27,8 @@ const staffReads = [
   'read:section:any',
   'read:document:any',
   'read:provider:any',
+  /** Every committee meeting and its minutes (issue 32 item 5). */
+  'read:meeting:any',
 ] as const;
 
 export const permissionsByRole = {
@@ -44,14 +49,15 @@ export const permissionsByRole = {
     'send:notification:any',
     /** Move applications through the credentialing review and record verifications (issue 13). */
     'review:application:any',
-    /** 'Approve' and 'Reject' (issue 13; issue 32: the medical director's and the committee's). */
-    'decide:application:any',
+    /** 'New Meeting', the agenda, recusals, 'Record Decision', 'Close Meeting' (issue 32 item 5). */
+    'manage:meeting:any',
     /** Grant and revoke staff roles (issue 32 item 2). */
     'manage:staff:any',
   ],
-  specialist: [...staffReads, 'send:notification:any', 'review:application:any'],
-  medical_director: [...staffReads, 'decide:application:any'],
-  committee: [],
+  specialist: [...staffReads, 'send:notification:any', 'review:application:any', 'manage:meeting:any'],
+  /** 'Approve' of a clean file and 'Send to Committee' (issue 32 item 4): `decide:application:any`. */
+  medical_director: [...staffReads, 'decide:application:any', 'manage:meeting:any'],
+  committee: ['read:meeting:member'],
   auditor: [...staffReads, 'read:audit:any'],
 } as const satisfies Record<AccessRole, readonly string[]>;
 
@@ -66,11 +72,12 @@ export function hasPermission(roles: readonly AccessRole[], permission: Permissi
 }
 
 /**
- * Whether `permission` reaches other people's data (`:any`): such permissions need a second factor
- * (issue 16; OWASP ASVS 5.0 level 2 multi-factor authentication for privileged access).
+ * Whether `permission` reaches beyond the caller's own data (`:any`, and a committee member's
+ * `:member`): such permissions need a second factor (issue 16; issue 32: every staff role; OWASP ASVS
+ * 5.0 level 2 multi-factor authentication for privileged access).
  */
 export function needsSecondFactor(permission: Permission): boolean {
-  return permission.endsWith(':any');
+  return !permission.endsWith(':own');
 }
 
 /** Whether someone acting with `roles` must enrol a second factor: every staff role (issue 32 item 1). */

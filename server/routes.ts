@@ -6,6 +6,8 @@ import { adminRoutes } from './admin/admin.routes.ts';
 import type { AppInstance } from './app-types.ts';
 import { sectionConfirmationRoutes } from './applications/section-confirmations.routes.ts';
 import { assignmentRoutes } from './assignment/assignment.routes.ts';
+import { decisionRoutes } from './committee/decisions.routes.ts';
+import { meetingRoutes } from './committee/meetings.routes.ts';
 import { credentialUpdateRoutes } from './credential-updates/credential-updates.routes.ts';
 import { credentialRoutes } from './credentials/credentials.routes.ts';
 import { cycleRoutes } from './cycles/cycles.routes.ts';
@@ -28,4 +30,7 @@ export async function featureRoutes(app: AppInstance) {
   // Issue 32 item 2: the 'Staff' tab; item 3: assignment.
   await app.register(staffRoutes);
   await app.register(assignmentRoutes);
+  // Issue 32 items 4 and 5: decisions and the credentialing committee.
+  await app.register(decisionRoutes);
+  await app.register(meetingRoutes);
 }

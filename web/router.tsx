@@ -9,7 +9,13 @@ import type { SectionKey } from '../domain/sections/registry.ts';
 import { sectionSlugs } from '../domain/sections/section-catalog.ts';
 import { ADMIN_TAB_PARAM, adminTabs, DEFAULT_ADMIN_TAB } from './app/admin-tabs.ts';
 import { type PageName, pageNames, RouteTitle, type TabTitles, type TitleHandle } from './app/page-titles.ts';
-import { ACCOUNT_PATH, APPLICATION_REVIEW_PATH, AUTH_TAB_PARAM, TWO_FACTOR_SETUP_PATH } from './app/paths.ts';
+import {
+  ACCOUNT_PATH,
+  APPLICATION_REVIEW_PATH,
+  AUTH_TAB_PARAM,
+  MEETING_PATH,
+  TWO_FACTOR_SETUP_PATH,
+} from './app/paths.ts';
 import { FullPageLoader } from './components/full-page-loader.tsx';
 import { RequireRole, RequireSignIn } from './components/require-role.tsx';
 import type { AdminTabPanels } from './features/admin/admin-page.tsx';
@@ -39,8 +45,16 @@ const adminTabPanels: AdminTabPanels = {
     })),
   ),
   staff: lazy(() => import('./features/staff/staff-tab.tsx').then((m) => ({ default: m.StaffTab }))),
+  // The credentialing committee's tabs (issue 32 items 4 and 5).
+  decisions: lazy(() =>
+    import('./features/committee/decisions-tab.tsx').then((m) => ({ default: m.DecisionsTab })),
+  ),
+  committee: lazy(() =>
+    import('./features/committee/committee-tab.tsx').then((m) => ({ default: m.CommitteeTab })),
+  ),
 };
 const ReviewPage = lazyPage(() => import('./features/review/review-page.tsx'));
+const MeetingPage = lazyPage(() => import('./features/committee/meeting-page.tsx'));
 const AccountPage = lazyPage(() => import('./features/account/account-page.tsx'));
 const TwoFactorSetupPage = lazyPage(() => import('./features/account/two-factor-setup-page.tsx'));
 const NotFoundPage = lazyPage(() => import('./features/not-found/not-found-page.tsx'));
@@ -131,6 +145,12 @@ export const router = createBrowserRouter([
             path: APPLICATION_REVIEW_PATH,
             element: <RequireRole allow="staff">{(me) => <ReviewPage me={me} />}</RequireRole>,
             handle: title(pageNames.applicationReview, ReviewPage.preload),
+          },
+          {
+            // A credentialing committee meeting (issue 32 item 5).
+            path: MEETING_PATH,
+            element: <RequireRole allow="staff">{() => <MeetingPage />}</RequireRole>,
+            handle: title(pageNames.committeeMeeting, MeetingPage.preload),
           },
           ...sectionRoutes.map((route) => ({
             path: route.path,

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { applicationStatuses } from '../application-status.ts';
 import { attestationRecordSchema } from '../attestation.ts';
+import { deciders, decisionTracks } from '../committee/committee-decisions.ts';
 import { cycleActions } from '../credentials/provider-credential.ts';
 import { rowChangeKinds } from '../review/application-snapshot.ts';
 import { REVIEW_TEXT_MAX, reviewActions } from '../review/review-workflow.ts';
@@ -55,11 +56,6 @@ export const requestInformationBodySchema = z.object({
     .transform((keys) => [...new Set(keys)]),
 });
 export type RequestInformationBody = z.output<typeof requestInformationBodySchema>;
-
-/** POST .../reject: the reason, shown to the provider (issue 13: "a reason is required"). */
-export const rejectBodySchema = z.object({
-  reason: boundedText('Reason').min(1, 'Enter the reason for the rejection'),
-});
 
 /** POST /api/applications/:applicationId/information-requests/:requestId/response: an optional reply. */
 export const informationResponseBodySchema = z.object({ reply: boundedText('Reply').optional() });
@@ -251,6 +247,26 @@ export const adminReviewSchema = z.object({
   committeeReview: z.object({ needed: z.boolean(), reasons: z.array(z.string()) }),
   /** When the decision is due (issue 32 item 7), while the file is Submitted or Under Review. */
   decisionDue: decisionDueSchema,
+  /**
+   * Where the file is on its way to a decision (issue 32 item 4): the list it was sent to ('Clean
+   * Files' or 'Ready for Committee') with the reasons and the medical director's note, or null; and
+   * the committee's latest deferral of this cycle (what is missing), which sent it back.
+   */
+  decisionRouting: z.object({
+    track: z.enum(decisionTracks).nullable(),
+    sentAt: z.iso.datetime().nullable(),
+    reasons: z.array(z.string()),
+    note: z.string().nullable(),
+    deferral: z.object({ text: z.string(), at: z.iso.datetime() }).nullable(),
+  }),
+  /** Who decided, with the effective date and conditions (issue 32); null until decided. */
+  decision: z
+    .object({
+      by: z.enum(deciders),
+      effectiveDate: z.iso.date().nullable(),
+      conditions: z.string().nullable(),
+    })
+    .nullable(),
   /** Which credentialing cycle this application is (issue 29). */
   cycle: applicationCycleSchema,
   /** When it was withdrawn or closed without a decision (ISO 8601, UTC; issue 29 item 2), else null. */

@@ -57,7 +57,8 @@ const rules: Record<ReviewAction, Rule> = {
   request_information: { from: 'under_review', to: 'under_review', by: staff, openRequest: false },
   submit_response: { from: 'under_review', to: 'under_review', by: ['provider'], openRequest: true },
   approve: { from: 'under_review', to: 'approved', by: staff, openRequest: false },
-  reject: { from: 'under_review', to: 'rejected', by: staff },
+  // Issue 32: a denial is the credentialing committee's (recorded at its meeting) or the integration's.
+  reject: { from: 'under_review', to: 'rejected', by: ['reviewer', 'integration'] },
 };
 
 /** Statuses no action leaves (issue 13: "Approved and rejected are final"). */

@@ -16,6 +16,7 @@ import { SECTION_COUNT } from '../../domain/sections/registry.ts';
 import { catalogSections } from '../../domain/sections/section-catalog.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { signedAttestation } from '../../tests/http-client.ts';
+import { approveCleanFile } from '../committee/testing/decide.ts';
 import { completedApplication } from '../review/testing/completed-review-application.ts';
 import { verifyItem } from '../review/testing/verify-items.ts';
 
@@ -312,10 +313,11 @@ describe("'Start Review' of a copy carries the education verification forward", 
     );
     expect(audits.map((r) => r.details.fromItemId)).toEqual([sourceEducation.id]);
 
-    // Third, 'Approve' waits for the pending items but not for the 300-day-old carried education.
+    // Third, 'Send for Decision' (and so 'Approve') waits for the pending items but not for the
+    // 300-day-old carried education.
     const early = await admin.json<{ message: string; reasons: string[] }>(
       'POST',
-      adminPath(copyId, 'approve'),
+      adminPath(copyId, 'send-for-decision'),
       {},
     );
     expect(early.status).toBe(409);
@@ -324,7 +326,6 @@ describe("'Start Review' of a copy carries the education verification forward", 
       if (item.status === 'verified' || item.status === 'waived') continue;
       await verifyItem(admin, copyId, item, { verifiedAt: isoDay() });
     }
-    const approved = await admin.json('POST', adminPath(copyId, 'approve'), {});
-    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    await approveCleanFile(app, admin, copyId);
   });
 });

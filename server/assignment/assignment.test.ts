@@ -74,7 +74,11 @@ describe('Assign', () => {
 
     // A rejected file is not assigned any more.
     expect((await ada.json('POST', path('start-review'), {})).status).toBe(200);
-    expect((await ada.json('POST', path('reject'), { reason: 'Incomplete file.' })).status).toBe(200);
+    // Decided (the committee's tests' subject, issue 32): rejected.
+    await app.runtime.deps.database.pool.query(
+      `update provider_applications set application_status = 'rejected', decided_at = now() where id = $1`,
+      [applicationId],
+    );
     const late = await ada.json<{ message: string }>('POST', path('assign'), { userId: sam.userId });
     expect(late.status).toBe(409);
     expect(late.body.message).toBe(

@@ -10,6 +10,7 @@ import type { CredentialUpdateStatus, SubmitUpdateResult } from '../../domain/ap
 import type { AdminReview, ReviewQueue } from '../../domain/api/review.ts';
 import { credentialUpdateTexts } from '../../domain/credentials/credential-updates.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { approveCleanFile } from '../committee/testing/decide.ts';
 import { runExpiryMonitor } from '../credentials/expiry-monitor.ts';
 import { completedApplication } from '../review/testing/completed-review-application.ts';
 import { verifyItem } from '../review/testing/verify-items.ts';
@@ -63,8 +64,7 @@ async function approvedApplication() {
   for (const item of (await review(applicationId)).checklist) {
     await verifyItem(admin, applicationId, item, { source: 'State board', verifiedAt: today() });
   }
-  const approved = await admin.json('POST', adminPath(applicationId, 'approve'), {});
-  expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+  await approveCleanFile(app, admin, applicationId);
   return { provider, applicationId };
 }
 

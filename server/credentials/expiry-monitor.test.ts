@@ -10,6 +10,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { runDueJobs } from '../cluster/scheduled-jobs.ts';
+import { approveCleanFile } from '../committee/testing/decide.ts';
 import { credentialExpiryNotices } from '../db/schema/credentials.ts';
 import { hospitalAffiliations, professionalLicenses } from '../db/schema/sections.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
@@ -177,7 +178,7 @@ describe('credential-expiry job', () => {
     const adminPath = (rest: string) => `/api/admin/applications/${applicationId}/${rest}`;
     expect((await admin.json('POST', adminPath('start-review'), {})).status).toBe(200);
     await verifyEveryItem(admin, applicationId, { verifiedAt: new Date().toISOString().slice(0, 10) });
-    expect((await admin.json('POST', adminPath('approve'), {})).status).toBe(200);
+    await approveCleanFile(app, admin, applicationId);
     const items = async () =>
       (
         await app.runtime.deps.database.pool.query<{ item_key: string; status: string; note: string | null }>(
@@ -407,7 +408,7 @@ describe('credential-expiry job', () => {
     const adminPath = (rest: string) => `/api/admin/applications/${applicationId}/${rest}`;
     expect((await admin.json('POST', adminPath('start-review'), {})).status).toBe(200);
     await verifyEveryItem(admin, applicationId, { verifiedAt: new Date().toISOString().slice(0, 10) });
-    expect((await admin.json('POST', adminPath('approve'), {})).status).toBe(200);
+    await approveCleanFile(app, admin, applicationId);
     // The factory's privileges have no end date; they end on 2037-05-01.
     const endsOn = '2037-05-01';
     await app.runtime.deps.db

@@ -13,6 +13,7 @@ import { addMonths, isoDay } from '../../domain/calendar.ts';
 import { catalogSections } from '../../domain/sections/section-catalog.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { signedAttestation } from '../../tests/http-client.ts';
+import { approveCleanFile, decideAtCommittee } from '../committee/testing/decide.ts';
 import { completedApplication } from '../review/testing/completed-review-application.ts';
 import { verifyItem } from '../review/testing/verify-items.ts';
 
@@ -37,20 +38,19 @@ async function review(applicationId: string) {
   return response.body;
 }
 
-/** Start review, verify every item, then approve or reject through the API. */
+/**
+ * Start review, verify every item, then decide (issue 32): the medical director approves the clean
+ * file, or the committee denies it at a meeting.
+ */
 async function decide(applicationId: string, decision: 'approve' | 'reject') {
   expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
-  if (decision === 'reject') {
-    const rejected = await admin.json('POST', adminPath(applicationId, 'reject'), { reason: 'Not eligible' });
-    expect(rejected.status, JSON.stringify(rejected.body)).toBe(200);
-    return;
-  }
   // Issue 31: the claims history item gets its NPDB query result attached first (verifyItem).
   for (const item of (await review(applicationId)).checklist) {
     await verifyItem(admin, applicationId, item, { verifiedAt: isoDay(new Date()) });
   }
-  const approved = await admin.json('POST', adminPath(applicationId, 'approve'), {});
-  expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+  if (decision === 'reject')
+    await decideAtCommittee(app, admin, applicationId, { decision: 'deny', text: 'Not eligible' });
+  else await approveCleanFile(app, admin, applicationId);
 }
 
 async function approvedProvider() {

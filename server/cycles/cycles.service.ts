@@ -29,6 +29,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
+import { closeReferral } from '../review/review.service.ts';
 import { enqueueStatusEvent } from '../review/status-events.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
 
@@ -71,6 +72,8 @@ async function withdraw(
       'Someone else changed this application first. Reload to see its current status.',
     );
   }
+  // Issue 32: a closed cycle leaves the decision lists and any agenda.
+  await closeReferral(tx, applicationId, 'withdrawn', now);
   return { from: current.status, userId: current.userId };
 }
 

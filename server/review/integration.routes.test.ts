@@ -12,8 +12,10 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTEGRATION_ACTOR_NAME, type StatusChangedEvent } from '../../domain/api/integration.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { decideAtCommittee } from '../committee/testing/decide.ts';
 import { WebhookReceiver, waitUntil } from '../notifications/testing/webhook-receiver.ts';
 import { completedApplication as completedReview } from './testing/completed-review-application.ts';
+import { verifyEveryItem } from './testing/verify-items.ts';
 
 const NOTIFY_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const INBOUND_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
@@ -95,7 +97,9 @@ describe('outbound application.status_changed events', () => {
     const { applicationId } = await completedApplication();
     const path = (rest: string) => `/api/admin/applications/${applicationId}/${rest}`;
     expect((await admin.json('POST', path('start-review'), {})).status).toBe(200);
-    expect((await admin.json('POST', path('reject'), { reason: 'Licence revoked' })).status).toBe(200);
+    // Issue 32: a denial is the committee's, recorded at a meeting.
+    await verifyEveryItem(admin, applicationId, { verifiedAt: new Date().toISOString().slice(0, 10) });
+    await decideAtCommittee(app, admin, applicationId, { decision: 'deny', text: 'Licence revoked' });
 
     await waitUntil(() => eventsOf(applicationId).length === 2, 10_000, 'two status events');
     const [started, rejected] = eventsOf(applicationId);

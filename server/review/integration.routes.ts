@@ -27,7 +27,12 @@ import type { Database } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { inboundWebhooks } from '../db/schema/review.ts';
 import { assertStorableText } from '../http/unstorable-text.ts';
-import { approve, type ReviewCaller, reject, startReview, type TransitionOutcome } from './review.service.ts';
+import {
+  integrationDecision,
+  type ReviewCaller,
+  startReview,
+  type TransitionOutcome,
+} from './review.service.ts';
 import { sendReviewMails } from './review-mail.ts';
 
 /** Longest `webhook-id` kept, characters. */
@@ -121,14 +126,19 @@ async function apply(
   let outcome: TransitionOutcome;
   if (action === 'start_review') outcome = await startReview(tx, caller, applicationId, now);
   else if (action === 'approve') {
-    outcome = await approve(tx, caller, applicationId, now, maxAgeDays);
+    outcome = await integrationDecision(tx, caller, applicationId, { to: 'approved', now, maxAgeDays });
   } else {
     if (!reason) {
       throw new AppError('validation_failed', 'A rejection needs data.reason.', {
         issues: [{ path: ['data', 'reason'], message: 'Enter the reason for the rejection' }],
       });
     }
-    outcome = await reject(tx, caller, applicationId, reason, now);
+    outcome = await integrationDecision(tx, caller, applicationId, {
+      to: 'rejected',
+      reason,
+      now,
+      maxAgeDays,
+    });
   }
   return {
     result: {

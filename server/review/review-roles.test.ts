@@ -1,8 +1,8 @@
 /**
- * The review by role (issue 32 item 1): a Credentialing Specialist starts the review and requests
- * information but is offered no decision and refused one; a Medical Director reads the file, is
- * offered 'Approve' and 'Reject' and reaches the decision's own checks; an Auditor reads it and is
- * offered nothing.
+ * The review by role (issue 32 items 1 and 4): a Credentialing Specialist starts the review, requests
+ * information and sends the file for decision but is offered no decision and refused one; a Medical
+ * Director reads the file and is offered 'Approve' only once it is on 'Clean Files'; nobody is offered
+ * 'Reject' (a denial is the committee's); an Auditor reads it and is offered nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminReview } from '../../domain/api/review.ts';
@@ -39,12 +39,21 @@ describe('the review by role', () => {
     expect((await specialist.json('POST', path('start-review'), {})).status).toBe(200);
 
     expect(await offered(specialist)).toEqual(['request_information']);
-    expect(await offered(director)).toEqual(['approve', 'reject']);
+    expect(await offered(director)).toEqual([]);
     expect(await offered(auditor)).toEqual([]);
-    // The specialist may not decide; the director reaches the decision's checks (items pending: 409).
+    // The specialist may not decide; the director reaches the decision's checks (not sent: 409); the
+    // staff 'Reject' route is gone (a denial is recorded at a committee meeting).
     expect((await specialist.json('POST', path('approve'), {})).status).toBe(403);
-    expect((await specialist.json('POST', path('reject'), { reason: 'No.' })).status).toBe(403);
-    expect((await director.json('POST', path('approve'), {})).status).toBe(409);
+    expect((await specialist.json('POST', path('send-to-committee'), { note: 'x' })).status).toBe(403);
+    expect((await specialist.json('POST', path('reject'), { reason: 'No.' })).status).toBe(404);
+    const early = await director.json<{ message: string }>('POST', path('approve'), {});
+    expect(early.status).toBe(409);
+    expect(early.body.message).toMatch(/send the file for decision first/);
+    // Sending for decision needs the checklist done.
+    const unsent = await specialist.json<{ message: string }>('POST', path('send-for-decision'), {});
+    expect(unsent.status).toBe(409);
+    expect(unsent.body.message).toMatch(/'Send for Decision' needs every checklist item verified/);
+    expect((await director.json('POST', path('send-for-decision'), {})).status).toBe(403);
     // The auditor writes nothing, a checklist outcome included.
     const item = (await auditor.json<AdminReview>('GET', path('review'))).body.checklist[0]!;
     expect(

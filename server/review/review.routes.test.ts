@@ -2,9 +2,9 @@
  * The credentialing review by API (issue 13): real PostgreSQL, real HTTP. The whole flow (complete ->
  * submitted -> start review -> request information on Professional Licenses -> the provider edits a
  * license (allowed) and another section (409) -> responds -> version 2 -> verify every item ->
- * approve), the approve guard (pending item, verification older than 120 days), reject's reason,
- * refused transitions, two concurrent approves, the lock, the snapshot's masked SSN, audit rows and
- * the emails.
+ * send for decision -> the medical director approves; issue 32), the guard of 'Send for Decision'
+ * (pending item, verification older than 120 days), a denial's reason, refused transitions, two
+ * concurrent approves, the lock, the snapshot's masked SSN, audit rows and the emails.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminReview, ApplicationVersion, ProviderReview } from '../../domain/api/review.ts';
@@ -14,6 +14,12 @@ import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../
 import { signedAttestation } from '../../tests/http-client.ts';
 import { reattestationDue } from '../attestations/attestation.service.ts';
 import { ageAttestations } from '../attestations/testing/age-attestations.ts';
+import {
+  approveCleanFile,
+  decideAtCommittee,
+  medicalDirector,
+  sendForDecision,
+} from '../committee/testing/decide.ts';
 import { createCompletedApplication, FACTORY_SSN } from '../notifications/testing/completed-application.ts';
 import { getAdminReview } from './review.service.ts';
 import { completedApplication as completedReview } from './testing/completed-review-application.ts';
@@ -143,7 +149,8 @@ describe('the credentialing review', () => {
       'claims_history',
       'exclusions',
     ]);
-    expect(underReview.availableActions).toEqual(['request_information', 'approve', 'reject']);
+    // Issue 32: an administrator prepares the file; 'Approve' is the medical director's, 'Reject' the committee's.
+    expect(underReview.availableActions).toEqual(['request_information']);
 
     // 'Request Information' on Professional Licenses: the provider is emailed (no PHI, a link).
     const requested = await admin.json<{ requestId: string }>(
@@ -182,8 +189,12 @@ describe('the credentialing review', () => {
     });
     expect(other.status).toBe(409);
 
-    // Approve is refused while the request is open.
-    const early = await admin.json<{ message: string }>('POST', adminPath(applicationId, 'approve'), {});
+    // 'Send for Decision' is refused while the request is open.
+    const early = await admin.json<{ message: string }>(
+      'POST',
+      adminPath(applicationId, 'send-for-decision'),
+      {},
+    );
     expect(early.status).toBe(409);
     expect(early.body.message).toMatch(/waiting for the provider's response/);
 
@@ -224,21 +235,28 @@ describe('the credentialing review', () => {
       expect.stringContaining('MD-2'),
     ]);
 
-    // Approve is refused while an item is pending; the message lists the items to redo.
-    const pending = await admin.json<{ message: string }>('POST', adminPath(applicationId, 'approve'), {});
+    // 'Send for Decision' is refused while an item is pending; the message lists the items to redo.
+    const pending = await admin.json<{ message: string }>(
+      'POST',
+      adminPath(applicationId, 'send-for-decision'),
+      {},
+    );
     expect(pending.status).toBe(409);
     expect(pending.body.message).toMatch(/Exclusion screening \(pending\)/);
 
     // A verification older than VERIFICATION_MAX_AGE_DAYS (120) must be redone.
     await verifyAll(applicationId, isoDay(-121));
-    const stale = await admin.json<{ message: string }>('POST', adminPath(applicationId, 'approve'), {});
+    const stale = await admin.json<{ message: string }>(
+      'POST',
+      adminPath(applicationId, 'send-for-decision'),
+      {},
+    );
     expect(stale.status).toBe(409);
     expect(stale.body.message).toMatch(/more than 120 days ago/);
 
-    // Every item verified today: 'Approve'.
+    // Every item verified today: sent for decision, a clean file, which the medical director approves.
     await verifyAll(applicationId);
-    const approved = await admin.json('POST', adminPath(applicationId, 'approve'), {});
-    expect(approved).toMatchObject({ status: 200, body: { applicationStatus: 'approved' } });
+    const director = await approveCleanFile(app, admin, applicationId);
     const decided = await provider.json<ProviderReview>('GET', `/api/applications/${applicationId}/review`);
     expect(decided.body).toMatchObject({
       applicationStatus: 'approved',
@@ -253,9 +271,7 @@ describe('the credentialing review', () => {
     ).toBe(true);
 
     // Final: nothing moves it, nothing changes it.
-    const final = await admin.json<{ message: string }>('POST', adminPath(applicationId, 'reject'), {
-      reason: 'x',
-    });
+    const final = await director.json<{ message: string }>('POST', adminPath(applicationId, 'approve'), {});
     expect(final.status).toBe(409);
     expect(final.body.message).toMatch(/decision is final/);
     // (Issue 29 item 4: the dated sections open for a credential update; the others stay locked.)
@@ -277,8 +293,13 @@ describe('the credentialing review', () => {
       ['review.started', 'submitted', 'under_review'],
       ['review.information_requested', 'under_review', 'under_review'],
       ['review.response_submitted', 'under_review', 'under_review'],
+      ['review.sent_for_decision', undefined, undefined],
       ['review.approved', 'under_review', 'approved'],
     ]);
+    expect(audit.find((a) => a.action === 'review.approved')).toMatchObject({
+      actor_user_id: director.userId,
+      details: { decidedBy: 'medical_director' },
+    });
     // Eleven items (the license kept its item across the number change), each verified twice; the
     // claims history's NPDB query result attached once (issue 31), before its first verification.
     expect(audit.filter((a) => a.action === 'review.verification_updated').length).toBe(2 * 11);
@@ -288,10 +309,11 @@ describe('the credentialing review', () => {
     expect(timeline).toContain('review.approved');
   }, 60_000);
 
-  it('needs a reason to reject, refuses transitions from the wrong status, and shows the reason', async () => {
+  it('refuses transitions from the wrong status, and shows the reason of a denial', async () => {
     const { provider, applicationId } = await completedApplication();
-    // Approve and reject from submitted: 409 with the state machine's message.
-    const approveSubmitted = await admin.json<{ message: string }>(
+    // Approve from submitted: 409 with the state machine's message.
+    const director = await medicalDirector(app);
+    const approveSubmitted = await director.json<{ message: string }>(
       'POST',
       adminPath(applicationId, 'approve'),
       {},
@@ -301,17 +323,12 @@ describe('the credentialing review', () => {
       /needs an application that is Under Review; this one is Submitted/,
     );
     expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
-    expect((await admin.json('POST', adminPath(applicationId, 'reject'), {})).status).toBe(400);
-    expect((await admin.json('POST', adminPath(applicationId, 'reject'), { reason: '   ' })).status).toBe(
-      400,
-    );
-    expect(
-      (await admin.json('POST', adminPath(applicationId, 'reject'), { reason: 'x'.repeat(4001) })).status,
-    ).toBe(400);
-    const rejected = await admin.json('POST', adminPath(applicationId, 'reject'), {
-      reason: 'The malpractice coverage has lapsed.',
+    await verifyAll(applicationId);
+    // Issue 32: the committee denies it at a meeting, with the reason the provider reads.
+    await decideAtCommittee(app, admin, applicationId, {
+      decision: 'deny',
+      text: 'The malpractice coverage has lapsed.',
     });
-    expect(rejected).toMatchObject({ status: 200, body: { applicationStatus: 'rejected' } });
     const seen = await provider.json<ProviderReview>('GET', `/api/applications/${applicationId}/review`);
     expect(seen.body).toMatchObject({
       applicationStatus: 'rejected',
@@ -330,9 +347,11 @@ describe('the credentialing review', () => {
     const { applicationId } = await completedApplication();
     expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
     await verifyAll(applicationId);
+    await sendForDecision(admin, applicationId);
+    const director = await medicalDirector(app);
     const [a, b] = await Promise.all([
-      admin.json('POST', adminPath(applicationId, 'approve'), {}),
-      admin.json('POST', adminPath(applicationId, 'approve'), {}),
+      director.json('POST', adminPath(applicationId, 'approve'), {}),
+      director.json('POST', adminPath(applicationId, 'approve'), {}),
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     expect((await auditRows(applicationId)).filter((r) => r.action === 'review.approved')).toHaveLength(1);
@@ -602,10 +621,10 @@ describe('attestations on the review page (issue 14)', () => {
     // Under review it is still due; once decided, none is, however old the attestation.
     expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
     expect((await at(121)).reattestationRequired).toBe(true);
-    const rejected = await admin.json('POST', adminPath(applicationId, 'reject'), {
-      reason: 'Board certification lapsed.',
-    });
-    expect(rejected.status).toBe(200);
+    await deps.database.pool.query(
+      `update provider_applications set application_status = 'rejected', decided_at = now() where id = $1`,
+      [applicationId],
+    );
     expect((await at(121)).reattestationRequired).toBe(false);
   });
 

@@ -5,8 +5,7 @@
  * Administrators (`review:application:any`, which needs a second factor), under /api/admin:
  * - POST /api/admin/applications/:applicationId/start-review   submitted -> under_review, assigns the caller
  * - POST /api/admin/applications/:applicationId/request-information { message, sections }
- * - POST /api/admin/applications/:applicationId/approve        guard: checklist verified/waived and recent
- * - POST /api/admin/applications/:applicationId/reject { reason }
+ * ('Approve' of a clean file is server/committee's since issue 32; a denial is the committee's.)
  * - GET  /api/admin/applications/:applicationId/review         status, versions, checklist, requests, timeline
  * - GET  /api/admin/applications/:applicationId/versions/:version  one snapshot and its changes
  * - PATCH /api/admin/applications/:applicationId/verification-items/:itemId
@@ -27,7 +26,6 @@ import {
   informationRequestParamsSchema,
   informationResponseBodySchema,
   providerReviewSchema,
-  rejectBodySchema,
   requestInformationBodySchema,
   reviewParamsSchema,
   reviewQueueQuerySchema,
@@ -46,12 +44,10 @@ import { reattest } from '../attestations/attestation.service.ts';
 import { createReattestationLimit } from '../attestations/reattestation-limit.ts';
 import { requireActor, requirePermission, staffRoutePermission } from '../auth/actor.ts';
 import {
-  approve,
   checkNppes,
   getAdminReview,
   getProviderReview,
   getVersion,
-  reject,
   requestInformation,
   reviewQueue,
   startReview,
@@ -63,12 +59,10 @@ import { sendReviewMails } from './review-mail.ts';
 
 /**
  * The permission each staff review route needs (issue 32, domain/permissions.ts): reading the queue
- * and a file `read:application:any`; 'Approve' and 'Reject' `decide:application:any`; every other
- * step of the review `review:application:any`.
+ * and a file `read:application:any`; every step of the review `review:application:any`.
  */
 function reviewRoutePermission(request: FastifyRequest): Permission {
-  const decision = /\/(approve|reject)$/.test(request.routeOptions.url ?? '');
-  return staffRoutePermission(request, decision ? 'decide:application:any' : 'review:application:any');
+  return staffRoutePermission(request, 'review:application:any');
 }
 
 /** The staff review routes: each needs `reviewRoutePermission` (checked on request). */
@@ -137,57 +131,6 @@ export async function reviewAdminRoutes(app: AppInstance) {
         new Date(),
       );
       return { ...(await finish(outcome, request.log)), requestId: outcome.requestId };
-    },
-  );
-
-  app.post(
-    '/api/admin/applications/:applicationId/approve',
-    {
-      config: { access: 'admin' },
-      schema: {
-        summary: "'Approve': under_review -> approved (issue 13)",
-        description:
-          'Refused (409, the items listed in `reasons`) until every checklist item is verified or waived and none was verified more than VERIFICATION_MAX_AGE_DAYS (120) days ago.',
-        tags: ['review'],
-        params: reviewParamsSchema,
-        response: transition,
-      },
-    },
-    async (request) => {
-      const caller = await reviewer(request);
-      const outcome = await approve(
-        app.deps.db,
-        caller,
-        request.params.applicationId,
-        new Date(),
-        app.deps.env.VERIFICATION_MAX_AGE_DAYS,
-      );
-      return finish(outcome, request.log);
-    },
-  );
-
-  app.post(
-    '/api/admin/applications/:applicationId/reject',
-    {
-      config: { access: 'admin' },
-      schema: {
-        summary: "'Reject': under_review -> rejected with a reason the provider sees (issue 13)",
-        tags: ['review'],
-        params: reviewParamsSchema,
-        body: rejectBodySchema,
-        response: transition,
-      },
-    },
-    async (request) => {
-      const caller = await reviewer(request);
-      const outcome = await reject(
-        app.deps.db,
-        caller,
-        request.params.applicationId,
-        request.body.reason,
-        new Date(),
-      );
-      return finish(outcome, request.log);
     },
   );
 

@@ -23,6 +23,7 @@ import { AppError } from '../../domain/app-error.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
 import type { AuditAction } from '../../domain/audit-actions.ts';
 import { cleanFileReview } from '../../domain/committee/clean-file.ts';
+import type { Decider, DecisionTrack } from '../../domain/committee/committee-decisions.ts';
 import {
   type DecisionClockLimits,
   decisionDue,
@@ -73,6 +74,7 @@ import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { auditLog } from '../db/schema/audit.ts';
 import { user } from '../db/schema/auth.ts';
+import { committeeAgendaItems, decisionReferrals } from '../db/schema/committee.ts';
 import { profiles, providerApplications } from '../db/schema/core.ts';
 import { credentialUpdates } from '../db/schema/credentials.ts';
 import {
@@ -108,7 +110,7 @@ export interface TransitionOutcome {
 const applicationNotFound = () =>
   new AppError('not_found', 'Application not found. Return to the list and choose an application.');
 
-interface LockedApplication {
+export interface LockedApplication {
   id: string;
   userId: string;
   applicationStatus: ApplicationStatus;
@@ -118,7 +120,7 @@ interface LockedApplication {
 }
 
 /** The application row locked for update, with its open information request. @throws 404 */
-async function lockApplication(tx: Queryable, applicationId: string): Promise<LockedApplication> {
+export async function lockApplication(tx: Queryable, applicationId: string): Promise<LockedApplication> {
   if (!isUuid(applicationId)) throw applicationNotFound();
   const [row] = await tx
     .select({
@@ -383,20 +385,40 @@ export async function submitResponse(
   });
 }
 
+/** A decision as `recordDecision` writes it (issue 13; issue 32: who decided, and on what terms). */
+export interface DecisionRecord {
+  to: 'approved' | 'rejected';
+  /** Who decided (domain `deciders`). */
+  by: Decider;
+  /** The medical director, or the meeting's recorder; null for the integration. */
+  decidedBy: string | null;
+  /** The denial's reason, shown to the provider. */
+  reason?: string;
+  /** The committee's conditions of an 'Approve with Conditions'. */
+  conditions?: string;
+  /** When the credential takes effect (YYYY-MM-DD); the decision's day when absent. */
+  effectiveDate?: string;
+  now: Date;
+  /** VERIFICATION_MAX_AGE_DAYS: an approval needs every verification younger than this. */
+  maxAgeDays: number;
+}
+
 /**
- * 'Approve' (issue 13): under_review -> approved, refused (409, listing the items to redo) until every
- * checklist item is verified or waived and none was verified more than `maxAgeDays` before `now`.
+ * Records a decision on a locked application in the caller's transaction: an approval is refused
+ * (409, listing the items to redo) until every checklist item is verified (within `maxAgeDays`) or
+ * waived; then the status moves, the provider's credential is granted, extended or ended (issue 29),
+ * and the decision is audited and announced. The caller has checked who may decide (issue 32).
+ * @returns the mail to send once committed
  */
-export async function approve(
-  db: Database,
+export async function recordDecision(
+  tx: Queryable,
   caller: ReviewCaller,
-  applicationId: string,
-  now: Date,
-  maxAgeDays: number,
+  application: LockedApplication,
+  decision: DecisionRecord,
 ): Promise<TransitionOutcome> {
-  return db.transaction(async (tx) => {
-    const application = await lockApplication(tx, applicationId);
-    const to = decide(application, 'approve', caller.role);
+  const action = decision.to === 'approved' ? 'approve' : 'reject';
+  const to = decide(application, action, caller.role);
+  if (decision.to === 'approved') {
     const items = await tx
       .select({
         target: verificationItems.target,
@@ -414,55 +436,94 @@ export async function approve(
         status: i.status as VerificationStatus,
         changes: i.changes as FieldChange[] | null,
       })),
-      now,
-      maxAgeDays,
+      decision.now,
+      decision.maxAgeDays,
     );
     if (items.length === 0) redo.push('The verification checklist is empty: start the review first');
     if (redo.length > 0) {
       throw new AppError(
         'conflict',
-        `'Approve' needs every checklist item verified (within ${maxAgeDays} days) or waived. Redo: ${redo.join('; ')}.`,
+        `'Approve' needs every checklist item verified (within ${decision.maxAgeDays} days) or waived. Redo: ${redo.join('; ')}.`,
         { reasons: redo },
       );
     }
-    await move(tx, application.id, application.applicationStatus, to, { decidedAt: now });
-    // Issue 29 item 1: the decision grants or extends the provider's credential, in this transaction.
-    await recordDecisionCredential(tx, application, 'approved', now);
-    await auditTransition(tx, caller, application, 'review.approved', to);
-    await announce(tx, caller, application, to, now);
-    const email = await emailOf(tx, application.userId);
-    return {
-      applicationStatus: to,
-      mails: email ? [{ kind: 'approved', to: email, applicationId: application.id }] : [],
-    };
+  }
+  const effectiveDate = decision.effectiveDate ?? isoDay(decision.now);
+  await move(tx, application.id, application.applicationStatus, to, {
+    decidedAt: decision.now,
+    decisionReason: decision.reason ?? null,
+    decidedByRole: decision.by,
+    decidedBy: decision.decidedBy,
+    effectiveDate: decision.to === 'approved' ? effectiveDate : null,
+    decisionConditions: decision.conditions ?? null,
   });
+  // Issue 29 item 1: the decision grants or extends the provider's credential (from the effective date,
+  // issue 32), or ends a recredentialed one today; in this transaction.
+  await recordDecisionCredential(
+    tx,
+    application,
+    decision.to,
+    decision.to === 'approved' ? new Date(`${effectiveDate}T00:00:00Z`) : decision.now,
+  );
+  await auditTransition(
+    tx,
+    caller,
+    application,
+    action === 'approve' ? 'review.approved' : 'review.rejected',
+    to,
+    {
+      decidedBy: decision.by,
+    },
+  );
+  await announce(tx, caller, application, to, decision.now);
+  const email = await emailOf(tx, application.userId);
+  return {
+    applicationStatus: to,
+    mails: email ? [{ kind: decision.to, to: email, applicationId: application.id }] : [],
+  };
 }
 
-/** 'Reject' (issue 13): under_review -> rejected with the reason the provider will see. */
-export async function reject(
+/**
+ * 'Approve' or 'Reject' by the workflow integration (issue 13 "Integration"; issue 32: the
+ * organization's own decision system, recorded as the integration's).
+ */
+export async function integrationDecision(
   db: Database,
   caller: ReviewCaller,
   applicationId: string,
-  reason: string,
-  now: Date,
+  decision: Omit<DecisionRecord, 'by' | 'decidedBy'>,
 ): Promise<TransitionOutcome> {
   return db.transaction(async (tx) => {
     const application = await lockApplication(tx, applicationId);
-    const to = decide(application, 'reject', caller.role);
-    await move(tx, application.id, application.applicationStatus, to, {
-      decidedAt: now,
-      decisionReason: reason,
+    const outcome = await recordDecision(tx, caller, application, {
+      ...decision,
+      by: 'integration',
+      decidedBy: null,
     });
-    // Issue 29 item 1: a denied recredentialing ends the credential today; a denied first cycle leaves none.
-    await recordDecisionCredential(tx, application, 'rejected', now);
-    await auditTransition(tx, caller, application, 'review.rejected', to);
-    await announce(tx, caller, application, to, now);
-    const email = await emailOf(tx, application.userId);
-    return {
-      applicationStatus: to,
-      mails: email ? [{ kind: 'rejected', to: email, applicationId: application.id }] : [],
-    };
+    await closeReferral(tx, application.id, decision.to, decision.now);
+    return outcome;
   });
+}
+
+/**
+ * Takes a decided, deferred or closed file off the decision lists (issue 32): its open referral is
+ * closed with `outcome`, and it leaves any agenda where it is still undecided (a closed meeting has
+ * none). Nothing happens when the file was not sent for decision.
+ */
+export async function closeReferral(
+  tx: Queryable,
+  applicationId: string,
+  outcome: 'approved' | 'rejected' | 'deferred' | 'withdrawn',
+  now: Date,
+  outcomeText: string | null = null,
+): Promise<void> {
+  await tx
+    .delete(committeeAgendaItems)
+    .where(and(eq(committeeAgendaItems.applicationId, applicationId), isNull(committeeAgendaItems.decision)));
+  await tx
+    .update(decisionReferrals)
+    .set({ closedAt: now, outcome, outcomeText })
+    .where(and(eq(decisionReferrals.applicationId, applicationId), isNull(decisionReferrals.closedAt)));
 }
 
 /** The evidence row as the review page shows it. */
@@ -765,7 +826,7 @@ export async function getAdminReview(
     }
   }
   for (const row of evidenceRows) if (row.uploadedBy) mentioned.add(row.uploadedBy);
-  const [people, [profile], credentialRecord, [openCycle], exclusionStanding] = await Promise.all([
+  const [people, [profile], credentialRecord, [openCycle], exclusionStanding, referrals] = await Promise.all([
     mentioned.size
       ? db
           .select({ id: user.id, name: user.name })
@@ -789,7 +850,16 @@ export async function getAdminReview(
       .limit(1),
     // Issue 32 item 4: the exclusion standing, one of the clean-file criteria.
     standingOf(db, applicationId),
+    // Issue 32 item 4: the file's place on the decision lists, and the committee's last deferral.
+    db
+      .select()
+      .from(decisionReferrals)
+      .where(eq(decisionReferrals.applicationId, applicationId))
+      .orderBy(desc(decisionReferrals.sentAt))
+      .limit(20),
   ]);
+  const openReferral = referrals.find((r) => r.closedAt === null);
+  const deferred = referrals.find((r) => r.outcome === 'deferred');
   // Issue 29: the provider's credential apart from this cycle, and the cycle actions it allows.
   const credential = credentialState(credentialRecord, attestation.now);
   return {
@@ -803,9 +873,13 @@ export async function getAdminReview(
     reviewerId: row.reviewerId,
     decidedAt: row.decidedAt?.toISOString() ?? null,
     decisionReason: row.decisionReason,
-    // Issue 32: only what the caller's roles may do ('Approve' and 'Reject' are decisions).
+    // Issue 32: only what the caller's roles may do. 'Approve' is the medical director's, of a file on
+    // 'Clean Files'; a denial is the committee's, recorded at its meeting.
     availableActions: availableActions({ status: row.applicationStatus, openRequest }, 'reviewer').filter(
-      (action) => hasPermission(callerRoles, reviewActionPermission[action]),
+      (action) =>
+        action !== 'reject' &&
+        (action !== 'approve' || openReferral?.track === 'clean_files') &&
+        hasPermission(callerRoles, reviewActionPermission[action]),
     ),
     versions: versions.map((v) => ({ ...v, createdAt: v.createdAt.toISOString() })),
     checklist: items.map((item) =>
@@ -853,6 +927,23 @@ export async function getAdminReview(
             attestation.now,
           )
         : null,
+    decisionRouting: {
+      track: (openReferral?.track as DecisionTrack | undefined) ?? null,
+      sentAt: openReferral?.sentAt.toISOString() ?? null,
+      reasons: openReferral?.reasons ?? [],
+      note: openReferral?.note ?? null,
+      deferral:
+        deferred?.closedAt && (!openReferral || deferred.closedAt > openReferral.sentAt)
+          ? { text: deferred.outcomeText ?? '', at: deferred.closedAt.toISOString() }
+          : null,
+    },
+    decision: row.decidedByRole
+      ? {
+          by: row.decidedByRole as Decider,
+          effectiveDate: row.effectiveDate,
+          conditions: row.decisionConditions,
+        }
+      : null,
     cycle: row.cycle as ApplicationCycle,
     withdrawnAt: row.withdrawnAt?.toISOString() ?? null,
     withdrawalReason: row.withdrawalReason,

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminReview, ReviewQueue } from '../../domain/api/review.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { approveCleanFile } from '../committee/testing/decide.ts';
 import { withStartupLock } from '../db/client.ts';
 import { completedApplication } from './testing/completed-review-application.ts';
 import { verifyEveryItem } from './testing/verify-items.ts';
@@ -120,7 +121,11 @@ describe('a verification bound to the data it verified', () => {
       checklistTotal: after.checklist.length,
     });
 
-    const refused = await admin.json<{ message: string }>('POST', adminPath(applicationId, 'approve'), {});
+    const refused = await admin.json<{ message: string }>(
+      'POST',
+      adminPath(applicationId, 'send-for-decision'),
+      {},
+    );
     expect(refused.status).toBe(409);
     expect(refused.body.message).toContain(
       `${flagged[0]!.target} (needs re-verification: Expiration date ${before} → 2031-12-15)`,
@@ -133,8 +138,7 @@ describe('a verification bound to the data it verified', () => {
       checklistDone: after.checklist.length,
       checklistNeedsReverification: 0,
     });
-    const approved = await admin.json('POST', adminPath(applicationId, 'approve'), {});
-    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    await approveCleanFile(app, admin, applicationId);
 
     const audit = await app.runtime.deps.database.pool.query<{ details: Record<string, unknown> }>(
       `select details from audit_log where action = 'review.reverification_needed' and details->>'applicationId' = $1`,

@@ -137,6 +137,8 @@ const providersOnly = (status: number) => ({
 });
 
 const sections = (ctx: MatrixContext) => `/api/applications/${ctx.applicationId}/sections`;
+/** A meeting (and agenda item) id that names none (issue 32). */
+const noMeeting = '00000000-0000-4000-8000-000000000000';
 
 export const authorizationMatrix: Record<string, MatrixEntry> = {
   // System and auth
@@ -344,13 +346,80 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
       body: { message: 'Please update your license.', sections: ['professionalLicenses'] },
     }),
   },
+  // Issue 32 item 4: the request is open, so 'Send for Decision' and 'Approve' are refused (409) past
+  // authorization; 'Send to Committee' without a note is a 400. The staff 'Reject' route is gone.
+  'POST /api/admin/applications/:applicationId/send-for-decision': {
+    expected: staffOnly('review:application:any', 409),
+    request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/send-for-decision`, body: {} }),
+  },
+  'POST /api/admin/applications/:applicationId/send-to-committee': {
+    expected: staffOnly('decide:application:any', 400),
+    request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/send-to-committee`, body: {} }),
+  },
   'POST /api/admin/applications/:applicationId/approve': {
     expected: staffOnly('decide:application:any', 409),
     request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/approve`, body: {} }),
   },
-  'POST /api/admin/applications/:applicationId/reject': {
-    expected: staffOnly('decide:application:any', 400),
-    request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/reject`, body: {} }),
+  'GET /api/admin/decisions': {
+    expected: staffOnly('read:application:any', 200),
+    request: () => ({ path: '/api/admin/decisions?list=committee' }),
+  },
+  // Issue 32 item 5: every staff role reads meetings (a Committee Member only theirs: a meeting that
+  // does not exist is a 404 for all); changes need `manage:meeting:any` and reach validation (400) or
+  // the unknown meeting (404).
+  'GET /api/committee/members': {
+    expected: staffOnly('manage:meeting:any'),
+    request: () => ({ path: '/api/committee/members' }),
+  },
+  'GET /api/committee/meetings': {
+    expected: { ...staffOnly('read:meeting:any'), committee: 200 },
+    request: () => ({ path: '/api/committee/meetings' }),
+  },
+  'POST /api/committee/meetings': {
+    expected: staffOnly('manage:meeting:any', 400),
+    request: () => ({ path: '/api/committee/meetings', body: {} }),
+  },
+  'GET /api/committee/meetings/:meetingId': {
+    expected: { ...staffOnly('read:meeting:any', 404), committee: 404 },
+    request: () => ({ path: `/api/committee/meetings/${noMeeting}` }),
+  },
+  'POST /api/committee/meetings/:meetingId/agenda': {
+    expected: staffOnly('manage:meeting:any', 404),
+    request: (ctx) => ({
+      path: `/api/committee/meetings/${noMeeting}/agenda`,
+      body: { applicationId: ctx.applicationId },
+    }),
+  },
+  'PUT /api/committee/meetings/:meetingId/agenda': {
+    expected: staffOnly('manage:meeting:any', 404),
+    request: () => ({ path: `/api/committee/meetings/${noMeeting}/agenda`, body: { itemIds: [] } }),
+  },
+  'DELETE /api/committee/meetings/:meetingId/agenda/:itemId': {
+    expected: staffOnly('manage:meeting:any', 404),
+    request: () => ({ path: `/api/committee/meetings/${noMeeting}/agenda/${noMeeting}` }),
+  },
+  'PUT /api/committee/meetings/:meetingId/agenda/:itemId/recusals': {
+    expected: staffOnly('manage:meeting:any', 404),
+    request: () => ({
+      path: `/api/committee/meetings/${noMeeting}/agenda/${noMeeting}/recusals`,
+      body: { memberIds: [] },
+    }),
+  },
+  'POST /api/committee/meetings/:meetingId/agenda/:itemId/decision': {
+    expected: staffOnly('manage:meeting:any', 400),
+    request: () => ({ path: `/api/committee/meetings/${noMeeting}/agenda/${noMeeting}/decision`, body: {} }),
+  },
+  'POST /api/committee/meetings/:meetingId/close': {
+    expected: staffOnly('manage:meeting:any', 404),
+    request: () => ({ path: `/api/committee/meetings/${noMeeting}/close`, body: {} }),
+  },
+  'GET /api/committee/meetings/:meetingId/files/:applicationId': {
+    expected: { ...staffOnly('read:meeting:any', 404), committee: 404 },
+    request: (ctx) => ({ path: `/api/committee/meetings/${noMeeting}/files/${ctx.applicationId}` }),
+  },
+  'GET /api/committee/meetings/:meetingId/minutes.pdf': {
+    expected: { ...staffOnly('read:meeting:any', 404), committee: 404 },
+    request: () => ({ path: `/api/committee/meetings/${noMeeting}/minutes.pdf` }),
   },
   'GET /api/admin/applications/:applicationId/review': {
     expected: staffOnly('read:application:any', 200),

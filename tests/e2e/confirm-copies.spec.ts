@@ -16,6 +16,7 @@ import {
   moveApprovalBack,
   signAttestation,
   signInAsNewAdmin,
+  signInAsNewStaff,
 } from './helpers.ts';
 
 completionReceiverForSpec();
@@ -33,7 +34,13 @@ test('a recredentialing copy counts a section once confirmed and completes only 
   });
   const admin = await (await browser.newContext()).newPage();
   await signInAsNewAdmin(admin, { firstName: 'Ada', lastName: 'Reviewer', emailPrefix: 'ada-confirm' });
-  await approveThroughApi(admin, approvedId);
+  const director = await (await browser.newContext()).newPage();
+  await signInAsNewStaff(
+    director,
+    { firstName: 'Mia', lastName: 'Director', emailPrefix: 'ada-confirm-md' },
+    'medical-director',
+  );
+  await approveThroughApi(admin, approvedId, director);
 
   // 34 months later (the clock): the recredentialing window is open.
   await moveApprovalBack(approvedId, 34);

@@ -15,6 +15,7 @@ import {
   completionReceiverForSpec,
   e2eSql,
   signInAsNewAdmin,
+  signInAsNewStaff,
 } from './helpers.ts';
 
 completionReceiverForSpec();
@@ -32,7 +33,13 @@ test('an early recredentialing opened by an administrator and withdrawn by the p
   });
   const admin = await (await browser.newContext()).newPage();
   await signInAsNewAdmin(admin, { firstName: 'Ada', lastName: 'Reviewer', emailPrefix: 'ada-cycles' });
-  await approveThroughApi(admin, approvedId);
+  const director = await (await browser.newContext()).newPage();
+  await signInAsNewStaff(
+    director,
+    { firstName: 'Mia', lastName: 'Director', emailPrefix: 'ada-cycles-md' },
+    'medical-director',
+  );
+  await approveThroughApi(admin, approvedId, director);
   const credentialed = `Credentialed until ${formatIsoDay(addMonths(isoDay(new Date()), 36))}`;
 
   // The provider's dashboard: the credential, and no 'Start Recredentialing' 36 months ahead.

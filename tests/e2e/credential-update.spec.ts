@@ -21,6 +21,7 @@ import {
   signAttestation,
   signIn,
   signInAsNewAdmin,
+  signInAsNewStaff,
   signUpAndConfirm,
   startAndFillApplication,
   uniqueEmail,
@@ -82,7 +83,13 @@ test('an approved provider updates an expiring license from the card; the review
   const { page: provider, applicationId } = await providerWithExpiringLicense(browser);
   const admin = await (await browser.newContext()).newPage();
   await signInAsNewAdmin(admin, { firstName: 'Ulla', lastName: 'Reviewer', emailPrefix: 'ulla-update' });
-  await approveThroughApi(admin, applicationId);
+  const director = await (await browser.newContext()).newPage();
+  await signInAsNewStaff(
+    director,
+    { firstName: 'Mia', lastName: 'Director', emailPrefix: 'ulla-update-md' },
+    'medical-director',
+  );
+  await approveThroughApi(admin, applicationId, director);
 
   // Second, Carla's dashboard lists the license with 'Update Credential'.
   await provider.reload();
@@ -175,7 +182,13 @@ test('an approved provider uploads a renewed license file on Documents in update
   });
   const admin = await (await browser.newContext()).newPage();
   await signInAsNewAdmin(admin, { firstName: 'Uri', lastName: 'Reviewer', emailPrefix: 'uri-docs' });
-  await approveThroughApi(admin, applicationId);
+  const director = await (await browser.newContext()).newPage();
+  await signInAsNewStaff(
+    director,
+    { firstName: 'Mia', lastName: 'Director', emailPrefix: 'uri-docs-md' },
+    'medical-director',
+  );
+  await approveThroughApi(admin, applicationId, director);
 
   // Second, Documents without ?update=1 offers 'Update Credential' instead of a read-only dead end,
   // and no upload yet.

@@ -295,20 +295,30 @@ export async function startAndFillApplication(page: Page): Promise<string> {
 }
 
 /**
- * A new administrator: signed up and confirmed, granted the role with the CLI, signed in, second
- * factor set up in the browser (issue 16), on /admin. Returns the email.
+ * A new staff member: signed up and confirmed, granted `role` with the CLI (`administrator` by
+ * default; issue 32 `--role`), signed in, second factor set up in the browser (issue 16), on /admin.
+ * Returns the email.
  */
-export async function signInAsNewAdmin(
+export async function signInAsNewStaff(
   page: Page,
   name: { firstName: string; lastName: string; emailPrefix: string },
+  role?: 'specialist' | 'medical-director' | 'committee' | 'auditor',
 ): Promise<string> {
   const email = uniqueEmail(name.emailPrefix);
   await signUpAndConfirm(page, { firstName: name.firstName, lastName: name.lastName, email });
-  expect(await adminCli('grant', email)).toContain('now has the role admin');
+  expect(await adminCli('grant', email, role)).toMatch(/now has the role/);
   await signIn(page, email);
   await enrolSecondFactorInBrowser(page);
   await expect(page).toHaveURL(/\/admin$/);
   return email;
+}
+
+/** A new administrator (`signInAsNewStaff` with the Administrator role). */
+export function signInAsNewAdmin(
+  page: Page,
+  name: { firstName: string; lastName: string; emailPrefix: string },
+): Promise<string> {
+  return signInAsNewStaff(page, name);
 }
 
 /**
@@ -334,14 +344,16 @@ export async function newProviderWithApplication(
 
 /**
  * In the attestation dialog that 'Application Completed' opened (issue 14): answer every disclosure
- * question No, type `fullName` in 'Full name (signature)' and press 'Sign and Complete'.
+ * question No (or the first one Yes, with `yes.explanation`: a file that is not clean, issue 32), type
+ * `fullName` in 'Full name (signature)' and press 'Sign and Complete'.
  */
-export async function signAttestation(page: Page, fullName: string) {
+export async function signAttestation(page: Page, fullName: string, yes?: { explanation: string }) {
   const dialog = page.getByRole('dialog', { name: 'Attestation' });
   await expect(dialog).toBeVisible();
-  for (const group of await dialog.getByRole('radiogroup').all()) {
-    await group.getByRole('radio', { name: 'No' }).check();
+  for (const [index, group] of (await dialog.getByRole('radiogroup').all()).entries()) {
+    await group.getByRole('radio', { name: yes && index === 0 ? 'Yes' : 'No' }).check();
   }
+  if (yes) await dialog.getByLabel('Explanation').fill(yes.explanation);
   await dialog.getByLabel('Full name (signature)').fill(fullName);
   await dialog.getByRole('button', { name: 'Sign and Complete' }).click();
 }
@@ -354,6 +366,7 @@ export async function signAttestation(page: Page, fullName: string) {
 export async function completedApplicationInBrowser(
   page: Page,
   name: { firstName: string; lastName: string; emailPrefix: string },
+  yes?: { explanation: string },
 ): Promise<{ email: string; applicationId: string }> {
   const email = uniqueEmail(name.emailPrefix);
   await signUpAndConfirm(page, { firstName: name.firstName, lastName: name.lastName, email });
@@ -362,7 +375,7 @@ export async function completedApplicationInBrowser(
   const applicationId = await startAndFillApplication(page);
   await page.reload();
   await page.getByRole('button', { name: 'Application Completed' }).click();
-  await signAttestation(page, `${name.firstName} ${name.lastName}`);
+  await signAttestation(page, `${name.firstName} ${name.lastName}`, yes);
   await expect(page.getByRole('button', { name: 'Completed ✓' })).toBeDisabled();
   return { email, applicationId };
 }
@@ -407,21 +420,41 @@ export async function verifyItemThroughApi(
 }
 
 /**
- * An administrator signed in on `admin` approves `applicationId` through the API the review page
- * uses (issue 13): 'Start Review', every checklist item verified today against its primary source,
- * 'Approve'. For specs whose subject begins after an approval (issue 29).
+ * The administrator or specialist signed in on `reviewer` starts the review of `applicationId` and
+ * verifies every checklist item today against its primary source, through the API the review page
+ * uses (issue 13).
  */
-export async function approveThroughApi(admin: Page, applicationId: string): Promise<void> {
-  const headers = { origin: new URL(admin.url()).origin };
+export async function verifyEveryItemThroughApi(reviewer: Page, applicationId: string): Promise<void> {
+  const headers = { origin: new URL(reviewer.url()).origin };
   const reviewBase = `/api/admin/applications/${applicationId}`;
-  const started = await admin.request.post(`${reviewBase}/start-review`, { headers, data: {} });
+  const started = await reviewer.request.post(`${reviewBase}/start-review`, { headers, data: {} });
   expect(started.status(), await started.text()).toBe(200);
-  const review = (await (await admin.request.get(`${reviewBase}/review`)).json()) as {
+  const review = (await (await reviewer.request.get(`${reviewBase}/review`)).json()) as {
     checklist: ChecklistItemRef[];
   };
   expect(review.checklist.length).toBeGreaterThan(0);
-  for (const item of review.checklist) await verifyItemThroughApi(admin, applicationId, item);
-  const approved = await admin.request.post(`${reviewBase}/approve`, { headers, data: {} });
+  for (const item of review.checklist) await verifyItemThroughApi(reviewer, applicationId, item);
+}
+
+/**
+ * `applicationId` approved through the API the review page uses (issue 13; issue 32 item 4): the
+ * administrator signed in on `admin` verifies every item (`verifyEveryItemThroughApi`) and sends the
+ * file for decision (a clean file); the medical director signed in on `director` approves it. For
+ * specs whose subject begins after an approval (issue 29).
+ */
+export async function approveThroughApi(admin: Page, applicationId: string, director: Page): Promise<void> {
+  await verifyEveryItemThroughApi(admin, applicationId);
+  const reviewBase = `/api/admin/applications/${applicationId}`;
+  const sent = await admin.request.post(`${reviewBase}/send-for-decision`, {
+    headers: { origin: new URL(admin.url()).origin },
+    data: {},
+  });
+  expect(sent.status(), await sent.text()).toBe(200);
+  expect(((await sent.json()) as { track: string }).track).toBe('clean_files');
+  const approved = await director.request.post(`${reviewBase}/approve`, {
+    headers: { origin: new URL(director.url()).origin },
+    data: {},
+  });
   expect(approved.status(), await approved.text()).toBe(200);
 }
 

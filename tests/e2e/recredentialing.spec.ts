@@ -16,6 +16,7 @@ import {
   moveApprovalBack,
   PDF_BYTES,
   signInAsNewAdmin,
+  signInAsNewStaff,
 } from './helpers.ts';
 
 completionReceiverForSpec();
@@ -34,7 +35,13 @@ test("'Start Recredentialing' on an approved application gives a complete draft 
   // An administrator reviews it through the API the review page uses: every item verified, approved.
   const admin = await (await browser.newContext()).newPage();
   await signInAsNewAdmin(admin, { firstName: 'Ada', lastName: 'Reviewer', emailPrefix: 'ada-recred' });
-  await approveThroughApi(admin, approvedId);
+  const director = await (await browser.newContext()).newPage();
+  await signInAsNewStaff(
+    director,
+    { firstName: 'Mia', lastName: 'Director', emailPrefix: 'ada-recred-md' },
+    'medical-director',
+  );
+  await approveThroughApi(admin, approvedId, director);
 
   // Today the dashboard shows the due date 36 months ahead, and no 'Start Recredentialing' yet.
   await provider.reload();

@@ -3,8 +3,8 @@
  * an administrator verifies every checklist item, asks for information on Professional Licenses; the
  * provider changes the license's expiration date and submits the response; the license item then shows
  * 'Needs re-verification' with 'Expiration date <old> → <new>', every other item stays verified,
- * the Review Queue's row says '1 needs re-verification', 'Approve' is refused naming the license,
- * and once the license is verified again 'Approve' goes through. With E2E_SCREENSHOTS=<folder>, the changed item is saved there (desktop and phone).
+ * the Review Queue's row says '1 needs re-verification', 'Send for Decision' is refused naming the license,
+ * and once the license is verified again the file goes for decision. With E2E_SCREENSHOTS=<folder>, the changed item is saved there (desktop and phone).
  */
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect as baseExpect, type Locator, type Page, test } from '@playwright/test';
@@ -110,16 +110,12 @@ async function expectChecklistAccessible(page: Page) {
   expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 }
 
-/** 'Approve', confirmed in its dialog. */
-async function approve(page: Page) {
-  await page.getByRole('button', { name: 'Approve' }).click();
-  await page
-    .getByRole('dialog', { name: 'Approve the application' })
-    .getByRole('button', { name: 'Approve' })
-    .click();
+/** 'Send for Decision' (issue 32 item 4: it needs the checklist done, as 'Approve' did before it). */
+async function sendForDecision(page: Page) {
+  await page.getByRole('button', { name: 'Send for Decision' }).click();
 }
 
-test("a license whose expiry changes in a response needs re-verification; 'Approve' names it until it is verified again", async ({
+test("a license whose expiry changes in a response needs re-verification; 'Send for Decision' names it until it is verified again", async ({
   browser,
   page,
 }) => {
@@ -199,8 +195,8 @@ test("a license whose expiry changes in a response needs re-verification; 'Appro
   await queued.getByRole('link', { name: 'Open Review of Renata Reyes' }).click();
   await expect(license.getByText('Needs re-verification', { exact: true })).toBeVisible();
 
-  // 'Approve' is refused, in the page, naming the license and its change.
-  await approve(page);
+  // 'Send for Decision' is refused, in the page, naming the license and its change.
+  await sendForDecision(page);
   const refusal = page.getByRole('alert').filter({ hasText: 'Not done' });
   await expect(refusal).toBeVisible();
   await expect(refusal.getByRole('listitem')).toHaveText([
@@ -216,11 +212,11 @@ test("a license whose expiry changes in a response needs re-verification; 'Appro
     await page.screenshot({ path: `${SHOTS}/review-needs-reverification-phone.png`, fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
 
-  // Sixth, Vera verifies the license again: the changes go, and 'Approve' goes through.
+  // Sixth, Vera verifies the license again: the changes go, and the file goes for decision (clean).
   await verifyInPage(license);
   await expect(license.getByRole('list', { name: 'What changed since the verification' })).toHaveCount(0);
   await expect(page.getByText(`${total} of ${total} verified or waived`, { exact: true })).toBeVisible();
-  await approve(page);
-  await expect(page.getByText('Approved', { exact: true })).toBeVisible();
+  await sendForDecision(page);
+  await expect(page.getByText("On 'Clean Files'")).toBeVisible();
   await p.context().close();
 });

@@ -1,8 +1,9 @@
 /**
  * The credentialing review in Chromium (issue 13 acceptance): a provider completes an application, an
- * administrator reviews it on /admin/applications/:applicationId, and 'Approve' is refused while a
- * checklist item is pending. The claims history item (issue 31 item 4) is verified only with the NPDB
- * query result attached.
+ * administrator reviews it on /admin/applications/:applicationId, and 'Send for Decision' is refused
+ * while a checklist item is pending. The claims history item (issue 31 item 4) is verified only with
+ * the NPDB query result attached. Issue 32 item 4: the administrator sends the clean file for
+ * decision, and the medical director approves it from the 'Decisions' tab's 'Clean Files'.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -17,6 +18,7 @@ import {
   signAttestation,
   signIn,
   signInAsNewAdmin,
+  signInAsNewStaff,
   signUpAndConfirm,
   startAndFillApplication,
   uniqueEmail,
@@ -236,18 +238,16 @@ test('Approve is refused while a checklist item is pending, and the message name
   await expect(claims.getByText(npdbRule)).toHaveCount(0);
   await verify(claims);
 
-  await page.getByRole('button', { name: 'Approve' }).click();
-  await page
-    .getByRole('dialog', { name: 'Approve the application' })
-    .getByRole('button', { name: 'Approve' })
-    .click();
+  // Issue 32: an administrator prepares the file; 'Approve' is not theirs, 'Send for Decision' is.
+  await expect(page.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Send for Decision' }).click();
   const refusal = page.getByRole('alert').filter({ hasText: 'Not done' });
   await expect(refusal).toBeVisible();
-  await expect(page.getByRole('dialog')).toHaveCount(0);
-  // Shown once, in the page: no 'Approve Failed' toast repeats it (issue 28). The toast would have come
-  // with the inline message; the wait covers its container's first load.
+  await expect(refusal).toContainText("'Send for Decision' needs every checklist item verified");
+  // Shown once, in the page: no 'Send for Decision Failed' toast repeats it (issue 28). The toast would
+  // have come with the inline message; the wait covers its container's first load.
   await page.waitForTimeout(1000);
-  await expect(page.getByText('Approve Failed')).toHaveCount(0);
+  await expect(page.getByText('Send for Decision Failed')).toHaveCount(0);
   await expect(
     refusal.getByRole('listitem').filter({ hasText: 'Highest education: Uni (pending)' }),
   ).toBeVisible();
@@ -304,8 +304,8 @@ test('from completion to approval: queue, Start Review, a request on Professiona
   await dialog.getByRole('button', { name: 'Send Request' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByText('Waiting for the provider')).toBeVisible();
-  // Approving waits for the response.
-  await expect(page.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  // Sending for decision waits for the response.
+  await expect(page.getByRole('button', { name: 'Send for Decision' })).toHaveCount(0);
 
   // The provider sees 'Action required', edits the license and submits the response.
   await p.goto('/dashboard');
@@ -372,12 +372,38 @@ test('from completion to approval: queue, Start Review, a request on Professiona
   const clean = page.getByRole('region', { name: 'Clean file' });
   await expect(clean.getByRole('listitem')).toHaveText([...CLEAN_FILE_CRITERIA]);
   await expect(page.getByRole('alert', { name: 'Needs committee review' })).toHaveCount(0);
-  await page.getByRole('button', { name: 'Approve' }).click();
-  await page
-    .getByRole('dialog', { name: 'Approve the application' })
+  await page.getByRole('button', { name: 'Send for Decision' }).click();
+  await expect(page.getByText("On 'Clean Files'")).toBeVisible();
+  await expect(
+    page.getByText('The Medical Director approves it or sends it to the committee.'),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Send for Decision' })).toHaveCount(0);
+
+  // Issue 32 item 4: the medical director finds it on 'Clean Files', with its clock, and approves it.
+  const director = await (await browser.newContext()).newPage();
+  await signInAsNewStaff(
+    director,
+    { firstName: 'Mina', lastName: 'Director', emailPrefix: 'mina-md' },
+    'medical-director',
+  );
+  await director.getByRole('tab', { name: 'Decisions' }).click();
+  const cleanFile = director
+    .getByRole('region', { name: 'Clean Files' })
+    .getByRole('row')
+    .filter({ hasText: 'Lena Lindqvist' });
+  await expect(cleanFile).toContainText('Decision due in 120 days');
+  await expectNoAxeViolations(director);
+  await cleanFile.getByRole('button', { name: 'Approve Lena Lindqvist' }).click();
+  await director
+    .getByRole('dialog', { name: 'Approve Clean File' })
     .getByRole('button', { name: 'Approve' })
     .click();
+  await expect(director.getByText('File approved')).toBeVisible();
+  await expect(cleanFile).toHaveCount(0);
+
+  await page.reload();
   await expect(page.getByText('Approved', { exact: true })).toBeVisible();
+  await expect(page.getByText(/^Decided by the Medical Director \(clean file\) on /)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Reject' })).toHaveCount(0);
   // On a phone the page stacks: no sideways scrolling, still axe-clean.
   await page.setViewportSize({ width: 390, height: 844 });

@@ -58,6 +58,8 @@ test("an administrator makes a person an Auditor on 'Staff'; the auditor reads a
   await expect(auditor.page.getByRole('tab')).toHaveText([
     'Users & Applications',
     'Review Queue',
+    'Decisions',
+    'Committee',
     'All Documents',
     'Audit Log',
     'Notifications',

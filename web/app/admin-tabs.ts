@@ -11,12 +11,16 @@ export const ADMIN_TAB_PARAM = 'tab';
 
 /**
  * The tabs in their order on screen; the first shown is open when the URL names none. Each is shown
- * to the roles holding its `permission` (issue 32, domain/permissions.ts; the server checks the same
- * permissions on the tab's requests).
+ * to the roles holding its `permission`, or, when it names a list, any one of them (issue 32,
+ * domain/permissions.ts; the server checks the same permissions on the tab's requests). 'Decisions'
+ * and 'Committee' are the credentialing committee's (issue 32 items 4 and 5): a Committee Member,
+ * who reads only their own meetings (`read:meeting:member`), sees 'Committee' alone.
  */
 export const adminTabs = [
   { value: 'users', label: 'Users & Applications', permission: 'read:provider:any' },
   { value: 'review', label: 'Review Queue', permission: 'read:application:any' },
+  { value: 'decisions', label: 'Decisions', permission: 'read:application:any' },
+  { value: 'committee', label: 'Committee', permission: ['read:meeting:any', 'read:meeting:member'] },
   { value: 'documents', label: 'All Documents', permission: 'read:document:any' },
   { value: 'audit', label: 'Audit Log', permission: 'read:audit:any' },
   { value: 'notifications', label: 'Notifications', permission: 'read:application:any' },
@@ -24,11 +28,22 @@ export const adminTabs = [
   { value: 'screening', label: 'Screening Matches', permission: 'read:application:any' },
   { value: 'expiring', label: 'Expiring', permission: 'read:provider:any' },
   { value: 'staff', label: 'Staff', permission: 'manage:staff:any' },
-] as const satisfies readonly { value: string; label: string; permission: Permission }[];
+] as const satisfies readonly {
+  value: string;
+  label: string;
+  permission: Permission | readonly Permission[];
+}[];
 
-/** The tabs someone acting with `roles` may open, in screen order. */
+/**
+ * The tabs someone acting with `roles` may open, in screen order: those whose permission (or any one
+ * of whose permissions) one of the roles holds.
+ */
 export function visibleAdminTabs(roles: readonly AccessRole[]): (typeof adminTabs)[number][] {
-  return adminTabs.filter((tab) => hasPermission(roles, tab.permission));
+  return adminTabs.filter((tab) => {
+    const needed: readonly Permission[] =
+      typeof tab.permission === 'string' ? [tab.permission] : tab.permission;
+    return needed.some((permission) => hasPermission(roles, permission));
+  });
 }
 
 /** One tab's `?tab=` value. */

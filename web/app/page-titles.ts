@@ -26,6 +26,8 @@ export const pageNames = {
   dashboard: 'Dashboard',
   admin: 'Administration',
   applicationReview: 'Application Review',
+  /** A credentialing committee meeting (issue 32 item 5). */
+  committeeMeeting: 'Committee Meeting',
   account: 'Account',
   twoFactorSetup: 'Two-factor authentication',
   notFound: 'Page not found',

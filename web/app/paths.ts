@@ -33,6 +33,18 @@ export function reviewPath(applicationId: string): string {
 }
 
 /**
+ * A credentialing committee meeting's page (issue 32 item 5): its members, quorum and agenda, and for
+ * those who manage meetings the agenda's order, recusals, 'Record Decision' and 'Close Meeting'.
+ * Linked from the admin 'Committee' and 'Decisions' tabs.
+ */
+export const MEETING_PATH = '/admin/meetings/:meetingId';
+
+/** The page of one committee meeting, e.g. `/admin/meetings/4f1a…`. */
+export function meetingPath(meetingId: string): string {
+  return `/admin/meetings/${encodeURIComponent(meetingId)}`;
+}
+
+/**
  * Where a person's pages start: '/admin' for staff (administrators, spec §2, and every staff role of
  * issue 32), '/dashboard' for providers.
  */

@@ -1,6 +1,8 @@
 /**
- * A small confirmation dialog for deletes (cards and table rows) and for discarding unsaved edits
- * (web/forms/unsaved-changes.tsx). Focus is trapped while it is open.
+ * A small confirmation dialog for deletes (cards and table rows), for discarding unsaved edits
+ * (web/forms/unsaved-changes.tsx) and for final decisions (issue 32: 'Approve' of a clean file, 'Close
+ * Meeting'). Focus is trapped while it is open. The confirm button is red unless `confirmColor` says
+ * otherwise (an approval's green).
  */
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
@@ -11,6 +13,7 @@ export function ConfirmDialog({
   children,
   confirmLabel = 'Delete',
   cancelLabel = 'Cancel',
+  confirmColor = 'red.9',
   busy = false,
   onConfirm,
   onCancel,
@@ -20,6 +23,8 @@ export function ConfirmDialog({
   children: ReactNode;
   confirmLabel?: string;
   cancelLabel?: string;
+  /** The confirm button's Mantine colour (default red.9: a destructive action). */
+  confirmColor?: string;
   busy?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
@@ -38,7 +43,7 @@ export function ConfirmDialog({
           <Button variant="default" onClick={onCancel} disabled={busy}>
             {cancelLabel}
           </Button>
-          <Button color="red.9" onClick={onConfirm} loading={busy}>
+          <Button color={confirmColor} onClick={onConfirm} loading={busy}>
             {confirmLabel}
           </Button>
         </Group>

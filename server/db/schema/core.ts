@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   check,
+  date,
   index,
   pgEnum,
   pgTable,
@@ -93,6 +94,17 @@ export const providerApplications = pgTable(
     /** The reason of a rejection, shown to the provider (issue 13). */
     decisionReason: text('decision_reason'),
     /**
+     * Who decided (issue 32, domain/committee/committee-decisions.ts `deciders`): decisions made before
+     * staff roles were the administrators' (migration 0024 records them so).
+     */
+    decidedByRole: text('decided_by_role'),
+    /** The medical director who approved a clean file, or the committee meeting's recorder. */
+    decidedBy: text('decided_by').references(() => user.id, { onDelete: 'set null' }),
+    /** When the credential takes effect (the committee's, or the approval's day); YYYY-MM-DD. */
+    effectiveDate: date('effective_date', { mode: 'string' }),
+    /** The committee's conditions of an 'Approve with Conditions'. */
+    decisionConditions: text('decision_conditions'),
+    /**
      * An approved application's standing on the OIG LEIE after the latest import (issue 15 ongoing
      * monitoring): 'match', 'possible_match', or null (no match, or not screened).
      */
@@ -123,5 +135,9 @@ export const providerApplications = pgTable(
       .on(t.submittedAt, t.id)
       .where(sql`${t.applicationStatus} in ('submitted', 'under_review')`),
     check('provider_applications_cycle_check', sql`${t.cycle} in ('initial', 'recredentialing')`),
+    check(
+      'provider_applications_decided_by_role_check',
+      sql`${t.decidedByRole} in ('administrator', 'medical_director', 'committee', 'integration')`,
+    ),
   ],
 );

@@ -3,6 +3,7 @@
 export * from './attestations.ts';
 export * from './audit.ts';
 export * from './auth.ts';
+export * from './committee.ts';
 export * from './core.ts';
 export * from './credentials.ts';
 export * from './documents.ts';

@@ -4,8 +4,9 @@
  * 'Search users by name or email...' (debounced, searched on the server; an exact NPI or license
  * number finds the provider too, issue 28); tabs 'Users & Applications', 'Review Queue' (issue 13),
  * 'All Documents', 'Audit Log', 'Notifications', 'Exclusions' and 'Screening Matches' (issue 30, the
- * screening feature's tabs, passed in by the router: features never import each other) and 'Expiring'
- * (issue 14), labelled in web/app/admin-tabs.ts; the details dialog. Lists are paged on the server, so the
+ * screening feature's tabs, passed in by the router: features never import each other), 'Expiring'
+ * (issue 14), 'Staff' and the committee's 'Decisions' and 'Committee' (issue 32, passed in likewise),
+ * labelled in web/app/admin-tabs.ts; the details dialog. Lists are paged on the server, so the
  * browser never holds more than one page, whatever the number of providers. The tab, the page and the
  * filters are in the URL, the search in history state (./admin-url.ts, issue 28): Back from a review
  * page returns to the dashboard as it was.
@@ -134,6 +135,10 @@ export interface AdminTabPanels {
   screening: AdminTabPanel;
   /** The 'Staff' tab (issue 32 item 2). */
   staff: AdminTabPanel;
+  /** 'Decisions' (issue 32 item 4): `canAct` decides clean files (`decide:application:any`). */
+  decisions: AdminTabPanel;
+  /** 'Committee' (issue 32 item 5): `canAct` manages meetings (`manage:meeting:any`). */
+  committee: AdminTabPanel;
 }
 
 export default function AdminPage({ panels, me }: { panels: AdminTabPanels; me: Me }) {
@@ -168,10 +173,7 @@ export default function AdminPage({ panels, me }: { panels: AdminTabPanels; me: 
       <main>
         <AdminHeader roles={me.roles} />
         <Container size="xl" pb="xl">
-          <Text>
-            Nothing to open here for your roles yet. A Committee Member sees the files on the agendas of their
-            committee meetings; for anything else, ask an administrator to change your roles.
-          </Text>
+          <Text>Nothing to open here for your roles yet. Ask an administrator to change your roles.</Text>
         </Container>
       </main>
     );
@@ -192,26 +194,31 @@ export default function AdminPage({ panels, me }: { panels: AdminTabPanels; me: 
         <AdminHeader roles={me.roles} />
         <Container size="xl" pb="xl">
           <Stack>
-            <SimpleGrid cols={{ base: 1, sm: 3 }} component="section" aria-label="Totals">
-              {/* Every account has a profile (server/auth/auth.ts), so this counts all of them. */}
-              <Counter
-                label="Total Users"
-                value={stats.data?.totalUsers}
-                description="All accounts: providers and staff"
-              />
-              <Counter label="Total Applications" value={stats.data?.totalApplications} />
-              <Counter label="Total Documents" value={stats.data?.totalDocuments} />
-            </SimpleGrid>
-            <TextInput
-              type="search"
-              aria-label="Search users by name or email"
-              placeholder="Search users by name or email..."
-              description="An exact NPI or license number finds the provider too."
-              leftSection={<IconSearch size={16} aria-hidden="true" />}
-              value={searchInput}
-              onChange={(event) => setSearchInput(event.currentTarget.value)}
-              maxLength={100}
-            />
+            {/* The totals and the search read every file: not for a Committee Member (issue 32). */}
+            {readsFiles && (
+              <>
+                <SimpleGrid cols={{ base: 1, sm: 3 }} component="section" aria-label="Totals">
+                  {/* Every account has a profile (server/auth/auth.ts), so this counts all of them. */}
+                  <Counter
+                    label="Total Users"
+                    value={stats.data?.totalUsers}
+                    description="All accounts: providers and staff"
+                  />
+                  <Counter label="Total Applications" value={stats.data?.totalApplications} />
+                  <Counter label="Total Documents" value={stats.data?.totalDocuments} />
+                </SimpleGrid>
+                <TextInput
+                  type="search"
+                  aria-label="Search users by name or email"
+                  placeholder="Search users by name or email..."
+                  description="An exact NPI or license number finds the provider too."
+                  leftSection={<IconSearch size={16} aria-hidden="true" />}
+                  value={searchInput}
+                  onChange={(event) => setSearchInput(event.currentTarget.value)}
+                  maxLength={100}
+                />
+              </>
+            )}
             <Tabs value={tab} onChange={openTab} keepMounted={false}>
               <Tabs.List aria-label="Admin views">
                 {shownTabs.map(({ value, label }) => (
@@ -268,6 +275,22 @@ export default function AdminPage({ panels, me }: { panels: AdminTabPanels; me: 
               <Tabs.Panel value="screening" pt="md">
                 <Suspense fallback={<InlineLoader />}>
                   <panels.screening enabled={tab === 'screening'} canAct={reviews} />
+                </Suspense>
+              </Tabs.Panel>
+              <Tabs.Panel value="decisions" pt="md">
+                <Suspense fallback={<InlineLoader />}>
+                  <panels.decisions
+                    enabled={tab === 'decisions'}
+                    canAct={hasPermission(me.roles, 'decide:application:any')}
+                  />
+                </Suspense>
+              </Tabs.Panel>
+              <Tabs.Panel value="committee" pt="md">
+                <Suspense fallback={<InlineLoader />}>
+                  <panels.committee
+                    enabled={tab === 'committee'}
+                    canAct={hasPermission(me.roles, 'manage:meeting:any')}
+                  />
                 </Suspense>
               </Tabs.Panel>
               <Tabs.Panel value="staff" pt="md">

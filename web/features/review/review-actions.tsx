@@ -1,23 +1,22 @@
 /**
  * The reviewer's actions on the review page (issue 13): 'Start Review', 'Request Information' (a
- * dialog with 'Message' and one checkbox per section, labelled with the section title), 'Approve'
- * (confirmed; the server's refusal, e.g. the checklist items to redo, is shown in the page) and
- * 'Reject' (a reason is required). Only the actions the state machine allows now are offered
- * (`availableActions` from the server); the server checks them again.
+ * dialog with 'Message' and one checkbox per section, labelled with the section title), 'Send for
+ * Decision' (issue 32 item 4: to 'Clean Files' or 'Ready for Committee'; the server's refusal, e.g.
+ * the checklist items to redo, is shown in the page), and the medical director's 'Approve' (confirmed)
+ * and 'Send to Committee' (a note is required) of a clean file. A denial is the committee's, at its
+ * meeting. Only what the state machine and the caller's roles allow now is offered; the server checks
+ * it all again.
  */
 import { Alert, Button, Checkbox, Group, List, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import {
-  REVIEW_TEXT_MAX,
-  rejectBodySchema,
-  requestInformationBodySchema,
-} from '../../../domain/api/review.ts';
-import { rejectionEndsCredentialText } from '../../../domain/credentials/provider-credential.ts';
-import { type ReviewAction, reviewActionLabel } from '../../../domain/review/review-workflow.ts';
+import { sendToCommitteeBodySchema } from '../../../domain/api/committee.ts';
+import { REVIEW_TEXT_MAX, requestInformationBodySchema } from '../../../domain/api/review.ts';
+import { hasPermission } from '../../../domain/permissions.ts';
+import { reviewActionLabel } from '../../../domain/review/review-workflow.ts';
 import { sections } from '../../../domain/sections/registry.ts';
 import { ApiError } from '../../api.ts';
-import { credentialStateOf } from '../../components/credential-badge.tsx';
+import type { Me } from '../../app/session.ts';
 import { ReasonDialog } from '../../components/reason-dialog.tsx';
 import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
@@ -91,36 +90,30 @@ function RequestInformationDialog({
   );
 }
 
-/** 'Reject': a required reason, and what a recredentialing denial does to the credential. */
-function RejectDialog({
+/** 'Send to Committee': the medical director's note of what the committee should look at. */
+function SendToCommitteeDialog({
   opened,
   onClose,
   onSubmit,
-  endsCredential,
 }: {
   opened: boolean;
   onClose: () => void;
-  onSubmit: (reason: string) => Promise<void>;
-  /** Issue 29 item 1: what a recredentialing denial does to the credential, said before confirming. */
-  endsCredential: string | null;
+  onSubmit: (note: string) => Promise<void>;
 }) {
   return (
     <ReasonDialog
       opened={opened}
-      title="Reject the application"
-      submitLabel="Reject"
-      destructive
+      title="Send to Committee"
+      submitLabel="Send to Committee"
       maxLength={REVIEW_TEXT_MAX}
-      schema={rejectBodySchema}
+      description="The committee reads it with the file."
+      schema={sendToCommitteeBodySchema.transform(({ note }) => ({ reason: note }))}
       onSubmit={onSubmit}
       onClose={onClose}
     >
-      <Text size="sm">The decision is final. The provider sees the reason and is emailed.</Text>
-      {endsCredential && (
-        <Alert color="red" variant="light" role="alert" title="The credential ends">
-          {endsCredential}
-        </Alert>
-      )}
+      <Text size="sm">
+        The file leaves the 'Clean Files' list and waits on 'Ready for Committee' for a meeting's agenda.
+      </Text>
     </ReasonDialog>
   );
 }
@@ -159,36 +152,53 @@ function ApproveDialog({
   );
 }
 
-const success: Partial<Record<ReviewAction, string>> = {
+const label: Record<Transition['action'], string> = {
+  start_review: reviewActionLabel.start_review,
+  request_information: reviewActionLabel.request_information,
+  approve: reviewActionLabel.approve,
+  send_for_decision: 'Send for Decision',
+  send_to_committee: 'Send to Committee',
+};
+
+const success: Record<Transition['action'], string> = {
   start_review: 'The review has started and is assigned to you.',
   request_information: 'The provider has been asked for information.',
   approve: 'The application is approved.',
-  reject: 'The application is rejected.',
+  send_for_decision: 'The file is waiting for a decision.',
+  send_to_committee: "The file is on 'Ready for Committee'.",
 };
 
 /** The action buttons, their dialogs, and the last refusal of the server (e.g. 'Approve' with items to redo). */
-export function ReviewActions({ review }: { review: AdminReview }) {
+export function ReviewActions({ review, me }: { review: AdminReview; me: Me }) {
   const transition = useTransition(review.applicationId);
-  const [dialog, setDialog] = useState<'request' | 'approve' | 'reject' | null>(null);
+  const [dialog, setDialog] = useState<'request' | 'approve' | 'committee' | null>(null);
   const [refusal, setRefusal] = useState<{ message: string; reasons: string[] } | null>(null);
-  const can = (a: ReviewAction) => review.availableActions.includes(a);
+  const can = (a: AdminReview['availableActions'][number]) => review.availableActions.includes(a);
+  const track = review.decisionRouting.track;
+  // Issue 32 item 4: a file under review with no open request (what 'Request Information' needs too)
+  // and on no list yet goes for decision; a clean one may be sent on by whoever decides it.
+  const canSend = can('request_information') && track === null;
+  const canSendOn =
+    review.applicationStatus === 'under_review' &&
+    track === 'clean_files' &&
+    hasPermission(me.roles, 'decide:application:any');
 
   async function run(t: Transition) {
     setRefusal(null);
     try {
       await transition.mutateAsync(t);
-      notifySuccess(reviewActionLabel[t.action], success[t.action] ?? '');
+      notifySuccess(label[t.action], success[t.action]);
     } catch (error) {
       const message = error instanceof Error ? error.message : 'The action failed.';
       // A refusal (409, e.g. 'Approve' with items to redo) is shown once, in the page; other failures toast.
       if (error instanceof ApiError && error.status === 409) setRefusal({ message, reasons: error.reasons });
-      else notifyError(`${reviewActionLabel[t.action]} Failed`, message);
+      else notifyError(`${label[t.action]} Failed`, message);
       throw error;
     }
   }
   const quietly = (t: Transition) => run(t).catch(() => {});
 
-  if (review.availableActions.length === 0) return null;
+  if (review.availableActions.length === 0 && !canSendOn) return null;
   return (
     <Stack gap="sm">
       <Group gap="sm">
@@ -207,9 +217,18 @@ export function ReviewActions({ review }: { review: AdminReview }) {
             Approve
           </Button>
         )}
-        {can('reject') && (
-          <Button color="red.9" variant="outline" onClick={() => setDialog('reject')}>
-            Reject
+        {canSend && (
+          <Button
+            variant="default"
+            onClick={() => quietly({ action: 'send_for_decision' })}
+            loading={transition.isPending}
+          >
+            Send for Decision
+          </Button>
+        )}
+        {canSendOn && (
+          <Button variant="default" onClick={() => setDialog('committee')}>
+            Send to Committee
           </Button>
         )}
       </Group>
@@ -243,16 +262,10 @@ export function ReviewActions({ review }: { review: AdminReview }) {
         onClose={() => setDialog(null)}
         onSubmit={(body) => run({ action: 'request_information', body })}
       />
-      <RejectDialog
-        opened={dialog === 'reject'}
+      <SendToCommitteeDialog
+        opened={dialog === 'committee'}
         onClose={() => setDialog(null)}
-        onSubmit={(reason) => run({ action: 'reject', reason })}
-        endsCredential={rejectionEndsCredentialText(
-          review.cycle,
-          credentialStateOf(review.credential),
-          review.providerName,
-          new Date(),
-        )}
+        onSubmit={(note) => run({ action: 'send_to_committee', note })}
       />
       <ApproveDialog
         opened={dialog === 'approve'}

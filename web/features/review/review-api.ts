@@ -47,36 +47,37 @@ export function useApplicationVersion(applicationId: string, version: number | u
   });
 }
 
-/** One transition of the state machine; the review (and the admin lists) reload after it. */
+/**
+ * One step of the review; the review (and the admin lists) reload after it. The state machine's
+ * transitions, and the routing of issue 32 item 4 ('Send for Decision', 'Send to Committee').
+ */
 export type Transition =
   | { action: 'start_review' }
   | { action: 'request_information'; body: RequestInformationBody }
   | { action: 'approve' }
-  | { action: 'reject'; reason: string };
+  | { action: 'send_for_decision' }
+  | { action: 'send_to_committee'; note: string };
 
 const transitionPath: Record<Transition['action'], string> = {
   start_review: 'start-review',
   request_information: 'request-information',
   approve: 'approve',
-  reject: 'reject',
+  send_for_decision: 'send-for-decision',
+  send_to_committee: 'send-to-committee',
 };
 
 function transitionBody(t: Transition): unknown {
   if (t.action === 'request_information') return t.body;
-  if (t.action === 'reject') return { reason: t.reason };
+  if (t.action === 'send_to_committee') return { note: t.note };
   return undefined;
 }
 
-/** POST .../start-review | request-information | approve | reject. Errors are the server's (409 text). */
+/** POST .../start-review | request-information | approve | send-for-decision | send-to-committee. Errors are the server's (409 text). */
 export function useTransition(applicationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (t: Transition) =>
-      api<{ applicationStatus: string }>(
-        'POST',
-        `${base(applicationId)}/${transitionPath[t.action]}`,
-        transitionBody(t),
-      ),
+      api<unknown>('POST', `${base(applicationId)}/${transitionPath[t.action]}`, transitionBody(t)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin'] }),
   });
 }

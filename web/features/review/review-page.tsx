@@ -42,6 +42,7 @@ import { formatDate } from '../../format.ts';
 import { AttestationPanel, CommitteeReviewFlag, ReattestationBadge } from './attestation-panel.tsx';
 import { CredentialUpdateBanner, useOpenCredentialUpdate } from './credential-update-banner.tsx';
 import { CycleActions } from './cycle-actions.tsx';
+import { DecisionRouting } from './decision-routing.tsx';
 import { ReviewActions } from './review-actions.tsx';
 import { type AdminReview, useAdminReview } from './review-api.ts';
 import { SnapshotPanel } from './snapshot-panel.tsx';
@@ -263,7 +264,8 @@ export default function ReviewPage({ me }: { me: Me }) {
                 canComplete={canReview}
               />
             )}
-            <ReviewActions review={review} />
+            <DecisionRouting review={review} />
+            <ReviewActions review={review} me={me} />
             {canReview && <CycleActions review={review} onOpened={(id) => navigate(reviewPath(id))} />}
             <Grid gap="xl">
               <Grid.Col span={{ base: 12, md: 5 }}>

@@ -1,0 +1,225 @@
+/**
+ * API contract of decisions (issue 32 items 4, 5 and 7; docs/decisions/029): 'Send for Decision',
+ * the 'Clean Files' and 'Ready for Committee' lists, 'Send to Committee', and the credentialing
+ * committee's meetings (agenda, recusals, 'Record Decision', 'Close Meeting', the minutes as a PDF).
+ * Validated and serialised by server/committee/*.routes.ts; typed on the web by features/committee.
+ */
+import { z } from 'zod';
+import {
+  AGENDA_ITEMS_MAX,
+  committeeDecisions,
+  decisionTracks,
+  MEETING_MEMBERS_MAX,
+} from '../committee/committee-decisions.ts';
+import { REVIEW_TEXT_MAX } from '../review/review-workflow.ts';
+import { applicationCycleSchema } from './provider-credential.ts';
+import { decisionDueSchema } from './review.ts';
+
+const text = (name: string) =>
+  z
+    .string({ error: `${name} must be text` })
+    .trim()
+    .max(REVIEW_TEXT_MAX, `${name} may be at most ${REVIEW_TEXT_MAX} characters`);
+
+const uuidParam = z.string().max(100);
+
+/** POST /api/admin/applications/:applicationId/send-for-decision: where the file went and why. */
+export const sendForDecisionResultSchema = z.object({
+  track: z.enum(decisionTracks),
+  /** Why the file is not clean (domain/committee/clean-file.ts); empty for a clean file. */
+  reasons: z.array(z.string()),
+});
+export type SendForDecisionResult = z.infer<typeof sendForDecisionResultSchema>;
+
+/** POST /api/admin/applications/:applicationId/send-to-committee: the medical director's note. */
+export const sendToCommitteeBodySchema = z.object({
+  note: text('Note').min(1, 'Say what the committee should look at'),
+});
+
+/** GET /api/admin/decisions?list=clean_files|committee. */
+export const decisionListQuerySchema = z.object({
+  list: z.enum(decisionTracks, { error: "list is 'clean_files' or 'committee'" }),
+});
+
+/** One file on a decision list, oldest sent first. */
+export const decisionFileSchema = z.object({
+  applicationId: z.uuid(),
+  providerName: z.string(),
+  cycle: applicationCycleSchema,
+  sentAt: z.iso.datetime(),
+  /** Who sent it (name), or null for a removed account. */
+  sentBy: z.string().nullable(),
+  /** Why it is not clean (the committee's list), or the medical director's note when sent on. */
+  reasons: z.array(z.string()),
+  note: z.string().nullable(),
+  /** NCQA's clock (issue 32 item 7): days left, overdue when negative. */
+  decisionDue: decisionDueSchema,
+  /** The open meeting whose agenda holds it, or null. */
+  meeting: z.object({ meetingId: z.uuid(), scheduledAt: z.iso.datetime() }).nullable(),
+});
+export type DecisionFile = z.infer<typeof decisionFileSchema>;
+
+export const decisionListSchema = z.object({ files: z.array(decisionFileSchema) });
+export type DecisionList = z.infer<typeof decisionListSchema>;
+
+/** Someone who may sit on a meeting: a Committee Member or a Medical Director. */
+export const committeeMemberSchema = z.object({ userId: z.string(), name: z.string(), email: z.string() });
+export type CommitteeMember = z.infer<typeof committeeMemberSchema>;
+export const committeeMembersSchema = z.object({ members: z.array(committeeMemberSchema) });
+
+/** POST /api/committee/meetings ('New Meeting'). */
+export const newMeetingBodySchema = z
+  .object({
+    scheduledAt: z.iso.datetime({ offset: true, error: 'Enter the date and time of the meeting' }),
+    memberIds: z
+      .array(z.string().max(100))
+      .min(1, 'Choose the members of the meeting')
+      .max(MEETING_MEMBERS_MAX, `A meeting has at most ${MEETING_MEMBERS_MAX} members`)
+      .transform((ids) => [...new Set(ids)]),
+    /** Members needed present; default a majority of the members. */
+    quorum: z.number().int('Quorum is a whole number').min(1, 'Quorum is at least 1').optional(),
+  })
+  .refine((b) => b.quorum === undefined || b.quorum <= b.memberIds.length, {
+    message: 'The quorum cannot be more than the meeting has members',
+    path: ['quorum'],
+  });
+export type NewMeetingBody = z.input<typeof newMeetingBodySchema>;
+
+export const meetingParamsSchema = z.object({ meetingId: uuidParam });
+export const agendaItemParamsSchema = z.object({ meetingId: uuidParam, itemId: uuidParam });
+export const meetingFileParamsSchema = z.object({ meetingId: uuidParam, applicationId: uuidParam });
+
+/** POST /api/committee/meetings/:meetingId/agenda: a file from 'Ready for Committee'. */
+export const addAgendaItemBodySchema = z.object({ applicationId: z.string().max(100) });
+
+/** PUT /api/committee/meetings/:meetingId/agenda: the agenda's items in their new order (all of them). */
+export const reorderAgendaBodySchema = z.object({
+  itemIds: z.array(z.string().max(100)).max(AGENDA_ITEMS_MAX),
+});
+
+/** PUT /api/committee/meetings/:meetingId/agenda/:itemId/recusals: the members recused for the file. */
+export const recusalsBodySchema = z.object({
+  memberIds: z.array(z.string().max(100)).max(MEETING_MEMBERS_MAX),
+});
+
+const voteCount = (name: string) =>
+  z
+    .number({ error: `Votes ${name} must be a number` })
+    .int(`Votes ${name} must be a whole number`)
+    .min(0, `Votes ${name} cannot be negative`)
+    .max(MEETING_MEMBERS_MAX);
+
+/** POST /api/committee/meetings/:meetingId/agenda/:itemId/decision ('Record Decision'). */
+export const recordDecisionBodySchema = z
+  .object({
+    decision: z.enum(committeeDecisions, { error: 'Choose the decision' }),
+    /** Conditions, the denial's reason, or what is missing (domain `committeeDecisionTextLabel`). */
+    text: text('The text').default(''),
+    votesFor: voteCount('for'),
+    votesAgainst: voteCount('against'),
+    votesAbstained: voteCount('abstained'),
+    presentMemberIds: z.array(z.string().max(100)).max(MEETING_MEMBERS_MAX),
+    discussion: text('The discussion summary').min(1, 'Summarize the discussion for the minutes'),
+    /** When the credential takes effect (approvals); YYYY-MM-DD. */
+    effectiveDate: z.iso.date({ error: 'Enter the effective date' }).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.decision !== 'approve' && body.text.length === 0) {
+      const what = {
+        approve_with_conditions: 'the conditions',
+        deny: 'the reason',
+        defer: 'what is missing',
+      };
+      ctx.addIssue({ code: 'custom', path: ['text'], message: `Enter ${what[body.decision]}` });
+    }
+    if ((body.decision === 'approve' || body.decision === 'approve_with_conditions') && !body.effectiveDate) {
+      ctx.addIssue({ code: 'custom', path: ['effectiveDate'], message: 'Enter the effective date' });
+    }
+  });
+export type RecordDecisionBody = z.input<typeof recordDecisionBodySchema>;
+
+/** A decision recorded for a file (and its votes), as the meeting and the minutes show it. */
+export const recordedDecisionSchema = z.object({
+  decision: z.enum(committeeDecisions),
+  text: z.string(),
+  votesFor: z.number().int(),
+  votesAgainst: z.number().int(),
+  votesAbstained: z.number().int(),
+  presentMemberIds: z.array(z.string()),
+  discussion: z.string(),
+  effectiveDate: z.iso.date().nullable(),
+  decidedAt: z.iso.datetime(),
+});
+export type RecordedDecision = z.infer<typeof recordedDecisionSchema>;
+
+export const agendaItemSchema = z.object({
+  itemId: z.uuid(),
+  applicationId: z.uuid(),
+  /** Hidden ('') from a recused caller, who sees the row greyed out. */
+  providerName: z.string(),
+  position: z.number().int(),
+  recusedMemberIds: z.array(z.string()),
+  /** Whether the caller is recused for this file: they cannot open it. */
+  callerRecused: z.boolean(),
+  /** Why the file is not clean, at the time it was sent. */
+  reasons: z.array(z.string()),
+  decision: recordedDecisionSchema.nullable(),
+});
+export type AgendaItem = z.infer<typeof agendaItemSchema>;
+
+export const meetingSchema = z.object({
+  meetingId: z.uuid(),
+  scheduledAt: z.iso.datetime(),
+  quorum: z.number().int(),
+  members: z.array(committeeMemberSchema),
+  agenda: z.array(agendaItemSchema),
+  closedAt: z.iso.datetime().nullable(),
+  /** Whether the caller prepares the meeting and records its decisions (not only reads it). */
+  canManage: z.boolean(),
+});
+export type Meeting = z.infer<typeof meetingSchema>;
+
+export const meetingSummarySchema = z.object({
+  meetingId: z.uuid(),
+  scheduledAt: z.iso.datetime(),
+  memberCount: z.number().int(),
+  files: z.number().int(),
+  decided: z.number().int(),
+  closedAt: z.iso.datetime().nullable(),
+});
+export type MeetingSummary = z.infer<typeof meetingSummarySchema>;
+
+/** GET /api/committee/meetings: newest first; a Committee Member sees only their meetings. */
+export const meetingListSchema = z.object({
+  meetings: z.array(meetingSummarySchema),
+  canManage: z.boolean(),
+});
+export type MeetingList = z.infer<typeof meetingListSchema>;
+
+/**
+ * GET /api/committee/meetings/:meetingId/files/:applicationId: the file's summary a member reads
+ * before voting (issue 32 item 5: "each file's summary one click away").
+ */
+export const fileSummarySchema = z.object({
+  applicationId: z.uuid(),
+  providerName: z.string(),
+  cycle: applicationCycleSchema,
+  submittedAt: z.iso.datetime().nullable(),
+  /** The clean-file verdict's reasons (empty: clean). */
+  reasons: z.array(z.string()),
+  note: z.string().nullable(),
+  decisionDue: decisionDueSchema,
+  /** Each checklist item as the committee reads it: what, outcome, source, date, note. */
+  checklist: z.array(
+    z.object({
+      target: z.string(),
+      status: z.string(),
+      source: z.string().nullable(),
+      verifiedAt: z.iso.date().nullable(),
+      note: z.string().nullable(),
+    }),
+  ),
+  /** Disclosure questions answered Yes, with the provider's explanation. */
+  disclosures: z.array(z.object({ question: z.string(), explanation: z.string() })),
+});
+export type FileSummary = z.infer<typeof fileSummarySchema>;

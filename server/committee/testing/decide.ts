@@ -1,0 +1,106 @@
+/**
+ * Test helpers of decisions (issue 32 items 4, 5): take a fully verified file to its decision the way
+ * the product does, by API. 'Approve' is the medical director's of a clean file; a denial is the
+ * committee's, recorded at a meeting. The medical director and the committee member are signed up
+ * once per test server.
+ */
+import { expect } from 'vitest';
+import type { Meeting, SendForDecisionResult } from '../../../domain/api/committee.ts';
+import { type Client, signUpStaff, type TestApp } from '../../../tests/harness.ts';
+import type { HttpClient } from '../../../tests/http-client.ts';
+
+type Sender = Pick<HttpClient, 'json'>;
+type Staff = Client & { userId: string; email: string };
+
+const adminPath = (applicationId: string, rest: string) => `/api/admin/applications/${applicationId}/${rest}`;
+
+const directors = new WeakMap<TestApp, Promise<Staff>>();
+const members = new WeakMap<TestApp, Promise<Staff>>();
+
+/** The test server's Medical Director (signed up on first use). */
+export function medicalDirector(app: TestApp): Promise<Staff> {
+  if (!directors.has(app)) directors.set(app, signUpStaff(app, 'medical_director'));
+  return directors.get(app) as Promise<Staff>;
+}
+
+/** The test server's Committee Member (signed up on first use). */
+export function committeeMember(app: TestApp): Promise<Staff> {
+  if (!members.has(app)) members.set(app, signUpStaff(app, 'committee'));
+  return members.get(app) as Promise<Staff>;
+}
+
+/** 'Send for Decision' by `sender` (a specialist or administrator); expects 200. */
+export async function sendForDecision(sender: Sender, applicationId: string): Promise<SendForDecisionResult> {
+  const sent = await sender.json<SendForDecisionResult>(
+    'POST',
+    adminPath(applicationId, 'send-for-decision'),
+    {},
+  );
+  expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+  return sent.body;
+}
+
+/**
+ * Sends a verified clean file for decision and has the medical director approve it; expects both to
+ * succeed. @returns the medical director
+ */
+export async function approveCleanFile(app: TestApp, sender: Sender, applicationId: string): Promise<Staff> {
+  const sent = await sendForDecision(sender, applicationId);
+  expect(sent.track, sent.reasons.join('; ')).toBe('clean_files');
+  const director = await medicalDirector(app);
+  const approved = await director.json('POST', adminPath(applicationId, 'approve'), {});
+  expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+  return director;
+}
+
+/**
+ * Takes a verified file to a new meeting (the medical director sends a clean one on) and records
+ * `decision` there with the committee member and the medical director voting for it.
+ * @returns the meeting after the decision
+ */
+export async function decideAtCommittee(
+  app: TestApp,
+  sender: Sender,
+  applicationId: string,
+  decision: {
+    decision: 'approve' | 'approve_with_conditions' | 'deny' | 'defer';
+    text?: string;
+    effectiveDate?: string;
+  },
+): Promise<Meeting> {
+  const director = await medicalDirector(app);
+  const member = await committeeMember(app);
+  const sent = await sendForDecision(sender, applicationId);
+  if (sent.track === 'clean_files') {
+    const onward = await director.json('POST', adminPath(applicationId, 'send-to-committee'), {
+      note: 'For the committee',
+    });
+    expect(onward.status, JSON.stringify(onward.body)).toBe(200);
+  }
+  const created = await director.json<Meeting>('POST', '/api/committee/meetings', {
+    scheduledAt: new Date().toISOString(),
+    memberIds: [director.userId, member.userId],
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const meetingId = created.body.meetingId;
+  const added = await director.json<Meeting>('POST', `/api/committee/meetings/${meetingId}/agenda`, {
+    applicationId,
+  });
+  expect(added.status, JSON.stringify(added.body)).toBe(200);
+  const item = added.body.agenda.find((i) => i.applicationId === applicationId);
+  const recorded = await director.json<Meeting>(
+    'POST',
+    `/api/committee/meetings/${meetingId}/agenda/${item?.itemId}/decision`,
+    {
+      text: '',
+      ...decision,
+      votesFor: 2,
+      votesAgainst: 0,
+      votesAbstained: 0,
+      presentMemberIds: [director.userId, member.userId],
+      discussion: 'Discussed the file.',
+    },
+  );
+  expect(recorded.status, JSON.stringify(recorded.body)).toBe(200);
+  return recorded.body;
+}

@@ -1,0 +1,123 @@
+/**
+ * Decisions (issue 32, docs/decisions/029): the files sent for a decision and the credentialing
+ * committee's meetings. The decision itself (who, effective date, conditions) is on
+ * provider_applications (core.ts).
+ *
+ * - decision_referrals: each 'Send for Decision' of a file, the list it went to ('clean_files' or
+ *   'committee'), why it is not clean, the medical director's note when sent on to the committee, and
+ *   when it left the lists (decided, deferred, closed); at most one open per application.
+ * - committee_meetings, committee_meeting_members: a meeting, its members and quorum; closed meetings
+ *   are frozen (the service refuses every change under the meeting's row lock).
+ * - committee_agenda_items: a file on a meeting's agenda, its recusals and, once recorded, the
+ *   decision with its votes and discussion (the minutes). A file is on at most one undecided item.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { user } from './auth.ts';
+import { providerApplications } from './core.ts';
+
+export const decisionReferrals = pgTable(
+  'decision_referrals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    applicationId: uuid('application_id')
+      .notNull()
+      .references(() => providerApplications.id, { onDelete: 'cascade' }),
+    /** 'clean_files' or 'committee' (domain/committee/committee-decisions.ts `decisionTracks`). */
+    track: text('track').notNull(),
+    /** Why the file is not clean when it was sent (cleanFileReview's reasons); [] for a clean file. */
+    reasons: jsonb('reasons').$type<string[]>().notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+    sentBy: text('sent_by').references(() => user.id, { onDelete: 'set null' }),
+    /** The medical director's note of 'Send to Committee'. */
+    note: text('note'),
+    /** When it left the lists: decided, deferred by the committee, or the cycle closed. */
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    /** 'approved', 'rejected', 'deferred' or 'withdrawn'. */
+    outcome: text('outcome'),
+    /** What the committee said is missing (Defer), shown on the review page. */
+    outcomeText: text('outcome_text'),
+  },
+  (t) => [
+    uniqueIndex('decision_referrals_one_open_idx').on(t.applicationId).where(sql`${t.closedAt} is null`),
+    index('decision_referrals_open_track_idx').on(t.track, t.sentAt).where(sql`${t.closedAt} is null`),
+    check('decision_referrals_track_check', sql`${t.track} in ('clean_files', 'committee')`),
+  ],
+);
+
+export const committeeMeetings = pgTable('committee_meetings', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  scheduledAt: timestamp('scheduled_at', { withTimezone: true }).notNull(),
+  /** Members needed present and not recused for a decision. */
+  quorum: integer('quorum').notNull(),
+  createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  /** 'Close Meeting': the minutes are frozen from then on. */
+  closedAt: timestamp('closed_at', { withTimezone: true }),
+  closedBy: text('closed_by').references(() => user.id, { onDelete: 'set null' }),
+});
+
+export const committeeMeetingMembers = pgTable(
+  'committee_meeting_members',
+  {
+    meetingId: uuid('meeting_id')
+      .notNull()
+      .references(() => committeeMeetings.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    /** The member's name when added, so the minutes keep it if the account goes. */
+    name: text('name').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.meetingId, t.userId] }), index('committee_members_user_idx').on(t.userId)],
+);
+
+export const committeeAgendaItems = pgTable(
+  'committee_agenda_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    meetingId: uuid('meeting_id')
+      .notNull()
+      .references(() => committeeMeetings.id, { onDelete: 'cascade' }),
+    applicationId: uuid('application_id')
+      .notNull()
+      .references(() => providerApplications.id, { onDelete: 'cascade' }),
+    referralId: uuid('referral_id')
+      .notNull()
+      .references(() => decisionReferrals.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    recusedMemberIds: text('recused_member_ids').array().notNull().default(sql`'{}'::text[]`),
+    /** domain `committeeDecisions`; null until 'Record Decision'. */
+    decision: text('decision'),
+    decisionText: text('decision_text'),
+    votesFor: integer('votes_for'),
+    votesAgainst: integer('votes_against'),
+    votesAbstained: integer('votes_abstained'),
+    presentMemberIds: text('present_member_ids').array(),
+    discussion: text('discussion'),
+    effectiveDate: date('effective_date', { mode: 'string' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedBy: text('decided_by').references(() => user.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('committee_agenda_meeting_application_idx').on(t.meetingId, t.applicationId),
+    uniqueIndex('committee_agenda_one_undecided_idx').on(t.applicationId).where(sql`${t.decision} is null`),
+    index('committee_agenda_meeting_idx').on(t.meetingId, t.position),
+    check(
+      'committee_agenda_decision_check',
+      sql`${t.decision} in ('approve', 'approve_with_conditions', 'deny', 'defer')`,
+    ),
+  ],
+);

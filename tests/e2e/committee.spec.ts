@@ -1,0 +1,150 @@
+/**
+ * The credentialing committee in Chromium (issue 32 items 4 and 5 acceptance): a provider discloses a
+ * Yes, so once a specialist has verified every item 'Send for Decision' puts the file on 'Ready for
+ * Committee'; the medical director plans a meeting with a committee member, adds the file to its
+ * agenda and, after the member has read its summary, records the committee's denial with its reason
+ * and votes; closing the meeting freezes the minutes, whose PDF says what was decided; the provider's
+ * dashboard shows the decision and its reason.
+ */
+import fs from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { disclosureQuestions } from '../../domain/attestation.ts';
+import { pdfText } from '../../server/pdf/pdf-text.ts';
+import {
+  completedApplicationInBrowser,
+  completionReceiverForSpec,
+  expectNoAxeViolations,
+  signInAsNewStaff,
+  verifyEveryItemThroughApi,
+} from './helpers.ts';
+
+completionReceiverForSpec();
+
+const EXPLANATION = 'License on probation in 2019 for record keeping; completed in 2021.';
+const REASON = 'The probation terms were not shown to be met.';
+
+test('a file that is not clean goes to a meeting, is denied with a reason there, and the provider sees it', async ({
+  browser,
+}) => {
+  // Four people, a completed application, a verified checklist and a meeting: minutes, not seconds.
+  test.setTimeout(300_000);
+  const provider = await (await browser.newContext()).newPage();
+  const { applicationId } = await completedApplicationInBrowser(
+    provider,
+    { firstName: 'Paz', lastName: 'Ortega', emailPrefix: 'paz-committee' },
+    { explanation: EXPLANATION },
+  );
+
+  // The specialist verifies every item, then sends the file for decision from its review page.
+  const specialist = await (await browser.newContext()).newPage();
+  await signInAsNewStaff(
+    specialist,
+    { firstName: 'Sid', lastName: 'Specialist', emailPrefix: 'sid-committee' },
+    'specialist',
+  );
+  await verifyEveryItemThroughApi(specialist, applicationId);
+  await specialist.goto(`/admin/applications/${applicationId}`);
+  await expect(specialist.getByRole('heading', { level: 1, name: 'Paz Ortega' })).toBeVisible();
+  await expect(specialist.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  await specialist.getByRole('button', { name: 'Send for Decision' }).click();
+  const routed = specialist.getByRole('alert').filter({ hasText: "On 'Ready for Committee'" });
+  await expect(routed).toContainText(`Yes to: ${disclosureQuestions[0]!.text}`);
+  await expect(routed).toContainText('It waits for a committee meeting.');
+
+  // The medical director and a committee member.
+  const director = await (await browser.newContext()).newPage();
+  await signInAsNewStaff(
+    director,
+    { firstName: 'Mae', lastName: 'Director', emailPrefix: 'mae-committee' },
+    'medical-director',
+  );
+  const member = await (await browser.newContext()).newPage();
+  await signInAsNewStaff(
+    member,
+    { firstName: 'Cal', lastName: 'Member', emailPrefix: 'cal-committee' },
+    'committee',
+  );
+  // A committee member sees only the Committee tab.
+  await expect(member.getByRole('tab')).toHaveText(['Committee']);
+
+  // 'New Meeting': tomorrow at 17:00, the two of them.
+  await director.getByRole('tab', { name: 'Committee' }).click();
+  await director.getByRole('button', { name: 'New Meeting' }).click();
+  const form = director.getByRole('dialog', { name: 'New Meeting' });
+  await form.getByRole('button', { name: 'Create Meeting' }).click();
+  await expect(form.getByText('Enter the date and time of the meeting')).toBeVisible();
+  await form.getByLabel('Date and time').click();
+  const tomorrow = new Date(Date.now() + 24 * 60 * 60 * 1000);
+  const dayLabel = tomorrow.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
+  if (tomorrow.getDate() === 1) await director.getByRole('button', { name: /next/i }).first().click();
+  await director.getByRole('button', { name: dayLabel, exact: true }).click();
+  await director.keyboard.press('Escape');
+  await form.getByRole('checkbox', { name: /Mae Director/ }).check();
+  await form.getByRole('checkbox', { name: /Cal Member/ }).check();
+  await expectNoAxeViolations(director);
+  await form.getByRole('button', { name: 'Create Meeting' }).click();
+  await expect(director.getByText('Meeting created')).toBeVisible();
+  await expect(form).toHaveCount(0);
+  await expect(director).toHaveURL(/\/admin\/meetings\/[0-9a-f-]{36}$/);
+
+  // Its agenda: the file from 'Ready for Committee'.
+  await director.getByLabel('File ready for the committee').click();
+  await director.getByRole('option', { name: /^Paz Ortega/ }).click();
+  await director.getByRole('button', { name: 'Add File' }).click();
+  await expect(director.getByText('File added to the agenda')).toBeVisible();
+  const row = director.getByRole('row').filter({ hasText: 'Paz Ortega' });
+  await expect(row).toContainText(`Yes to: ${disclosureQuestions[0]!.text}`);
+  await expectNoAxeViolations(director);
+
+  // The member reads the file's summary: the disclosure and its explanation.
+  await member.getByRole('tab', { name: 'Committee' }).click();
+  await member.getByRole('link').filter({ hasText: /\d/ }).first().click();
+  await member.getByRole('button', { name: /^Summary/ }).click();
+  const summary = member.getByRole('dialog', { name: 'File Summary' });
+  await expect(summary).toContainText(EXPLANATION);
+  await expectNoAxeViolations(member);
+  await member.keyboard.press('Escape');
+  await expect(member.getByRole('button', { name: 'Record Decision' })).toHaveCount(0);
+
+  // 'Record Decision': Deny, with the reason, both members present and for it.
+  await row.getByRole('button', { name: /^Record Decision/ }).click();
+  const decision = director.getByRole('dialog', { name: 'Record Decision' });
+  await decision.getByRole('radio', { name: 'Deny' }).check();
+  await decision.getByLabel('Reason').fill(REASON);
+  await decision.getByLabel('For').fill('1');
+  await decision
+    .getByLabel('Discussion Summary')
+    .fill('The committee read the board order and the explanation.');
+  await decision.getByRole('button', { name: 'Record Decision' }).click();
+  await expect(
+    decision.getByText(/^Count every member present and not recused once: 2 present, 1 counted/),
+  ).toBeVisible();
+  await decision.getByLabel('For').fill('2');
+  await expectNoAxeViolations(director);
+  await decision.getByRole('button', { name: 'Record Decision' }).click();
+  await expect(director.getByText('Decision recorded')).toBeVisible();
+  await expect(row).toContainText('Deny');
+  await expect(row).toContainText('For 2 · Against 0 · Abstained 0');
+
+  // 'Close Meeting' freezes it; the minutes say what was decided.
+  await director.getByRole('button', { name: 'Close Meeting' }).click();
+  await director
+    .getByRole('dialog', { name: 'Close Meeting' })
+    .getByRole('button', { name: 'Close Meeting' })
+    .click();
+  await expect(director.getByText('Meeting closed')).toBeVisible();
+  await expect(director.getByRole('button', { name: /^Record Decision/ })).toHaveCount(0);
+  const download = director.waitForEvent('download');
+  await director.getByRole('link', { name: 'Download Minutes (PDF)' }).click();
+  const minutes = await (await download).path();
+  const text = (await pdfText(new Uint8Array(fs.readFileSync(minutes)))).replace(/\s+/g, ' ');
+  expect(text).toContain('Credentialing Committee Minutes');
+  expect(text).toContain('Decision Deny');
+  expect(text).toContain(`Reason ${REASON}`);
+  expect(text).toContain('Votes For 2 · Against 0 · Abstained 0');
+
+  // The provider's dashboard: the decision and its reason.
+  await provider.goto('/dashboard');
+  await expect(provider.getByText('Rejected', { exact: true })).toBeVisible();
+  await expect(provider.getByText(REASON)).toBeVisible();
+});

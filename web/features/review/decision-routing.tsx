@@ -1,0 +1,71 @@
+/**
+ * Where the file stands on its way to a decision (issue 32 item 4), above the review's actions: the
+ * list it was sent to ('Clean Files' or 'Ready for Committee') with why it is not clean and the
+ * medical director's note; the committee's deferral that sent it back, with what is missing; and,
+ * once decided, who decided it, from when and on what conditions.
+ */
+import { Alert, List, Stack, Text } from '@mantine/core';
+import { formatIsoDay } from '../../../domain/calendar.ts';
+import { type Decider, decisionTrackLabel } from '../../../domain/committee/committee-decisions.ts';
+import { formatDate } from '../../format.ts';
+import type { AdminReview } from './review-api.ts';
+
+/** Who decided, as the page says it. */
+const deciderText: Record<Decider, string> = {
+  administrator: 'an administrator (before staff roles)',
+  medical_director: 'the Medical Director (clean file)',
+  committee: 'the Credentialing Committee',
+  integration: 'the workflow integration',
+};
+
+/** The file's decision list, deferral or decision, or nothing while none applies. */
+export function DecisionRouting({ review }: { review: AdminReview }) {
+  const { track, sentAt, reasons, note, deferral } = review.decisionRouting;
+  if (
+    review.decision &&
+    (review.applicationStatus === 'approved' || review.applicationStatus === 'rejected')
+  ) {
+    const { by, effectiveDate, conditions } = review.decision;
+    return (
+      <Text size="sm">
+        Decided by {deciderText[by]}
+        {review.decidedAt ? ` on ${formatDate(review.decidedAt)}` : ''}.
+        {effectiveDate ? ` Effective ${formatIsoDay(effectiveDate)}.` : ''}
+        {conditions ? ` Conditions: ${conditions}` : ''}
+      </Text>
+    );
+  }
+  if (track) {
+    return (
+      <Alert color="blue" variant="light" title={`On '${decisionTrackLabel[track]}'`}>
+        <Stack gap={4}>
+          <Text size="sm">
+            Sent for decision{sentAt ? ` on ${formatDate(sentAt)}` : ''}.{' '}
+            {track === 'clean_files'
+              ? 'The Medical Director approves it or sends it to the committee.'
+              : 'It waits for a committee meeting.'}
+          </Text>
+          {reasons.length > 0 && (
+            <List size="sm">
+              {reasons.map((reason) => (
+                <List.Item key={reason}>{reason}</List.Item>
+              ))}
+            </List>
+          )}
+          {note && <Text size="sm">Medical Director's note: {note}</Text>}
+        </Stack>
+      </Alert>
+    );
+  }
+  if (deferral && review.applicationStatus === 'under_review') {
+    return (
+      <Alert color="orange" variant="light" title="Deferred by the committee">
+        <Text size="sm">
+          On {formatDate(deferral.at)} the committee deferred its decision. What is missing: {deferral.text}.
+          Send the file for decision again once it is resolved.
+        </Text>
+      </Alert>
+    );
+  }
+  return null;
+}
