@@ -81,6 +81,12 @@ export const auditActions = [
   'review.sent_for_decision',
   /** 'Send to Committee' by the medical director (issue 32 item 4): details carry the note's length. */
   'review.sent_to_committee',
+  /** 'Request Appeal' by the provider (issue 32 item 6): details carry the statement's length. */
+  'review.appeal_requested',
+  /** The committee decided an appeal (issue 32 item 6): details carry the outcome. */
+  'review.appeal_decided',
+  /** A decision letter downloaded (issue 32 item 6). */
+  'review.letter_downloaded',
   /** 'New Meeting' (issue 32 item 5): details carry the scheduled time, member count and quorum. */
   'committee.meeting_created',
   /** A file added to, removed from or moved on an agenda, or its recusals set: details say which. */
@@ -130,6 +136,9 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'review.assigned': 'File assigned',
   'review.sent_for_decision': 'Sent for decision',
   'review.sent_to_committee': 'Sent to the committee by the medical director',
+  'review.appeal_requested': 'Appeal requested by the provider',
+  'review.appeal_decided': 'Appeal decided by the committee',
+  'review.letter_downloaded': 'Decision letter downloaded',
   'committee.meeting_created': 'Committee meeting created',
   'committee.agenda_changed': 'Committee agenda changed',
   'committee.decision_recorded': 'Committee decision recorded',

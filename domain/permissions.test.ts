@@ -12,6 +12,7 @@ const table: Record<Permission, string> = {
   'read:application:own':     'Y . . . . .',
   'create:application:own':   'Y . . . . .',
   'withdraw:application:own': 'Y . . . . .',
+  'appeal:application:own':   'Y . . . . .',
   'write:section:own':        'Y . . . . .',
   'read:section:own':         'Y . . . . .',
   'write:document:own':       'Y . . . . .',

@@ -37,6 +37,8 @@ export const permissionsByRole = {
     'create:application:own',
     /** 'Withdraw' a draft cycle (issue 29 item 2). */
     'withdraw:application:own',
+    /** 'Request Appeal' of a denial (issue 32 item 6). */
+    'appeal:application:own',
     'write:section:own',
     'read:section:own',
     'write:document:own',

@@ -6,6 +6,7 @@ import { adminRoutes } from './admin/admin.routes.ts';
 import type { AppInstance } from './app-types.ts';
 import { sectionConfirmationRoutes } from './applications/section-confirmations.routes.ts';
 import { assignmentRoutes } from './assignment/assignment.routes.ts';
+import { appealRoutes } from './committee/appeals.routes.ts';
 import { decisionRoutes } from './committee/decisions.routes.ts';
 import { meetingRoutes } from './committee/meetings.routes.ts';
 import { credentialUpdateRoutes } from './credential-updates/credential-updates.routes.ts';
@@ -33,4 +34,6 @@ export async function featureRoutes(app: AppInstance) {
   // Issue 32 items 4 and 5: decisions and the credentialing committee.
   await app.register(decisionRoutes);
   await app.register(meetingRoutes);
+  // Item 6: decision letters and appeals.
+  await app.register(appealRoutes);
 }

@@ -42,8 +42,12 @@ export const decisionListQuerySchema = z.object({
 });
 
 /** One file on a decision list, oldest sent first. */
+/** What a file waits for: its decision, or the decision on the appeal of its denial (item 6). */
+export const referralKinds = ['decision', 'appeal'] as const;
+
 export const decisionFileSchema = z.object({
   applicationId: z.uuid(),
+  kind: z.enum(referralKinds),
   providerName: z.string(),
   cycle: applicationCycleSchema,
   sentAt: z.iso.datetime(),
@@ -84,6 +88,8 @@ export const newMeetingBodySchema = z
     path: ['quorum'],
   });
 export type NewMeetingBody = z.input<typeof newMeetingBodySchema>;
+/** The body as the server has it once parsed (members de-duplicated). */
+export type NewMeeting = z.output<typeof newMeetingBodySchema>;
 
 export const meetingParamsSchema = z.object({ meetingId: uuidParam });
 export const agendaItemParamsSchema = z.object({ meetingId: uuidParam, itemId: uuidParam });
@@ -137,6 +143,8 @@ export const recordDecisionBodySchema = z
     }
   });
 export type RecordDecisionBody = z.input<typeof recordDecisionBodySchema>;
+/** The body as the server has it once parsed (`text` defaulted to ''). */
+export type RecordDecision = z.output<typeof recordDecisionBodySchema>;
 
 /** A decision recorded for a file (and its votes), as the meeting and the minutes show it. */
 export const recordedDecisionSchema = z.object({
@@ -155,6 +163,8 @@ export type RecordedDecision = z.infer<typeof recordedDecisionSchema>;
 export const agendaItemSchema = z.object({
   itemId: z.uuid(),
   applicationId: z.uuid(),
+  /** 'appeal': the committee hears the appeal of a denial; its decision is final (item 6). */
+  kind: z.enum(referralKinds),
   /** Hidden ('') from a recused caller, who sees the row greyed out. */
   providerName: z.string(),
   position: z.number().int(),
@@ -221,5 +231,9 @@ export const fileSummarySchema = z.object({
   ),
   /** Disclosure questions answered Yes, with the provider's explanation. */
   disclosures: z.array(z.object({ question: z.string(), explanation: z.string() })),
+  /** An appeal (item 6): the provider's statement, when it was requested, and the denial's reason. */
+  appeal: z
+    .object({ statement: z.string(), requestedAt: z.iso.datetime(), deniedFor: z.string().nullable() })
+    .nullable(),
 });
 export type FileSummary = z.infer<typeof fileSummarySchema>;

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { applicationStatuses } from '../application-status.ts';
 import { attestationRecordSchema } from '../attestation.ts';
 import { deciders, decisionTracks } from '../committee/committee-decisions.ts';
+import { APPEAL_STATEMENT_MAX, letterKinds } from '../committee/decision-letters.ts';
 import { cycleActions } from '../credentials/provider-credential.ts';
 import { rowChangeKinds } from '../review/application-snapshot.ts';
 import { REVIEW_TEXT_MAX, reviewActions } from '../review/review-workflow.ts';
@@ -102,6 +103,44 @@ export const informationRequestSchema = z.object({
 export type InformationRequestDto = z.infer<typeof informationRequestSchema>;
 
 /** GET /api/applications/:applicationId/review: what the provider sees of the review. */
+/** A decision's letter (issue 32 item 6): downloaded as a PDF from .../letters/:letterId. */
+export const decisionLetterSchema = z.object({
+  letterId: z.uuid(),
+  kind: z.enum(letterKinds),
+  /** 'Approval Letter', 'Denial Letter', 'Appeal Decision: ...' (domain `letterTitle`). */
+  title: z.string(),
+  createdAt: z.iso.datetime(),
+});
+export type DecisionLetterDto = z.infer<typeof decisionLetterSchema>;
+
+/**
+ * The appeal of a denial (issue 32 item 6): 'available' until `deadline` (YYYY-MM-DD, APPEAL_WINDOW_DAYS
+ * after the denial) while none was requested; 'closed' after it; 'requested' while a later meeting
+ * has yet to hear it; then its final outcome. Null for an application that was not denied.
+ */
+export const appealStateSchema = z
+  .object({
+    status: z.enum(['available', 'closed', 'requested', 'upheld', 'approved']),
+    /** The last day to request it, while none was requested. */
+    deadline: z.iso.date().nullable(),
+    requestedAt: z.iso.datetime().nullable(),
+    statement: z.string().nullable(),
+    decidedAt: z.iso.datetime().nullable(),
+  })
+  .nullable();
+export type AppealState = z.infer<typeof appealStateSchema>;
+
+/** POST /api/applications/:applicationId/appeal ('Request Appeal'): the provider's statement. */
+export const appealBodySchema = z.object({
+  statement: z
+    .string({ error: 'The statement must be text' })
+    .trim()
+    .min(1, 'Say why the decision should change')
+    .max(APPEAL_STATEMENT_MAX, `The statement may be at most ${APPEAL_STATEMENT_MAX} characters`),
+});
+
+export const letterParamsSchema = z.object({ applicationId: z.string(), letterId: z.string() });
+
 export const providerReviewSchema = z.object({
   applicationStatus: z.enum(applicationStatuses),
   submittedAt: z.iso.datetime().nullable(),
@@ -119,6 +158,10 @@ export const providerReviewSchema = z.object({
    * ATTESTATION_VALID_DAYS (issue 14): the dashboard asks the provider to attest again.
    */
   reattestationRequired: z.boolean(),
+  /** The decision's letters, oldest first (issue 32 item 6). */
+  letters: z.array(decisionLetterSchema),
+  /** The appeal of a denial (issue 32 item 6). */
+  appeal: appealStateSchema,
 });
 export type ProviderReview = z.infer<typeof providerReviewSchema>;
 
@@ -259,6 +302,9 @@ export const adminReviewSchema = z.object({
     note: z.string().nullable(),
     deferral: z.object({ text: z.string(), at: z.iso.datetime() }).nullable(),
   }),
+  /** The decision's letters (issue 32 item 6), and the appeal of a denial. */
+  letters: z.array(decisionLetterSchema),
+  appeal: appealStateSchema,
   /** Who decided, with the effective date and conditions (issue 32); null until decided. */
   decision: z
     .object({

@@ -228,6 +228,7 @@ export async function decisionList(
       sentBy: user.name,
       reasons: decisionReferrals.reasons,
       note: decisionReferrals.note,
+      kind: decisionReferrals.kind,
       cycle: providerApplications.cycle,
       firstName: profiles.firstName,
       lastName: profiles.lastName,
@@ -261,6 +262,7 @@ export async function decisionList(
     const meeting = onAgenda.get(row.applicationId);
     return {
       applicationId: row.applicationId,
+      kind: row.kind as 'decision' | 'appeal',
       providerName: `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim(),
       cycle: row.cycle as ApplicationCycle,
       sentAt: row.sentAt.toISOString(),

@@ -15,8 +15,8 @@ import type {
   FileSummary,
   Meeting,
   MeetingSummary,
-  NewMeetingBody,
-  RecordDecisionBody,
+  NewMeeting,
+  RecordDecision,
 } from '../../domain/api/committee.ts';
 import { AppError } from '../../domain/app-error.ts';
 import {
@@ -37,6 +37,7 @@ import type { Database, Queryable } from '../db/client.ts';
 import { user } from '../db/schema/auth.ts';
 import {
   committeeAgendaItems,
+  committeeAppeals,
   committeeMeetingMembers,
   committeeMeetings,
   decisionReferrals,
@@ -45,6 +46,7 @@ import { profiles, providerApplications, staffRoleGrants } from '../db/schema/co
 import {
   closeReferral,
   lockApplication,
+  recordAppealDecision,
   recordDecision,
   type TransitionOutcome,
 } from '../review/review.service.ts';
@@ -78,7 +80,7 @@ export async function committeeMembers(db: Queryable) {
 export async function createMeeting(
   db: Database,
   actor: Actor,
-  body: NewMeetingBody & { memberIds: string[] },
+  body: NewMeeting,
   now: Date,
 ): Promise<string> {
   return db.transaction(async (tx) => {
@@ -147,6 +149,7 @@ export async function getMeeting(db: Queryable, meetingId: string, viewer: Meeti
     .select({
       item: committeeAgendaItems,
       reasons: decisionReferrals.reasons,
+      kind: decisionReferrals.kind,
       firstName: profiles.firstName,
       lastName: profiles.lastName,
     })
@@ -163,11 +166,12 @@ export async function getMeeting(db: Queryable, meetingId: string, viewer: Meeti
     members: members.map((m) => ({ userId: m.userId, name: m.name, email: m.email ?? '' })),
     closedAt: row.closedAt?.toISOString() ?? null,
     canManage: hasPermission(viewer.roles, 'manage:meeting:any'),
-    agenda: items.map(({ item, reasons, firstName, lastName }) => {
+    agenda: items.map(({ item, reasons, kind, firstName, lastName }) => {
       const callerRecused = item.recusedMemberIds.includes(viewer.userId);
       return {
         itemId: item.id,
         applicationId: item.applicationId,
+        kind: kind as 'decision' | 'appeal',
         providerName: callerRecused ? '' : `${firstName ?? ''} ${lastName ?? ''}`.trim(),
         position: item.position,
         recusedMemberIds: item.recusedMemberIds,
@@ -269,7 +273,7 @@ async function auditAgenda(
  */
 export async function addAgendaItem(db: Database, actor: Actor, meetingId: string, applicationId: string) {
   await db.transaction(async (tx) => {
-    await openMeeting(tx, meetingId);
+    const meeting = await openMeeting(tx, meetingId);
     const application = await lockApplication(tx, applicationId);
     const referral = await openReferral(tx, application.id);
     if (referral?.track !== 'committee') {
@@ -277,6 +281,19 @@ export async function addAgendaItem(db: Database, actor: Actor, meetingId: strin
         'conflict',
         "Only files on the 'Ready for Committee' list can be added to an agenda. Reload to see the list.",
       );
+    }
+    // Issue 32 item 6: an appeal is heard at a meeting held after the denial.
+    if (referral.kind === 'appeal') {
+      const [denied] = await tx
+        .select({ decidedAt: providerApplications.decidedAt })
+        .from(providerApplications)
+        .where(eq(providerApplications.id, application.id));
+      if (denied?.decidedAt && meeting.scheduledAt <= denied.decidedAt) {
+        throw new AppError(
+          'conflict',
+          'An appeal is heard at a later meeting than the one that denied the file: choose a meeting after the denial.',
+        );
+      }
     }
     const [elsewhere] = await tx
       .select({ scheduledAt: committeeMeetings.scheduledAt })
@@ -410,7 +427,7 @@ export async function recordCommitteeDecision(
   actor: Actor,
   meetingId: string,
   itemId: string,
-  body: RecordDecisionBody & { text: string },
+  body: RecordDecision,
   now: Date,
   maxAgeDays: number,
 ): Promise<TransitionOutcome | null> {
@@ -466,6 +483,25 @@ export async function recordCommitteeDecision(
         votesAbstained: body.votesAbstained,
       },
     });
+    const [referral] = await tx
+      .select({ kind: decisionReferrals.kind })
+      .from(decisionReferrals)
+      .where(eq(decisionReferrals.id, item.referralId));
+    if (referral?.kind === 'appeal') {
+      // Issue 32 item 6: a deferred appeal waits on 'Ready for Committee' for another meeting; any other
+      // decision on it is final.
+      if (body.decision === 'defer') return null;
+      const outcome = await recordAppealDecision(tx, { actor, role: 'reviewer' }, application, {
+        outcome: approving ? 'approved' : 'upheld',
+        decidedBy: actor.userId,
+        reason: approving ? undefined : body.text,
+        conditions: body.decision === 'approve_with_conditions' ? body.text : undefined,
+        effectiveDate: approving ? body.effectiveDate : undefined,
+        now,
+      });
+      await closeReferral(tx, application.id, approving ? 'approved' : 'rejected', now);
+      return outcome;
+    }
     if (body.decision === 'defer') {
       await closeReferral(tx, application.id, 'deferred', now, body.text);
       return null;
@@ -533,6 +569,8 @@ export async function meetingFileSummary(
     .select({
       recused: committeeAgendaItems.recusedMemberIds,
       note: decisionReferrals.note,
+      kind: decisionReferrals.kind,
+      deniedFor: providerApplications.decisionReason,
       cycle: providerApplications.cycle,
       submittedAt: providerApplications.submittedAt,
       firstName: profiles.firstName,
@@ -552,8 +590,23 @@ export async function meetingFileSummary(
   if (row.recused.includes(viewer.userId)) {
     throw new AppError('forbidden', 'You are recused from this file: its summary is not shown to you.');
   }
-  const facts = await fileSummaryFacts(db, cipher, applicationId, limits, now);
+  const [facts, [appeal]] = await Promise.all([
+    fileSummaryFacts(db, cipher, applicationId, limits, now),
+    row.kind === 'appeal'
+      ? db
+          .select({ statement: committeeAppeals.statement, requestedAt: committeeAppeals.requestedAt })
+          .from(committeeAppeals)
+          .where(eq(committeeAppeals.applicationId, applicationId))
+      : Promise.resolve([]),
+  ]);
   return {
+    appeal: appeal
+      ? {
+          statement: appeal.statement,
+          requestedAt: appeal.requestedAt.toISOString(),
+          deniedFor: row.deniedFor,
+        }
+      : null,
     applicationId,
     providerName: `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim(),
     cycle: row.cycle as ApplicationCycle,

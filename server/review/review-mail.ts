@@ -1,8 +1,10 @@
 /**
  * The review's emails (issue 13): information requested, approved, rejected (to the provider) and
- * response received (to the assigned reviewer). No PHI: they say what happened and link to the
- * portal, where the person signs in to read the details. Sent after the transition commits; a failed
- * send is logged (no address, no link) and never undoes the transition.
+ * response received (to the assigned reviewer). They say what happened and link to the portal, where
+ * the person signs in to read the details; a decision's email carries its letter's text instead
+ * (issue 32 item 6: "an email with the same text"), the provider's own decision, addressed to them.
+ * Sent after the transition commits; a failed send is logged (no address, no link) and never undoes
+ * the transition (the letter stays on the dashboard).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
@@ -14,6 +16,8 @@ export interface ReviewMail {
   kind: ReviewMailKind;
   to: string;
   applicationId: string;
+  /** A decision's letter (issue 32 item 6): its subject and text replace the fixed ones. */
+  letter?: { subject: string; text: string };
 }
 
 const subjects: Record<ReviewMailKind, string> = {
@@ -39,6 +43,9 @@ export function reviewMailMessage(mail: ReviewMail, appUrl: string): MailMessage
     mail.kind === 'response_received'
       ? `${appUrl}/admin/applications/${mail.applicationId}`
       : `${appUrl}/dashboard`;
+  if (mail.letter) {
+    return { to: mail.to, subject: mail.letter.subject, text: `${mail.letter.text}\n\n${link}\n` };
+  }
   return { to: mail.to, subject: subjects[mail.kind], text: `${bodies[mail.kind]}\n\n${link}\n` };
 }
 

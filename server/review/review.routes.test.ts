@@ -334,12 +334,11 @@ describe('the credentialing review', () => {
       applicationStatus: 'rejected',
       decisionReason: 'The malpractice coverage has lapsed.',
     });
-    expect(
-      app.mail.some(
-        (m) => m.to === provider.email && m.subject === 'A decision on your credentialing application',
-      ),
-    ).toBe(true);
-    expect(JSON.stringify(app.mail)).not.toContain('malpractice coverage has lapsed');
+    // Issue 32 item 6: the email is the decision letter's text, the reason included.
+    const letter = app.mail.find(
+      (m) => m.to === provider.email && m.subject === 'A decision on your credentialing application',
+    );
+    expect(letter?.text).toContain('Reason: The malpractice coverage has lapsed.');
     expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(409);
   }, 60_000);
 

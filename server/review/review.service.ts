@@ -74,7 +74,7 @@ import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { auditLog } from '../db/schema/audit.ts';
 import { user } from '../db/schema/auth.ts';
-import { committeeAgendaItems, decisionReferrals } from '../db/schema/committee.ts';
+import { committeeAgendaItems, committeeAppeals, decisionReferrals } from '../db/schema/committee.ts';
 import { profiles, providerApplications } from '../db/schema/core.ts';
 import { credentialUpdates } from '../db/schema/credentials.ts';
 import {
@@ -87,6 +87,13 @@ import { newestSnapshot, storeNextVersion } from '../notifications/application-s
 import { screenApplications, standingOf } from '../screening/screening.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 import { carryForwardVerifications } from './carry-forward.ts';
+import {
+  appealStateOf,
+  letterMail,
+  lettersOf,
+  providerNameOf,
+  writeDecisionLetter,
+} from './decision-letter.ts';
 import { compareWithApplication, type NppesClient } from './nppes.ts';
 import type { ReviewMail } from './review-mail.ts';
 import { enqueueStatusEvent } from './status-events.ts';
@@ -459,7 +466,7 @@ export async function recordDecision(
   });
   // Issue 29 item 1: the decision grants or extends the provider's credential (from the effective date,
   // issue 32), or ends a recredentialed one today; in this transaction.
-  await recordDecisionCredential(
+  const credential = await recordDecisionCredential(
     tx,
     application,
     decision.to,
@@ -471,15 +478,115 @@ export async function recordDecision(
     application,
     action === 'approve' ? 'review.approved' : 'review.rejected',
     to,
-    {
-      decidedBy: decision.by,
-    },
+    { decidedBy: decision.by },
   );
   await announce(tx, caller, application, to, decision.now);
+  // Issue 32 item 6: the decision's letter, in the same transaction; the email carries its text.
+  const letter = await writeDecisionLetter(
+    tx,
+    application.id,
+    {
+      kind: decision.to === 'approved' ? 'approval' : 'denial',
+      providerName: await providerNameOf(tx, application.userId),
+      by: decision.by,
+      decidedOn: isoDay(decision.now),
+      effectiveDate: decision.to === 'approved' ? effectiveDate : null,
+      endsOn: decision.to === 'approved' ? (credential?.endsOn ?? null) : null,
+      conditions: decision.conditions ?? null,
+      reason: decision.reason ?? null,
+    },
+    decision.now,
+  );
   const email = await emailOf(tx, application.userId);
   return {
     applicationStatus: to,
-    mails: email ? [{ kind: decision.to, to: email, applicationId: application.id }] : [],
+    mails: email
+      ? [{ kind: decision.to, to: email, applicationId: application.id, letter: letterMail(letter) }]
+      : [],
+  };
+}
+
+/** An appeal's decision (issue 32 item 6) as `recordAppealDecision` writes it. */
+export interface AppealDecisionRecord {
+  /** 'approved': the denial is reversed; 'upheld': it stands. Either is final. */
+  outcome: 'approved' | 'upheld';
+  decidedBy: string;
+  /** Upheld: why; approved: the conditions, if any. */
+  reason?: string;
+  conditions?: string;
+  effectiveDate?: string;
+  now: Date;
+}
+
+/**
+ * Records the committee's decision on the appeal of a denied (`rejected`) application, in the
+ * caller's transaction: 'approved' moves it to approved (the one move out of a final status, issue 32
+ * item 6), grants the credential from the effective date and announces the change; 'upheld' leaves it
+ * rejected. Either way the appeal gets its outcome, and the provider a letter saying it is final.
+ * @throws 409 when the application is not rejected or its appeal was decided already
+ */
+export async function recordAppealDecision(
+  tx: Queryable,
+  caller: ReviewCaller,
+  application: LockedApplication,
+  decision: AppealDecisionRecord,
+): Promise<TransitionOutcome> {
+  if (application.applicationStatus !== 'rejected') {
+    throw new AppError(
+      'conflict',
+      'Only a denied application is appealed. Reload to see its current status.',
+    );
+  }
+  const decided = await tx
+    .update(committeeAppeals)
+    .set({ outcome: decision.outcome, decidedAt: decision.now })
+    .where(and(eq(committeeAppeals.applicationId, application.id), isNull(committeeAppeals.outcome)))
+    .returning({ id: committeeAppeals.id });
+  if (decided.length === 0) {
+    throw new AppError('conflict', 'This appeal has been decided already: its decision is final.');
+  }
+  const approved = decision.outcome === 'approved';
+  const effectiveDate = decision.effectiveDate ?? isoDay(decision.now);
+  let endsOn: string | null = null;
+  if (approved) {
+    await move(tx, application.id, 'rejected', 'approved', {
+      decidedAt: decision.now,
+      decisionReason: null,
+      decidedByRole: 'committee',
+      decidedBy: decision.decidedBy,
+      effectiveDate,
+      decisionConditions: decision.conditions ?? null,
+    });
+    const credential = await recordDecisionCredential(
+      tx,
+      application,
+      'approved',
+      new Date(`${effectiveDate}T00:00:00Z`),
+    );
+    endsOn = credential?.endsOn ?? null;
+    await announce(tx, caller, application, 'approved', decision.now);
+  }
+  const to = approved ? 'approved' : 'rejected';
+  await auditTransition(tx, caller, application, 'review.appeal_decided', to, { outcome: decision.outcome });
+  const letter = await writeDecisionLetter(
+    tx,
+    application.id,
+    {
+      kind: approved ? 'appeal_approved' : 'appeal_upheld',
+      providerName: await providerNameOf(tx, application.userId),
+      by: 'committee',
+      decidedOn: isoDay(decision.now),
+      effectiveDate: approved ? effectiveDate : null,
+      endsOn,
+      conditions: decision.conditions ?? null,
+      reason: decision.reason ?? null,
+    },
+    decision.now,
+  );
+  const email = await emailOf(tx, application.userId);
+  return {
+    applicationStatus: to,
+    mails: email ? [{ kind: to, to: email, applicationId: application.id, letter: letterMail(letter) }] : [],
   };
 }
 
@@ -731,6 +838,9 @@ export async function getProviderReview(
     withdrawalReason: row.applicationStatus === 'withdrawn' ? row.withdrawalReason : null,
     openRequest: open ? presentRequest(open) : null,
     reattestationRequired: await reattestationDue(db, row, attestation.validDays, attestation.now),
+    // Issue 32 item 6: the decision's letters, and the appeal of a denial.
+    letters: await lettersOf(db, applicationId),
+    appeal: await appealStateOf(db, row, attestation.now),
   };
 }
 
@@ -826,38 +936,42 @@ export async function getAdminReview(
     }
   }
   for (const row of evidenceRows) if (row.uploadedBy) mentioned.add(row.uploadedBy);
-  const [people, [profile], credentialRecord, [openCycle], exclusionStanding, referrals] = await Promise.all([
-    mentioned.size
-      ? db
-          .select({ id: user.id, name: user.name })
-          .from(user)
-          .where(inArray(user.id, [...mentioned]))
-      : Promise.resolve([]),
-    db
-      .select({ firstName: profiles.firstName, lastName: profiles.lastName })
-      .from(profiles)
-      .where(eq(profiles.userId, row.userId)),
-    findProviderCredential(db, row.userId),
-    db
-      .select({ id: providerApplications.id })
-      .from(providerApplications)
-      .where(
-        and(
-          eq(providerApplications.userId, row.userId),
-          inArray(providerApplications.applicationStatus, ['draft', 'submitted', 'under_review']),
-        ),
-      )
-      .limit(1),
-    // Issue 32 item 4: the exclusion standing, one of the clean-file criteria.
-    standingOf(db, applicationId),
-    // Issue 32 item 4: the file's place on the decision lists, and the committee's last deferral.
-    db
-      .select()
-      .from(decisionReferrals)
-      .where(eq(decisionReferrals.applicationId, applicationId))
-      .orderBy(desc(decisionReferrals.sentAt))
-      .limit(20),
-  ]);
+  const [people, [profile], credentialRecord, [openCycle], exclusionStanding, referrals, letters, appeal] =
+    await Promise.all([
+      mentioned.size
+        ? db
+            .select({ id: user.id, name: user.name })
+            .from(user)
+            .where(inArray(user.id, [...mentioned]))
+        : Promise.resolve([]),
+      db
+        .select({ firstName: profiles.firstName, lastName: profiles.lastName })
+        .from(profiles)
+        .where(eq(profiles.userId, row.userId)),
+      findProviderCredential(db, row.userId),
+      db
+        .select({ id: providerApplications.id })
+        .from(providerApplications)
+        .where(
+          and(
+            eq(providerApplications.userId, row.userId),
+            inArray(providerApplications.applicationStatus, ['draft', 'submitted', 'under_review']),
+          ),
+        )
+        .limit(1),
+      // Issue 32 item 4: the exclusion standing, one of the clean-file criteria.
+      standingOf(db, applicationId),
+      // Issue 32 item 4: the file's place on the decision lists, and the committee's last deferral.
+      db
+        .select()
+        .from(decisionReferrals)
+        .where(eq(decisionReferrals.applicationId, applicationId))
+        .orderBy(desc(decisionReferrals.sentAt))
+        .limit(20),
+      // Issue 32 item 6: the decision's letters, and the appeal of a denial.
+      lettersOf(db, applicationId),
+      appealStateOf(db, row, attestation.now),
+    ]);
   const openReferral = referrals.find((r) => r.closedAt === null);
   const deferred = referrals.find((r) => r.outcome === 'deferred');
   // Issue 29: the provider's credential apart from this cycle, and the cycle actions it allows.
@@ -937,6 +1051,8 @@ export async function getAdminReview(
           ? { text: deferred.outcomeText ?? '', at: deferred.closedAt.toISOString() }
           : null,
     },
+    letters,
+    appeal,
     decision: row.decidedByRole
       ? {
           by: row.decidedByRole as Decider,

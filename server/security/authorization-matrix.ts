@@ -493,6 +493,17 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
     expected: ownerWrite(409),
     request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/withdraw`, body: {} }),
   },
+  // Issue 32 item 6: A's application is under review, so its owner's 'Request Appeal' is refused
+  // (409) past authorization; staff never appeal for a provider (403). A letter id that names none:
+  // the owner and staff who read files reach the 404.
+  'POST /api/applications/:applicationId/appeal': {
+    expected: ownerWrite(409),
+    request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/appeal`, body: { statement: 'x' } }),
+  },
+  'GET /api/applications/:applicationId/letters/:letterId': {
+    expected: owner(404, 404, 404),
+    request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/letters/${noMeeting}` }),
+  },
   'POST /api/admin/applications/:applicationId/close': {
     expected: staffOnly('review:application:any', 400),
     request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/close`, body: {} }),

@@ -4,10 +4,11 @@
  * Committee'; the medical director plans a meeting with a committee member, adds the file to its
  * agenda and, after the member has read its summary, records the committee's denial with its reason
  * and votes; closing the meeting freezes the minutes, whose PDF says what was decided; the provider's
- * dashboard shows the decision and its reason.
+ * dashboard shows the decision, its reason and its letter (item 6), and the provider requests an
+ * appeal, which the next meeting hears and upholds: final, in a second letter.
  */
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { disclosureQuestions } from '../../domain/attestation.ts';
 import { pdfText } from '../../server/pdf/pdf-text.ts';
 import {
@@ -22,9 +23,12 @@ completionReceiverForSpec();
 
 const EXPLANATION = 'License on probation in 2019 for record keeping; completed in 2021.';
 const REASON = 'The probation terms were not shown to be met.';
+const STATEMENT = 'The board lifted the probation in March 2021; its letter is in my documents.';
+const UPHELD = 'The board letter does not show the terms were met.';
 
-test('a file that is not clean goes to a meeting, is denied with a reason there, and the provider sees it', async ({
+test('a file that is not clean is denied at a meeting; the provider reads the letter and appeals; the next meeting upholds it', async ({
   browser,
+  page,
 }) => {
   // Four people, a completed application, a verified checklist and a meeting: minutes, not seconds.
   test.setTimeout(300_000);
@@ -51,8 +55,8 @@ test('a file that is not clean goes to a meeting, is denied with a reason there,
   await expect(routed).toContainText(`Yes to: ${disclosureQuestions[0]!.text}`);
   await expect(routed).toContainText('It waits for a committee meeting.');
 
-  // The medical director and a committee member.
-  const director = await (await browser.newContext()).newPage();
+  // The medical director (the test's own page: a failure's snapshot shows the meeting) and a member.
+  const director = page;
   await signInAsNewStaff(
     director,
     { firstName: 'Mae', lastName: 'Director', emailPrefix: 'mae-committee' },
@@ -73,12 +77,9 @@ test('a file that is not clean goes to a meeting, is denied with a reason there,
   const form = director.getByRole('dialog', { name: 'New Meeting' });
   await form.getByRole('button', { name: 'Create Meeting' }).click();
   await expect(form.getByText('Enter the date and time of the meeting')).toBeVisible();
-  await form.getByLabel('Date and time').click();
-  const tomorrow = new Date(Date.now() + 24 * 60 * 60 * 1000);
-  const dayLabel = tomorrow.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
-  if (tomorrow.getDate() === 1) await director.getByRole('button', { name: /next/i }).first().click();
-  await director.getByRole('button', { name: dayLabel, exact: true }).click();
-  await director.keyboard.press('Escape');
+  await form
+    .getByLabel('Date and time')
+    .fill(`${new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)}T17:00`);
   await form.getByRole('checkbox', { name: /Mae Director/ }).check();
   await form.getByRole('checkbox', { name: /Cal Member/ }).check();
   await expectNoAxeViolations(director);
@@ -88,7 +89,7 @@ test('a file that is not clean goes to a meeting, is denied with a reason there,
   await expect(director).toHaveURL(/\/admin\/meetings\/[0-9a-f-]{36}$/);
 
   // Its agenda: the file from 'Ready for Committee'.
-  await director.getByLabel('File ready for the committee').click();
+  await director.getByRole('combobox', { name: 'File ready for the committee' }).click();
   await director.getByRole('option', { name: /^Paz Ortega/ }).click();
   await director.getByRole('button', { name: 'Add File' }).click();
   await expect(director.getByText('File added to the agenda')).toBeVisible();
@@ -97,8 +98,11 @@ test('a file that is not clean goes to a meeting, is denied with a reason there,
   await expectNoAxeViolations(director);
 
   // The member reads the file's summary: the disclosure and its explanation.
-  await member.getByRole('tab', { name: 'Committee' }).click();
-  await member.getByRole('link').filter({ hasText: /\d/ }).first().click();
+  // (Their tab was open before the meeting existed: a reload lists it; a member sees only theirs.)
+  await member.reload();
+  const meetings = member.getByRole('region', { name: 'Committee Meetings' });
+  await expect(meetings.getByRole('link')).toHaveCount(1);
+  await meetings.getByRole('link').click();
   await member.getByRole('button', { name: /^Summary/ }).click();
   const summary = member.getByRole('dialog', { name: 'File Summary' });
   await expect(summary).toContainText(EXPLANATION);
@@ -143,8 +147,73 @@ test('a file that is not clean goes to a meeting, is denied with a reason there,
   expect(text).toContain(`Reason ${REASON}`);
   expect(text).toContain('Votes For 2 · Against 0 · Abstained 0');
 
-  // The provider's dashboard: the decision and its reason.
+  // The provider's dashboard: the decision, its reason and its letter (issue 32 item 6).
   await provider.goto('/dashboard');
   await expect(provider.getByText('Rejected', { exact: true })).toBeVisible();
-  await expect(provider.getByText(REASON)).toBeVisible();
+  await expect(provider.getByText(`Reason: ${REASON}`)).toBeVisible();
+  const denialLetter = await pdfOf(provider, 'Denial Letter (PDF)');
+  expect(denialLetter).toContain('Dear Paz Ortega,');
+  expect(denialLetter).toContain('The Credentialing Committee denied your credentialing application on');
+  expect(denialLetter).toContain(`Reason: ${REASON}`);
+  expect(denialLetter).toContain('Your right to appeal: you may request an appeal until');
+
+  // 'Request Appeal' with a statement.
+  await provider.getByRole('button', { name: 'Request Appeal' }).click();
+  const appealDialog = provider.getByRole('dialog', { name: 'Request Appeal' });
+  await appealDialog.getByRole('button', { name: 'Request Appeal' }).click();
+  await expect(appealDialog.getByText('Say why the decision should change')).toBeVisible();
+  await appealDialog.getByLabel('Statement').fill(STATEMENT);
+  await expectNoAxeViolations(provider);
+  await appealDialog.getByRole('button', { name: 'Request Appeal' }).click();
+  await expect(provider.getByText('Appeal Requested')).toBeVisible();
+  await expect(provider.getByText(/^Appeal requested on /)).toBeVisible();
+  await expect(provider.getByRole('button', { name: 'Request Appeal' })).toHaveCount(0);
+
+  // The next meeting hears the appeal, with the provider's statement, and upholds the denial.
+  await director.goto('/admin?tab=committee');
+  await director.getByRole('button', { name: 'New Meeting' }).click();
+  const next = director.getByRole('dialog', { name: 'New Meeting' });
+  await next
+    .getByLabel('Date and time')
+    .fill(`${new Date(Date.now() + 8 * 86_400_000).toISOString().slice(0, 10)}T17:00`);
+  await next.getByRole('checkbox', { name: /Mae Director/ }).check();
+  await next.getByRole('checkbox', { name: /Cal Member/ }).check();
+  await next.getByRole('button', { name: 'Create Meeting' }).click();
+  await expect(director).toHaveURL(/\/admin\/meetings\/[0-9a-f-]{36}$/);
+  await director.getByRole('combobox', { name: 'File ready for the committee' }).click();
+  await director.getByRole('option', { name: /^Paz Ortega/ }).click();
+  await director.getByRole('button', { name: 'Add File' }).click();
+  const appealRow = director.getByRole('row').filter({ hasText: 'Paz Ortega' });
+  await expect(appealRow).toContainText('Appeal (its decision is final)');
+  await appealRow.getByRole('button', { name: /^Summary/ }).click();
+  await expect(director.getByRole('dialog', { name: 'File Summary' })).toContainText(STATEMENT);
+  await director.keyboard.press('Escape');
+  await appealRow.getByRole('button', { name: /^Record Decision/ }).click();
+  const appealDecision = director.getByRole('dialog', { name: 'Record Decision' });
+  await expect(appealDecision).toContainText('An appeal: Approve reverses the denial, Deny upholds it');
+  await appealDecision.getByRole('radio', { name: 'Deny' }).check();
+  await appealDecision.getByLabel('Reason').fill(UPHELD);
+  await appealDecision.getByLabel('For').fill('2');
+  await appealDecision
+    .getByLabel('Discussion Summary')
+    .fill('The statement does not show the terms were met.');
+  await appealDecision.getByRole('button', { name: 'Record Decision' }).click();
+  await expect(director.getByText('Decision recorded')).toBeVisible();
+
+  // Final: the provider reads the outcome and its letter; no second appeal.
+  await provider.reload();
+  await expect(provider.getByText(/the denial was upheld\. This decision is final\./)).toBeVisible();
+  await expect(provider.getByRole('button', { name: 'Request Appeal' })).toHaveCount(0);
+  const upheldLetter = await pdfOf(provider, 'Appeal Decision: Denial Upheld (PDF)');
+  expect(upheldLetter).toContain('heard your appeal on');
+  expect(upheldLetter).toContain(`Reason: ${UPHELD}`);
+  expect(upheldLetter).toContain('This decision is final.');
 });
+
+/** The text of the PDF a link named `name` downloads on `page`, whitespace collapsed. */
+async function pdfOf(page: Page, name: string): Promise<string> {
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name }).click();
+  const file = await (await download).path();
+  return (await pdfText(new Uint8Array(fs.readFileSync(file)))).replace(/\s+/g, ' ');
+}

@@ -3,7 +3,8 @@
  * administrator reviews it on /admin/applications/:applicationId, and 'Send for Decision' is refused
  * while a checklist item is pending. The claims history item (issue 31 item 4) is verified only with
  * the NPDB query result attached. Issue 32 item 4: the administrator sends the clean file for
- * decision, and the medical director approves it from the 'Decisions' tab's 'Clean Files'.
+ * decision, and the medical director approves it from the 'Decisions' tab's 'Clean Files'. A denial
+ * (its reason, the provider's view of it) is the committee's: committee.spec.ts.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -140,7 +141,7 @@ async function verify(card: ReturnType<typeof item>) {
   await expect(card.getByText('Verified', { exact: true })).toBeVisible();
 }
 
-test('Approve is refused while a checklist item is pending, and the message names the item', async ({
+test("'Send for Decision' is refused while a checklist item is pending, and the message names the item", async ({
   browser,
   page,
 }) => {
@@ -259,7 +260,7 @@ test('Approve is refused while a checklist item is pending, and the message name
   await expect(page.getByRole('alert').filter({ hasText: 'Application not found' })).toBeVisible();
 });
 
-test('from completion to approval: queue, Start Review, a request on Professional Licenses, the response, every item verified, Approve', async ({
+test("from completion to approval: queue, Start Review, a request on Professional Licenses, the response, every item verified, 'Send for Decision', the medical director's 'Approve'", async ({
   browser,
   page,
 }) => {
@@ -495,36 +496,4 @@ test("an admin imports the OIG LEIE in the browser; a provider whose NPI is on i
   await expect(exclusion.getByText('Discrepancy', { exact: true }).first()).toBeVisible();
   await expect(exclusion).toContainText('Note: Match: OIG LEIE: EXCLUDED, EZRA; NPI 1245319599');
   await shot(page, 'review-exclusion-match');
-});
-
-test('a rejection: the reason is required, and the provider sees the decision date and the reason', async ({
-  browser,
-  page,
-}) => {
-  const provider = await providerWithCompletedApplication(browser, {
-    firstName: 'Rhea',
-    lastName: 'Rejected',
-  });
-  await signInAsNewAdmin(page, { firstName: 'Tomas', lastName: 'Tanaka', emailPrefix: 'tanaka' });
-  await page.goto(`/admin/applications/${provider.applicationId}`);
-  await page.getByRole('button', { name: 'Start Review' }).click();
-  await page.getByRole('button', { name: 'Reject' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Reject the application' });
-  await dialog.getByRole('button', { name: 'Reject' }).click();
-  await expect(dialog.getByText('Enter the reason for the rejection')).toBeVisible();
-  await dialog.getByLabel('Reason').fill('Your state license was revoked in 2025.');
-  await dialog.getByRole('button', { name: 'Reject' }).click();
-  await expect(dialog).toHaveCount(0);
-  await expect(page.getByText('Rejected', { exact: true })).toBeVisible();
-  await expect(
-    page.getByText('Reason for the rejection: Your state license was revoked in 2025.'),
-  ).toBeVisible();
-
-  const p = provider.page;
-  await p.goto('/dashboard');
-  await expect(p.getByText('Rejected', { exact: true })).toBeVisible();
-  await expect(p.getByText(/^Rejected on /)).toBeVisible();
-  await expect(p.getByText('Reason: Your state license was revoked in 2025.')).toBeVisible();
-  await expectNoAxeViolations(p);
-  await p.context().close();
 });

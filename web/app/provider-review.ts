@@ -72,3 +72,18 @@ export function useSubmitResponse(applicationId: string) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['applications'] }),
   });
 }
+
+/** POST .../appeal ('Request Appeal' of a denial, issue 32 item 6) with the provider's statement. */
+export function useRequestAppeal(applicationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (statement: string) =>
+      api<null>('POST', `/api/applications/${encodeURIComponent(applicationId)}/appeal`, { statement }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['applications'] }),
+  });
+}
+
+/** Where a decision letter downloads from (issue 32 item 6): the provider's and staff's alike. */
+export function letterUrl(applicationId: string, letterId: string): string {
+  return `/api/applications/${encodeURIComponent(applicationId)}/letters/${encodeURIComponent(letterId)}`;
+}

@@ -21,6 +21,7 @@ export function ReasonDialog({
   destructive = false,
   maxLength,
   description,
+  fieldLabel = 'Reason',
   schema,
   onSubmit,
   onClose,
@@ -37,6 +38,8 @@ export function ReasonDialog({
   maxLength?: number;
   /** Under the field's label, e.g. who sees the reason. */
   description?: string;
+  /** The field's label: 'Reason' unless the text is something else (a note, a statement). */
+  fieldLabel?: string;
   /** Validates `{ reason }`; must refuse an empty reason. */
   schema: $ZodType;
   /**
@@ -77,7 +80,7 @@ export function ReasonDialog({
         <Stack>
           {children}
           <Textarea
-            label="Reason"
+            label={fieldLabel}
             required
             autosize
             minRows={3}

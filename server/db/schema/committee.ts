@@ -10,6 +10,10 @@
  *   are frozen (the service refuses every change under the meeting's row lock).
  * - committee_agenda_items: a file on a meeting's agenda, its recusals and, once recorded, the
  *   decision with its votes and discussion (the minutes). A file is on at most one undecided item.
+ * - decision_letters: the letter of each decision (item 6), as the facts it states; the PDF and the
+ *   email are written from them (domain/committee/decision-letters.ts), so they never disagree.
+ * - committee_appeals: a provider's 'Request Appeal' of a denial (one per application) and, once a
+ *   later meeting decided it, its outcome.
  */
 import { sql } from 'drizzle-orm';
 import {
@@ -49,11 +53,14 @@ export const decisionReferrals = pgTable(
     outcome: text('outcome'),
     /** What the committee said is missing (Defer), shown on the review page. */
     outcomeText: text('outcome_text'),
+    /** 'decision', or 'appeal': a denied file's appeal, waiting for a later meeting (item 6). */
+    kind: text('kind').notNull().default('decision'),
   },
   (t) => [
     uniqueIndex('decision_referrals_one_open_idx').on(t.applicationId).where(sql`${t.closedAt} is null`),
     index('decision_referrals_open_track_idx').on(t.track, t.sentAt).where(sql`${t.closedAt} is null`),
     check('decision_referrals_track_check', sql`${t.track} in ('clean_files', 'committee')`),
+    check('decision_referrals_kind_check', sql`${t.kind} in ('decision', 'appeal')`),
   ],
 );
 
@@ -119,5 +126,48 @@ export const committeeAgendaItems = pgTable(
       'committee_agenda_decision_check',
       sql`${t.decision} in ('approve', 'approve_with_conditions', 'deny', 'defer')`,
     ),
+  ],
+);
+
+export const decisionLetters = pgTable(
+  'decision_letters',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    applicationId: uuid('application_id')
+      .notNull()
+      .references(() => providerApplications.id, { onDelete: 'cascade' }),
+    /** domain `letterKinds`. */
+    kind: text('kind').notNull(),
+    /** domain `LetterFacts`: what the letter states (name, decider, dates, reason or conditions). */
+    facts: jsonb('facts').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('decision_letters_application_idx').on(t.applicationId, t.createdAt),
+    check(
+      'decision_letters_kind_check',
+      sql`${t.kind} in ('approval', 'denial', 'appeal_upheld', 'appeal_approved')`,
+    ),
+  ],
+);
+
+export const committeeAppeals = pgTable(
+  'committee_appeals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    applicationId: uuid('application_id')
+      .notNull()
+      .references(() => providerApplications.id, { onDelete: 'cascade' }),
+    /** The provider's statement of why the decision should change. */
+    statement: text('statement').notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull(),
+    /** 'upheld' or 'approved' once a meeting decided it; null while waiting. */
+    outcome: text('outcome'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (t) => [
+    // One appeal per denial: the appeal's decision is final.
+    uniqueIndex('committee_appeals_application_idx').on(t.applicationId),
+    check('committee_appeals_outcome_check', sql`${t.outcome} in ('upheld', 'approved')`),
   ],
 );

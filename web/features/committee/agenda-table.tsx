@@ -108,6 +108,11 @@ export function AgendaTable({ meeting, canManage }: { meeting: Meeting; canManag
             <Text size="sm" fw={600} span display="block">
               {nameOf(item)}
             </Text>
+            {item.kind === 'appeal' && (
+              <Text size="xs" fw={600} span display="block">
+                Appeal (its decision is final)
+              </Text>
+            )}
             {item.recusedMemberIds.length > 0 && (
               <Text size="xs" c="dimmed" span display="block">
                 Recused: {item.recusedMemberIds.map(memberName).join(', ')}

@@ -6,8 +6,8 @@
  * Meeting'. Data: committee-api.ts.
  */
 import { Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { lazy, Suspense, useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { fromAdminState } from '../../app/admin-tabs.ts';
 import { meetingPath } from '../../app/paths.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
@@ -16,11 +16,7 @@ import { notifySuccess } from '../../notify.ts';
 import { type MeetingSummary, useMeetings } from './committee-api.ts';
 import { formatMeetingTime } from './committee-format.ts';
 import { MeetingStatusBadge } from './meeting-status-badge.tsx';
-
-// The dialog brings @mantine/dates: loaded when 'New Meeting' is first pressed, not with the tab.
-const NewMeetingDialog = lazy(() =>
-  import('./new-meeting-dialog.tsx').then((m) => ({ default: m.NewMeetingDialog })),
-);
+import { NewMeetingDialog } from './new-meeting-dialog.tsx';
 
 /**
  * The 'Committee' tab (issue 32 item 5); queries only while shown. `canAct`: the caller manages
@@ -28,6 +24,7 @@ const NewMeetingDialog = lazy(() =>
  */
 export function CommitteeTab({ enabled, canAct }: { enabled: boolean; canAct: boolean }) {
   const location = useLocation();
+  const navigate = useNavigate();
   const meetings = useMeetings(enabled);
   const [creating, setCreating] = useState(false);
 
@@ -51,10 +48,8 @@ export function CommitteeTab({ enabled, canAct }: { enabled: boolean; canAct: bo
     { header: 'Decided', render: (meeting) => meeting.decided },
     { header: 'Status', render: (meeting) => <MeetingStatusBadge closedAt={meeting.closedAt} /> },
   ];
-  // Newest first (the server's order too).
-  const rows = [...(meetings.data?.meetings ?? [])].sort((a, b) =>
-    b.scheduledAt.localeCompare(a.scheduledAt),
-  );
+  // Newest first, as the server sends them.
+  const rows = meetings.data?.meetings ?? [];
 
   return (
     <Stack gap="sm" component="section" aria-labelledby="committee-meetings-title">
@@ -79,15 +74,15 @@ export function CommitteeTab({ enabled, canAct }: { enabled: boolean; canAct: bo
         />
       )}
       {canAct && creating && (
-        <Suspense fallback={null}>
-          <NewMeetingDialog
-            opened
-            onClose={() => setCreating(false)}
-            onCreated={(meeting) =>
-              notifySuccess('Meeting created', `Scheduled for ${formatMeetingTime(meeting.scheduledAt)}.`)
-            }
-          />
-        </Suspense>
+        <NewMeetingDialog
+          opened
+          onClose={() => setCreating(false)}
+          onCreated={(meeting) => {
+            notifySuccess('Meeting created', `Scheduled for ${formatMeetingTime(meeting.scheduledAt)}.`);
+            // Its agenda is built next, on its page.
+            navigate(meetingPath(meeting.meetingId), { state: fromAdminState(location) });
+          }}
+        />
       )}
     </Stack>
   );

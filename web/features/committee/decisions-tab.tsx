@@ -17,6 +17,7 @@ import { meetingPath, reviewPath } from '../../app/paths.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { ResponsiveTable, type TableColumn } from '../../components/responsive-table.tsx';
+import { SendToCommitteeDialog } from '../../components/send-to-committee-dialog.tsx';
 import { formatDate } from '../../format.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { badgeColor } from '../../theme.ts';
@@ -28,7 +29,6 @@ import {
 } from './committee-api.ts';
 import { formatMeetingTime } from './committee-format.ts';
 import { DecisionDue } from './decision-due.tsx';
-import { SendToCommitteeDialog } from './send-to-committee-dialog.tsx';
 
 const emptyText: Record<DecisionTrack, string> = {
   clean_files: 'No clean files are waiting for a decision.',
@@ -98,6 +98,8 @@ function DecisionSection({
         </Anchor>
       ),
     },
+    // Issue 32 item 6: an appeal of a denial waits here too, for a meeting after the denial.
+    { header: 'For', render: (file) => (file.kind === 'appeal' ? 'Appeal' : 'Decision') },
     { header: 'Cycle', render: (file) => applicationCycleLabel[file.cycle] },
     {
       header: 'Sent',

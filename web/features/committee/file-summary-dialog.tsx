@@ -73,6 +73,19 @@ function Summary({ summary }: { summary: FileSummary }) {
           </Text>
         )}
       </Stack>
+      {summary.appeal && (
+        // Issue 32 item 6: the provider's appeal of the denial; the committee's decision on it is final.
+        <Stack gap={4}>
+          <Title order={3} size="h5">
+            Appeal
+          </Title>
+          {summary.appeal.deniedFor && <Text size="sm">Denied for: {summary.appeal.deniedFor}</Text>}
+          <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+            The provider's statement: {summary.appeal.statement}
+          </Text>
+          <Text size="sm">The committee's decision on an appeal is final.</Text>
+        </Stack>
+      )}
       <Stack gap={4}>
         <Title order={3} size="h5">
           Verification checklist

@@ -1,16 +1,13 @@
 /**
- * 'New Meeting' (issue 32 item 5), for those who manage meetings: 'Date and time' (Mantine's
- * DateTimePicker, in the user's zone, sent as UTC), 'Members' (one checkbox per person who may sit on
+ * 'New Meeting' (issue 32 item 5), for those who manage meetings: 'Date and time' (the browser's own
+ * date and time field, keyboard and screen-reader ready, in the user's zone, sent as UTC), 'Members' (one checkbox per person who may sit on
  * the committee: Committee Members and Medical Directors; at least one) and 'Quorum' (optional; left
  * empty it is a majority of the members chosen, `defaultQuorum`, shown as the field's placeholder).
  * Checked with the API contract's schema before sending; a refusal of the server is shown in the
  * dialog. Each opening starts empty.
  */
-import '@mantine/dates/styles.css';
-import { Alert, Button, Checkbox, Group, Modal, NumberInput, Stack, Text } from '@mantine/core';
-import { DateTimePicker } from '@mantine/dates';
+import { Alert, Button, Checkbox, Group, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
 import { type NewMeetingBody, newMeetingBodySchema } from '../../../domain/api/committee.ts';
 import { defaultQuorum, MEETING_MEMBERS_MAX } from '../../../domain/committee/committee-decisions.ts';
@@ -18,21 +15,23 @@ import { ApiError } from '../../api.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
 import { type Meeting, useCommitteeMembers, useCreateMeeting } from './committee-api.ts';
-import { formatMeetingTime } from './committee-format.ts';
 
 interface NewMeetingValues {
-  /** DateTimePicker's value: local 'YYYY-MM-DD HH:mm:ss', or null. */
-  scheduledAt: string | null;
+  /** The field's value: local 'YYYY-MM-DDTHH:mm', or '' while empty. */
+  scheduledAt: string;
   memberIds: string[];
   quorum: number | string;
 }
 
-const emptyValues: NewMeetingValues = { scheduledAt: null, memberIds: [], quorum: '' };
+const emptyValues: NewMeetingValues = { scheduledAt: '', memberIds: [], quorum: '' };
 
 /** The form's values as the API's body (the time in UTC; an empty quorum left out). */
 function toBody(values: NewMeetingValues): NewMeetingBody {
   return {
-    scheduledAt: values.scheduledAt ? dayjs(values.scheduledAt).toISOString() : '',
+    // A local date and time; an unfinished one is left for the schema to refuse.
+    scheduledAt: Number.isNaN(Date.parse(values.scheduledAt))
+      ? ''
+      : new Date(values.scheduledAt).toISOString(),
     memberIds: values.memberIds,
     quorum: typeof values.quorum === 'number' ? values.quorum : undefined,
   };
@@ -90,11 +89,11 @@ export function NewMeetingDialog({
     >
       <form onSubmit={submit} noValidate aria-label="New Meeting">
         <Stack>
-          <DateTimePicker
+          <TextInput
+            type="datetime-local"
             label="Date and time"
+            description="In your time zone."
             required
-            valueFormat={(value) => formatMeetingTime(dayjs(value).toISOString())}
-            placeholder="Choose the date and time"
             {...form.getInputProps('scheduledAt')}
           />
           {members.isPending ? (

@@ -179,6 +179,12 @@ export function RecordDecisionDialog({
           <Text size="sm" fw={600}>
             {fileName}
           </Text>
+          {item?.kind === 'appeal' && (
+            <Text size="sm">
+              An appeal: Approve reverses the denial, Deny upholds it, Defer waits for another meeting. The
+              decision is final.
+            </Text>
+          )}
           <Radio.Group label="Decision" required {...form.getInputProps('decision')}>
             <Stack gap={6} mt={6}>
               {committeeDecisions.map((d) => (

@@ -127,7 +127,7 @@ function StatusCard({
             information.
           </Text>
         )}
-        {review && <DecisionNote review={review} />}
+        {review && <DecisionNote applicationId={application.id} review={review} />}
         {recredentialing && <RecredentialingNote {...recredentialing} />}
         {decidedOrWithdrawn &&
           credential &&

@@ -2,11 +2,13 @@
  * Where the file stands on its way to a decision (issue 32 item 4), above the review's actions: the
  * list it was sent to ('Clean Files' or 'Ready for Committee') with why it is not clean and the
  * medical director's note; the committee's deferral that sent it back, with what is missing; and,
- * once decided, who decided it, from when and on what conditions.
+ * once decided, who decided it, from when and on what conditions, its letters and the provider's
+ * appeal (issue 32 item 6).
  */
-import { Alert, List, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, List, Stack, Text } from '@mantine/core';
 import { formatIsoDay } from '../../../domain/calendar.ts';
 import { type Decider, decisionTrackLabel } from '../../../domain/committee/committee-decisions.ts';
+import { letterUrl } from '../../app/provider-review.ts';
 import { formatDate } from '../../format.ts';
 import type { AdminReview } from './review-api.ts';
 
@@ -26,13 +28,36 @@ export function DecisionRouting({ review }: { review: AdminReview }) {
     (review.applicationStatus === 'approved' || review.applicationStatus === 'rejected')
   ) {
     const { by, effectiveDate, conditions } = review.decision;
+    const { appeal } = review;
     return (
-      <Text size="sm">
-        Decided by {deciderText[by]}
-        {review.decidedAt ? ` on ${formatDate(review.decidedAt)}` : ''}.
-        {effectiveDate ? ` Effective ${formatIsoDay(effectiveDate)}.` : ''}
-        {conditions ? ` Conditions: ${conditions}` : ''}
-      </Text>
+      <Stack gap={4}>
+        <Text size="sm">
+          Decided by {deciderText[by]}
+          {review.decidedAt ? ` on ${formatDate(review.decidedAt)}` : ''}.
+          {effectiveDate ? ` Effective ${formatIsoDay(effectiveDate)}.` : ''}
+          {conditions ? ` Conditions: ${conditions}` : ''}
+        </Text>
+        {review.letters.length > 0 && (
+          <List size="sm" aria-label="Decision letters">
+            {review.letters.map((letter) => (
+              <List.Item key={letter.letterId}>
+                <Anchor href={letterUrl(review.applicationId, letter.letterId)} download>
+                  {letter.title} (PDF)
+                </Anchor>{' '}
+                of {formatDate(letter.createdAt)}
+              </List.Item>
+            ))}
+          </List>
+        )}
+        {appeal?.requestedAt && (
+          <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
+            {appeal.status === 'requested'
+              ? `Appeal requested on ${formatDate(appeal.requestedAt)}, waiting on 'Ready for Committee'.`
+              : `Appeal ${appeal.status === 'upheld' ? 'heard: the denial was upheld' : 'heard: approved'}${appeal.decidedAt ? ` on ${formatDate(appeal.decidedAt)}` : ''}.`}{' '}
+            Statement: {appeal.statement}
+          </Text>
+        )}
+      </Stack>
     );
   }
   if (track) {

@@ -10,14 +10,13 @@
 import { Alert, Button, Checkbox, Group, List, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import { sendToCommitteeBodySchema } from '../../../domain/api/committee.ts';
-import { REVIEW_TEXT_MAX, requestInformationBodySchema } from '../../../domain/api/review.ts';
+import { requestInformationBodySchema } from '../../../domain/api/review.ts';
 import { hasPermission } from '../../../domain/permissions.ts';
 import { reviewActionLabel } from '../../../domain/review/review-workflow.ts';
 import { sections } from '../../../domain/sections/registry.ts';
 import { ApiError } from '../../api.ts';
 import type { Me } from '../../app/session.ts';
-import { ReasonDialog } from '../../components/reason-dialog.tsx';
+import { SendToCommitteeDialog } from '../../components/send-to-committee-dialog.tsx';
 import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { type AdminReview, type Transition, useTransition } from './review-api.ts';
@@ -87,34 +86,6 @@ function RequestInformationDialog({
         </Stack>
       </form>
     </Modal>
-  );
-}
-
-/** 'Send to Committee': the medical director's note of what the committee should look at. */
-function SendToCommitteeDialog({
-  opened,
-  onClose,
-  onSubmit,
-}: {
-  opened: boolean;
-  onClose: () => void;
-  onSubmit: (note: string) => Promise<void>;
-}) {
-  return (
-    <ReasonDialog
-      opened={opened}
-      title="Send to Committee"
-      submitLabel="Send to Committee"
-      maxLength={REVIEW_TEXT_MAX}
-      description="The committee reads it with the file."
-      schema={sendToCommitteeBodySchema.transform(({ note }) => ({ reason: note }))}
-      onSubmit={onSubmit}
-      onClose={onClose}
-    >
-      <Text size="sm">
-        The file leaves the 'Clean Files' list and waits on 'Ready for Committee' for a meeting's agenda.
-      </Text>
-    </ReasonDialog>
   );
 }
 
@@ -264,6 +235,7 @@ export function ReviewActions({ review, me }: { review: AdminReview; me: Me }) {
       />
       <SendToCommitteeDialog
         opened={dialog === 'committee'}
+        providerName={review.providerName || 'The file'}
         onClose={() => setDialog(null)}
         onSubmit={(note) => run({ action: 'send_to_committee', note })}
       />

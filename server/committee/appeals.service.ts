@@ -1,0 +1,86 @@
+/**
+ * Appeals (issue 32 item 6, docs/decisions/029): a provider whose application was denied may request
+ * an appeal within APPEAL_WINDOW_DAYS, with a statement. The appeal waits on 'Ready for Committee' for
+ * a meeting held after the denial; that meeting's decision on it is final (one appeal per denial).
+ */
+import { and, eq, isNull } from 'drizzle-orm';
+import { AppError } from '../../domain/app-error.ts';
+import { formatIsoDay, isoDay } from '../../domain/calendar.ts';
+import { APPEAL_WINDOW_DAYS, appealDeadline, appealOpen } from '../../domain/committee/decision-letters.ts';
+import { loadApplicationFor } from '../applications/applications.service.ts';
+import { recordAudit } from '../audit/audit.service.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { Database } from '../db/client.ts';
+import { committeeAppeals, decisionReferrals } from '../db/schema/committee.ts';
+import { providerApplications } from '../db/schema/core.ts';
+import { lockApplication } from '../review/review.service.ts';
+
+/** The reason an appeal stands on 'Ready for Committee': 'Appeal of the denial of Dec 1, 2026'. */
+export const appealReason = (deniedOn: string) => `Appeal of the denial of ${formatIsoDay(deniedOn)}`;
+
+/**
+ * 'Request Appeal' by the provider who owns `applicationId`: refused (409) unless it was denied no more
+ * than APPEAL_WINDOW_DAYS ago and has no appeal yet; 404 for anyone else's application.
+ */
+export async function requestAppeal(
+  db: Database,
+  actor: Actor,
+  applicationId: string,
+  statement: string,
+  now: Date,
+): Promise<void> {
+  // The owner only: staff may read an application but never act for its provider (spec §6).
+  await loadApplicationFor(db, actor, applicationId, 'write');
+  await db.transaction(async (tx) => {
+    const application = await lockApplication(tx, applicationId);
+    if (application.applicationStatus !== 'rejected') {
+      throw new AppError('conflict', 'Only a denied application can be appealed. Reload to see its status.');
+    }
+    const [row] = await tx
+      .select({ decidedAt: providerApplications.decidedAt })
+      .from(providerApplications)
+      .where(eq(providerApplications.id, application.id));
+    const deniedOn = isoDay(row?.decidedAt ?? now);
+    if (!appealOpen(deniedOn, isoDay(now))) {
+      throw new AppError(
+        'conflict',
+        `An appeal is requested within ${APPEAL_WINDOW_DAYS} days of the denial; that time ended on ${formatIsoDay(appealDeadline(deniedOn))}.`,
+      );
+    }
+    const [earlier] = await tx
+      .select({ id: committeeAppeals.id })
+      .from(committeeAppeals)
+      .where(eq(committeeAppeals.applicationId, application.id));
+    if (earlier) {
+      throw new AppError(
+        'conflict',
+        'You have requested an appeal of this decision already: its decision is final.',
+      );
+    }
+    await tx.insert(committeeAppeals).values({ applicationId: application.id, statement, requestedAt: now });
+    // A denial closed the file's referral: the appeal opens a new one, on the committee's list.
+    const [open] = await tx
+      .select({ id: decisionReferrals.id })
+      .from(decisionReferrals)
+      .where(and(eq(decisionReferrals.applicationId, application.id), isNull(decisionReferrals.closedAt)));
+    if (open)
+      throw new AppError('conflict', 'This file is waiting for a decision already. Reload to see it.');
+    await tx.insert(decisionReferrals).values({
+      applicationId: application.id,
+      track: 'committee',
+      kind: 'appeal',
+      reasons: [appealReason(deniedOn)],
+      sentAt: now,
+      sentBy: actor.userId,
+    });
+    await recordAudit(tx, {
+      action: 'review.appeal_requested',
+      actorUserId: actor.userId,
+      subjectUserId: application.userId,
+      resourceType: 'application',
+      resourceId: application.id,
+      ipAddress: actor.ipAddress,
+      details: { applicationId: application.id, statementLength: statement.length },
+    });
+  });
+}

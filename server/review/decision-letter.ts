@@ -1,0 +1,129 @@
+/**
+ * The letter of every decision (issue 32 item 6, domain/committee/decision-letters.ts): written in the
+ * decision's transaction as the facts it states, so a decision never exists without its letter; the
+ * PDF is rendered from the same facts when downloaded, and the email carries the same text.
+ */
+import { asc, eq } from 'drizzle-orm';
+import type { AppealState } from '../../domain/api/review.ts';
+import { AppError } from '../../domain/app-error.ts';
+import type { ApplicationStatus } from '../../domain/application-status.ts';
+import { isoDay } from '../../domain/calendar.ts';
+import {
+  appealDeadline,
+  appealOpen,
+  decisionLetter,
+  type Letter,
+  type LetterFacts,
+  type LetterKind,
+  letterText,
+  letterTitle,
+} from '../../domain/committee/decision-letters.ts';
+import { isUuid } from '../../domain/uuid.ts';
+import type { Queryable } from '../db/client.ts';
+import { committeeAppeals, decisionLetters } from '../db/schema/committee.ts';
+import { profiles } from '../db/schema/core.ts';
+import { renderPdf } from '../pdf/pdf-document.ts';
+
+/** The provider's name as their profile gives it ('' without a profile). */
+export async function providerNameOf(tx: Queryable, userId: string): Promise<string> {
+  const [profile] = await tx
+    .select({ firstName: profiles.firstName, lastName: profiles.lastName })
+    .from(profiles)
+    .where(eq(profiles.userId, userId));
+  return profile ? `${profile.firstName} ${profile.lastName}`.trim() : '';
+}
+
+/**
+ * Stores the letter of a decision of `applicationId` in the caller's transaction.
+ * @returns the letter, for the email sent after the commit
+ */
+export async function writeDecisionLetter(
+  tx: Queryable,
+  applicationId: string,
+  facts: LetterFacts,
+  now: Date,
+): Promise<Letter> {
+  await tx.insert(decisionLetters).values({ applicationId, kind: facts.kind, facts, createdAt: now });
+  return decisionLetter(facts);
+}
+
+/** The letters of an application, oldest first, as the dashboard and the review page list them. */
+export async function lettersOf(db: Queryable, applicationId: string) {
+  const rows = await db
+    .select({ id: decisionLetters.id, kind: decisionLetters.kind, createdAt: decisionLetters.createdAt })
+    .from(decisionLetters)
+    .where(eq(decisionLetters.applicationId, applicationId))
+    .orderBy(asc(decisionLetters.createdAt), asc(decisionLetters.id));
+  return rows.map((row) => ({
+    letterId: row.id,
+    kind: row.kind as LetterKind,
+    title: letterTitle[row.kind as LetterKind],
+    createdAt: row.createdAt.toISOString(),
+  }));
+}
+
+/**
+ * One letter of `applicationId` as a PDF (US Letter) and its file name; the caller has checked who may
+ * read the application. @throws 404 for a letter of another application or none
+ */
+export async function letterPdf(
+  db: Queryable,
+  applicationId: string,
+  letterId: string,
+): Promise<{ pdf: Buffer; fileName: string }> {
+  const notFound = new AppError('not_found', 'Letter not found. Reload the page to see the letters.');
+  if (!isUuid(letterId) || !isUuid(applicationId)) throw notFound;
+  const [row] = await db.select().from(decisionLetters).where(eq(decisionLetters.id, letterId));
+  if (!row || row.applicationId !== applicationId) throw notFound;
+  const letter = decisionLetter(row.facts as LetterFacts);
+  const pdf = await renderPdf({
+    title: letter.title,
+    subject: letter.subject,
+    createdAt: row.createdAt,
+    header: 'Credentialing Team',
+    blocks: letter.paragraphs.map((text) => ({ kind: 'paragraph', text })),
+  });
+  return {
+    pdf,
+    fileName: `${letter.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${row.createdAt.toISOString().slice(0, 10)}.pdf`,
+  };
+}
+
+/** The email of a letter: its subject and the same text. */
+export function letterMail(letter: Letter): { subject: string; text: string } {
+  return { subject: letter.subject, text: letterText(letter) };
+}
+
+/**
+ * Where the appeal of `application` stands at `now` (issue 32 item 6): null unless it was denied or
+ * appealed; 'available' (with its deadline) or 'closed' while none was requested; then 'requested',
+ * 'upheld' or 'approved'.
+ */
+export async function appealStateOf(
+  db: Queryable,
+  application: { id: string; applicationStatus: ApplicationStatus; decidedAt: Date | null },
+  now: Date,
+): Promise<AppealState> {
+  const [appeal] = await db
+    .select()
+    .from(committeeAppeals)
+    .where(eq(committeeAppeals.applicationId, application.id));
+  if (appeal) {
+    return {
+      status: (appeal.outcome as 'upheld' | 'approved' | null) ?? 'requested',
+      deadline: null,
+      requestedAt: appeal.requestedAt.toISOString(),
+      statement: appeal.statement,
+      decidedAt: appeal.decidedAt?.toISOString() ?? null,
+    };
+  }
+  if (application.applicationStatus !== 'rejected' || !application.decidedAt) return null;
+  const deniedOn = isoDay(application.decidedAt);
+  return {
+    status: appealOpen(deniedOn, isoDay(now)) ? 'available' : 'closed',
+    deadline: appealDeadline(deniedOn),
+    requestedAt: null,
+    statement: null,
+    decidedAt: null,
+  };
+}
