@@ -173,6 +173,11 @@ export const agendaItemSchema = z.object({
   callerRecused: z.boolean(),
   /** Why the file is not clean, at the time it was sent. */
   reasons: z.array(z.string()),
+  /**
+   * While undecided: what a denial would do to the provider's credential (a recredentialing of a held
+   * credential ends it on the decision day; issue 29 item 1), said in 'Record Decision'; else null.
+   */
+  denialEndsCredential: z.string().nullable(),
   decision: recordedDecisionSchema.nullable(),
 });
 export type AgendaItem = z.infer<typeof agendaItemSchema>;

@@ -167,7 +167,7 @@ describe('the Reject dialog warning', () => {
   );
   it('names the provider and the decision day for a recredentialing of a held credential', () => {
     expect(rejectionEndsCredentialText('recredentialing', held, 'Alice Smith', now)).toBe(
-      "Rejecting this recredentialing ends Alice Smith's credential on Dec 1, 2028.",
+      "Denying this recredentialing ends Alice Smith's credential on Dec 1, 2028.",
     );
   });
   it('says nothing for an initial cycle or a provider without a credential', () => {

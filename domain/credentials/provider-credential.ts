@@ -132,9 +132,10 @@ export const credentialStateColor: Record<CredentialStateName, 'green' | 'red' |
 };
 
 /**
- * What the Reject dialog says before a recredentialing denial is confirmed (issue 29 item 1: "a
- * recredentialing denial ends it on the decision date; its dialog says so"); null when rejecting
- * does not touch a credential (an initial cycle, or no credential held).
+ * What the denial's dialog says before a recredentialing denial is recorded (issue 29 item 1: "a
+ * recredentialing denial ends it on the decision date; its dialog says so"; since issue 32 the
+ * committee's 'Record Decision', Deny); null when denying does not touch a credential (an initial
+ * cycle, or no credential held).
  */
 export function rejectionEndsCredentialText(
   cycle: ApplicationCycle,
@@ -145,7 +146,7 @@ export function rejectionEndsCredentialText(
   if (cycle !== 'recredentialing' || (state.state !== 'credentialed' && state.state !== 'expired'))
     return null;
   const who = providerName.trim() ? `${providerName.trim()}'s` : "the provider's";
-  return `Rejecting this recredentialing ends ${who} credential on ${formatIsoDay(isoDay(now))}.`;
+  return `Denying this recredentialing ends ${who} credential on ${formatIsoDay(isoDay(now))}.`;
 }
 
 /** Texts of the cycle actions (issue 29 item 2): buttons and confirmations, shared by server and web. */

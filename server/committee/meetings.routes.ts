@@ -63,7 +63,7 @@ export async function meetingRoutes(app: AppInstance) {
   const meetingResponse = { 200: meetingSchema, ...errorResponses };
   const manager = (request: FastifyRequest) => requirePermission(request, 'manage:meeting:any');
   const answer = async (request: FastifyRequest, meetingId: string) =>
-    getMeeting(app.deps.db, meetingId, viewerOf(await manager(request)));
+    getMeeting(app.deps.db, meetingId, viewerOf(await manager(request)), new Date());
 
   app.get(
     '/api/committee/members',
@@ -114,7 +114,7 @@ export async function meetingRoutes(app: AppInstance) {
     async (request) => {
       const actor = await manager(request);
       const meetingId = await createMeeting(app.deps.db, actor, request.body, new Date());
-      return getMeeting(app.deps.db, meetingId, viewerOf(actor));
+      return getMeeting(app.deps.db, meetingId, viewerOf(actor), new Date());
     },
   );
 
@@ -130,7 +130,7 @@ export async function meetingRoutes(app: AppInstance) {
       },
     },
     async (request) =>
-      getMeeting(app.deps.db, request.params.meetingId, viewerOf(await meetingReader(request))),
+      getMeeting(app.deps.db, request.params.meetingId, viewerOf(await meetingReader(request)), new Date()),
   );
 
   app.post(
@@ -247,7 +247,7 @@ export async function meetingRoutes(app: AppInstance) {
         app.deps.env.VERIFICATION_MAX_AGE_DAYS,
       );
       if (outcome) await announceDecision(app, outcome, request.log);
-      return getMeeting(app.deps.db, meetingId, viewerOf(actor));
+      return getMeeting(app.deps.db, meetingId, viewerOf(actor), new Date());
     },
   );
 
@@ -309,8 +309,9 @@ export async function meetingRoutes(app: AppInstance) {
     },
     async (request, reply) => {
       const actor = await meetingReader(request);
-      const meeting = await closedMeeting(app.deps.db, request.params.meetingId, viewerOf(actor));
-      const pdf = await renderMinutes(meeting, new Date());
+      const now = new Date();
+      const meeting = await closedMeeting(app.deps.db, request.params.meetingId, viewerOf(actor), now);
+      const pdf = await renderMinutes(meeting, now);
       await recordAudit(app.deps.db, {
         action: 'committee.minutes_downloaded',
         actorUserId: actor.userId,

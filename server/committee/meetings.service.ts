@@ -27,10 +27,15 @@ import {
   defaultQuorum,
 } from '../../domain/committee/committee-decisions.ts';
 import type { DecisionClockLimits } from '../../domain/committee/timeliness.ts';
-import type { ApplicationCycle } from '../../domain/credentials/provider-credential.ts';
+import {
+  type ApplicationCycle,
+  credentialState,
+  rejectionEndsCredentialText,
+} from '../../domain/credentials/provider-credential.ts';
 import { hasPermission } from '../../domain/permissions.ts';
 import type { AccessRole } from '../../domain/roles.ts';
 import { isUuid } from '../../domain/uuid.ts';
+import { findProviderCredentials } from '../applications/provider-credential.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
@@ -142,14 +147,24 @@ async function readableMeeting(db: Queryable, meetingId: string, viewer: Meeting
   return { row, members };
 }
 
-/** A meeting as its page shows it (domain/api/committee.ts `Meeting`). */
-export async function getMeeting(db: Queryable, meetingId: string, viewer: MeetingViewer): Promise<Meeting> {
+/**
+ * A meeting as its page shows it (domain/api/committee.ts `Meeting`); `now` dates what a denial would
+ * do to a credential.
+ */
+export async function getMeeting(
+  db: Queryable,
+  meetingId: string,
+  viewer: MeetingViewer,
+  now: Date,
+): Promise<Meeting> {
   const { row, members } = await readableMeeting(db, meetingId, viewer);
   const items = await db
     .select({
       item: committeeAgendaItems,
       reasons: decisionReferrals.reasons,
       kind: decisionReferrals.kind,
+      userId: providerApplications.userId,
+      cycle: providerApplications.cycle,
       firstName: profiles.firstName,
       lastName: profiles.lastName,
     })
@@ -159,6 +174,11 @@ export async function getMeeting(db: Queryable, meetingId: string, viewer: Meeti
     .leftJoin(profiles, eq(profiles.userId, providerApplications.userId))
     .where(eq(committeeAgendaItems.meetingId, meetingId))
     .orderBy(asc(committeeAgendaItems.position));
+  // Issue 29 item 1: a recredentialing denial ends a held credential; 'Record Decision' says so first.
+  const credentials = await findProviderCredentials(
+    db,
+    items.filter((i) => i.item.decision === null && i.kind === 'decision').map((i) => i.userId),
+  );
   return {
     meetingId: row.id,
     scheduledAt: row.scheduledAt.toISOString(),
@@ -166,17 +186,28 @@ export async function getMeeting(db: Queryable, meetingId: string, viewer: Meeti
     members: members.map((m) => ({ userId: m.userId, name: m.name, email: m.email ?? '' })),
     closedAt: row.closedAt?.toISOString() ?? null,
     canManage: hasPermission(viewer.roles, 'manage:meeting:any'),
-    agenda: items.map(({ item, reasons, kind, firstName, lastName }) => {
+    agenda: items.map(({ item, reasons, kind, userId, cycle, firstName, lastName }) => {
       const callerRecused = item.recusedMemberIds.includes(viewer.userId);
+      const providerName = `${firstName ?? ''} ${lastName ?? ''}`.trim();
+      const credential = credentials.get(userId) ?? null;
       return {
         itemId: item.id,
         applicationId: item.applicationId,
         kind: kind as 'decision' | 'appeal',
-        providerName: callerRecused ? '' : `${firstName ?? ''} ${lastName ?? ''}`.trim(),
+        providerName: callerRecused ? '' : providerName,
         position: item.position,
         recusedMemberIds: item.recusedMemberIds,
         callerRecused,
         reasons: callerRecused ? [] : reasons,
+        denialEndsCredential:
+          callerRecused || item.decision !== null || kind !== 'decision'
+            ? null
+            : rejectionEndsCredentialText(
+                cycle as ApplicationCycle,
+                credentialState(credential, now),
+                providerName,
+                now,
+              ),
         decision:
           item.decision && item.decidedAt
             ? {
@@ -621,8 +652,9 @@ export async function closedMeeting(
   db: Queryable,
   meetingId: string,
   viewer: MeetingViewer,
+  now: Date,
 ): Promise<Meeting> {
-  const meeting = await getMeeting(db, meetingId, viewer);
+  const meeting = await getMeeting(db, meetingId, viewer, now);
   if (!meeting.closedAt) {
     throw new AppError(
       'conflict',

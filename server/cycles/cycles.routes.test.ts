@@ -48,9 +48,15 @@ async function decide(applicationId: string, decision: 'approve' | 'reject') {
   for (const item of (await review(applicationId)).checklist) {
     await verifyItem(admin, applicationId, item, { verifiedAt: isoDay(new Date()) });
   }
-  if (decision === 'reject')
-    await decideAtCommittee(app, admin, applicationId, { decision: 'deny', text: 'Not eligible' });
-  else await approveCleanFile(app, admin, applicationId);
+  if (decision === 'reject') {
+    const denied = await decideAtCommittee(app, admin, applicationId, {
+      decision: 'deny',
+      text: 'Not eligible',
+    });
+    return denied.itemBefore;
+  }
+  await approveCleanFile(app, admin, applicationId);
+  return null;
 }
 
 async function approvedProvider() {
@@ -293,7 +299,11 @@ describe('a denied recredentialing ends the credential (issue 29 item 1)', () =>
     expect([200, 202], JSON.stringify(completed.body)).toContain(completed.status);
     const inReview = await review(opened.body.id);
     expect(inReview).toMatchObject({ cycle: 'recredentialing', credential: { state: 'credentialed' } });
-    await decide(opened.body.id, 'reject');
+    // Issue 29 item 1: the committee's 'Record Decision' said so before the denial.
+    const item = await decide(opened.body.id, 'reject');
+    expect(item?.denialEndsCredential).toMatch(
+      /^Denying this recredentialing ends .+'s credential on \w{3} \d{1,2}, \d{4}\.$/,
+    );
     const { credential } = await dashboard(provider);
     expect(credential).toMatchObject({
       state: 'ended',

@@ -56,7 +56,7 @@ export async function approveCleanFile(app: TestApp, sender: Sender, application
 /**
  * Takes a verified file to a new meeting (the medical director sends a clean one on) and records
  * `decision` there with the committee member and the medical director voting for it.
- * @returns the meeting after the decision
+ * @returns the meeting after the decision, and the file's agenda item as it was before it
  */
 export async function decideAtCommittee(
   app: TestApp,
@@ -67,7 +67,7 @@ export async function decideAtCommittee(
     text?: string;
     effectiveDate?: string;
   },
-): Promise<Meeting> {
+): Promise<Meeting & { itemBefore: Meeting['agenda'][number] }> {
   const director = await medicalDirector(app);
   const member = await committeeMember(app);
   const sent = await sendForDecision(sender, applicationId);
@@ -102,5 +102,5 @@ export async function decideAtCommittee(
     },
   );
   expect(recorded.status, JSON.stringify(recorded.body)).toBe(200);
-  return recorded.body;
+  return { ...recorded.body, itemBefore: item as Meeting['agenda'][number] };
 }

@@ -203,6 +203,12 @@ export function RecordDecisionDialog({
               {...form.getInputProps('text')}
             />
           )}
+          {decision === 'deny' && item?.denialEndsCredential && (
+            // Issue 29 item 1: a recredentialing denial ends the credential on the decision day.
+            <Alert color="red" variant="light" role="alert" title="The credential ends">
+              {item.denialEndsCredential}
+            </Alert>
+          )}
           {isApproval(decision) && (
             <TextInput label="Effective Date" type="date" required {...form.getInputProps('effectiveDate')} />
           )}
