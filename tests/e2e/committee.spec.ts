@@ -5,7 +5,9 @@
  * agenda and, after the member has read its summary, records the committee's denial with its reason
  * and votes; closing the meeting freezes the minutes, whose PDF says what was decided; the provider's
  * dashboard shows the decision, its reason and its letter (item 6), and the provider requests an
- * appeal, which the next meeting hears and upholds: final, in a second letter.
+ * appeal, which the next meeting hears and upholds: final, in a second letter. And a clean file: the
+ * specialist sends it for decision, the medical director approves it from 'Clean Files', and the
+ * provider reads the approval letter.
  */
 import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
@@ -208,6 +210,60 @@ test('a file that is not clean is denied at a meeting; the provider reads the le
   expect(upheldLetter).toContain('heard your appeal on');
   expect(upheldLetter).toContain(`Reason: ${UPHELD}`);
   expect(upheldLetter).toContain('This decision is final.');
+});
+
+test('a specialist sends a clean file for decision, the medical director approves it, and the provider reads the approval letter', async ({
+  browser,
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const provider = await (await browser.newContext()).newPage();
+  const { applicationId } = await completedApplicationInBrowser(provider, {
+    firstName: 'Cleo',
+    lastName: 'Clean',
+    emailPrefix: 'cleo-clean',
+  });
+  const specialist = await (await browser.newContext()).newPage();
+  await signInAsNewStaff(
+    specialist,
+    { firstName: 'Sue', lastName: 'Specialist', emailPrefix: 'sue-clean' },
+    'specialist',
+  );
+  await verifyEveryItemThroughApi(specialist, applicationId);
+  await specialist.goto(`/admin/applications/${applicationId}`);
+  await specialist.getByRole('button', { name: 'Send for Decision' }).click();
+  await expect(specialist.getByText("On 'Clean Files'")).toBeVisible();
+  // The specialist prepares; the decision is not theirs.
+  await expect(specialist.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+
+  const director = page;
+  await signInAsNewStaff(
+    director,
+    { firstName: 'Max', lastName: 'Director', emailPrefix: 'max-clean' },
+    'medical-director',
+  );
+  await director.getByRole('tab', { name: 'Decisions' }).click();
+  const row = director
+    .getByRole('region', { name: 'Clean Files' })
+    .getByRole('row')
+    .filter({ hasText: 'Cleo Clean' });
+  await expect(row).toContainText('by Sue Specialist');
+  await row.getByRole('button', { name: 'Approve Cleo Clean' }).click();
+  await director
+    .getByRole('dialog', { name: 'Approve Clean File' })
+    .getByRole('button', { name: 'Approve' })
+    .click();
+  await expect(director.getByText('File approved')).toBeVisible();
+  await expect(row).toHaveCount(0);
+
+  await provider.goto('/dashboard');
+  await expect(provider.getByText(/^Approved on /)).toBeVisible();
+  const letter = await pdfOf(provider, 'Approval Letter (PDF)');
+  expect(letter).toContain('Dear Cleo Clean,');
+  expect(letter).toContain('The Medical Director approved your credentialing application on');
+  expect(letter).toMatch(
+    /Your credential is effective from \w{3} \d{1,2}, \d{4} through \w{3} \d{1,2}, \d{4}\./,
+  );
 });
 
 /** The text of the PDF a link named `name` downloads on `page`, whitespace collapsed. */
