@@ -99,7 +99,7 @@ function DecisionSection({
       ),
     },
     // Issue 32 item 6: an appeal of a denial waits here too, for a meeting after the denial.
-    { header: 'For', render: (file) => (file.kind === 'appeal' ? 'Appeal' : 'Decision') },
+    { header: 'For', noWrap: true, render: (file) => (file.kind === 'appeal' ? 'Appeal' : 'Decision') },
     { header: 'Cycle', render: (file) => applicationCycleLabel[file.cycle] },
     {
       header: 'Sent',
