@@ -89,3 +89,13 @@ export const updateUserBodySchema = z.strictObject(
 
 /** Body of a request naming an email (password reset, verification re-send). */
 export const emailBodySchema = z.looseObject({ email });
+
+/**
+ * A provider's name as the screens, lists, letters and minutes show it: first and last name from the
+ * profile, '' when there is no profile (the caller says 'Provider without a profile' where it shows one).
+ */
+export function providerFullName(
+  profile: { firstName: string | null; lastName: string | null } | undefined,
+): string {
+  return profile ? `${profile.firstName ?? ''} ${profile.lastName ?? ''}`.trim() : '';
+}

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { notificationDocumentsModes } from '../domain/api/notifications.ts';
 import { DEFAULT_ATTESTATION_VALID_DAYS } from '../domain/attestation.ts';
+import type { DecisionClockLimits } from '../domain/committee/timeliness.ts';
 import { DEFAULT_VERIFICATION_MAX_AGE_DAYS } from '../domain/review/verification-checklist.ts';
 import { trustedOrigins } from './http/loopback.ts';
 
@@ -214,6 +215,17 @@ export type Env = z.infer<typeof envSchema> & {
   /** Origins browsers may send state-changing requests from (APP_URL; locally every loopback spelling). */
   trustedOrigins: string[];
 };
+
+/**
+ * The decision clock's limits (domain/committee/timeliness.ts, issue 32 item 7) as this server is
+ * configured: ATTESTATION_VALID_DAYS and VERIFICATION_MAX_AGE_DAYS.
+ */
+export function decisionClockLimitsOf(env: Env): DecisionClockLimits {
+  return {
+    attestationValidDays: env.ATTESTATION_VALID_DAYS,
+    verificationMaxAgeDays: env.VERIFICATION_MAX_AGE_DAYS,
+  };
+}
 
 /**
  * Parse `source` (default `process.env`) into a typed Env.

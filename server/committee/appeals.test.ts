@@ -16,9 +16,13 @@ import {
   type TestApp,
 } from '../../tests/harness.ts';
 import { pdfText } from '../pdf/pdf-text.ts';
-import { completedApplication } from '../review/testing/completed-review-application.ts';
-import { verifyEveryItem } from '../review/testing/verify-items.ts';
-import { approveCleanFile, committeeMember, decideAtCommittee, medicalDirector } from './testing/decide.ts';
+import {
+  approveCleanFile,
+  committeeMember,
+  decideAtCommittee,
+  medicalDirector,
+  reviewedFile,
+} from './testing/decide.ts';
 
 let app: TestApp;
 let specialist: Awaited<ReturnType<typeof signUpStaff>>;
@@ -37,11 +41,7 @@ const REASON = 'The license was on probation during the review.';
 
 /** A provider's application verified by the specialist and denied at a committee meeting. */
 async function deniedFile() {
-  const { provider, applicationId } = await completedApplication(app);
-  expect(
-    (await specialist.json('POST', `/api/admin/applications/${applicationId}/start-review`, {})).status,
-  ).toBe(200);
-  await verifyEveryItem(specialist, applicationId, { verifiedAt: today() });
+  const { provider, applicationId } = await reviewedFile(app, specialist);
   const meeting = await decideAtCommittee(app, specialist, applicationId, { decision: 'deny', text: REASON });
   return { provider, applicationId, meeting };
 }
@@ -65,11 +65,7 @@ async function letterText(
 
 describe('decision letters', () => {
   it("state an approval's credential dates, in the PDF and the email alike", async () => {
-    const { provider, applicationId } = await completedApplication(app);
-    expect(
-      (await specialist.json('POST', `/api/admin/applications/${applicationId}/start-review`, {})).status,
-    ).toBe(200);
-    await verifyEveryItem(specialist, applicationId, { verifiedAt: today() });
+    const { provider, applicationId } = await reviewedFile(app, specialist);
     await approveCleanFile(app, specialist, applicationId);
     const review = await providerReview(provider, applicationId);
     expect(review.letters).toEqual([

@@ -18,6 +18,7 @@ import { errorResponses } from '../../domain/app-error.ts';
 import type { Permission } from '../../domain/permissions.ts';
 import type { AppInstance } from '../app-types.ts';
 import { requirePermission } from '../auth/actor.ts';
+import { decisionClockLimitsOf } from '../env.ts';
 import type { TransitionOutcome } from '../review/review.service.ts';
 import { sendReviewMails } from '../review/review-mail.ts';
 import { approveCleanFile, decisionList, sendForDecision, sendToCommittee } from './decisions.service.ts';
@@ -44,10 +45,6 @@ export async function decisionRoutes(app: AppInstance) {
   // Before validation, so an anonymous caller gets 401 and others 403 whatever they send.
   app.addHook('onRequest', async (request) => {
     await requirePermission(request, decisionRoutePermission(request));
-  });
-  const clockLimits = () => ({
-    attestationValidDays: app.deps.env.ATTESTATION_VALID_DAYS,
-    verificationMaxAgeDays: app.deps.env.VERIFICATION_MAX_AGE_DAYS,
   });
 
   app.post(
@@ -139,7 +136,12 @@ export async function decisionRoutes(app: AppInstance) {
       },
     },
     async (request) => ({
-      files: await decisionList(app.deps.db, request.query.list, clockLimits(), new Date()),
+      files: await decisionList(
+        app.deps.db,
+        request.query.list,
+        decisionClockLimitsOf(app.deps.env),
+        new Date(),
+      ),
     }),
   );
 }

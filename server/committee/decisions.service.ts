@@ -6,6 +6,7 @@
  * runs under the application's row lock, is audited, and refuses (409) with what to do instead.
  */
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { providerFullName } from '../../domain/account.ts';
 import type { DecisionFile, SendForDecisionResult } from '../../domain/api/committee.ts';
 import { AppError } from '../../domain/app-error.ts';
 import { type DecisionTrack, decisionTrackLabel } from '../../domain/committee/committee-decisions.ts';
@@ -28,7 +29,7 @@ import {
   type TransitionOutcome,
 } from '../review/review.service.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
-import { cleanFileNow, decisionClocks, verifiersOf } from './file-facts.ts';
+import { cleanFileNow, decisionClocks, verifiersIn } from './file-facts.ts';
 
 /** The open referral of a locked application (its place on a decision list), or undefined. */
 export async function openReferral(tx: Queryable, applicationId: string) {
@@ -182,10 +183,9 @@ export async function approveCleanFile(
     );
     if (!state.ok) throw new AppError('conflict', state.message);
     await referralOn(tx, application, 'clean_files', 'Approve');
-    const [verdict, verifiers] = await Promise.all([
-      cleanFileNow(tx, cipher, application.id, now),
-      verifiersOf(tx, application.id),
-    ]);
+    const verdict = await cleanFileNow(tx, cipher, application.id, now);
+    // Who verified it, from the checklist just read.
+    const verifiers = verifiersIn(verdict.checklist);
     if (verdict.needed) {
       throw new AppError(
         'conflict',
@@ -263,7 +263,7 @@ export async function decisionList(
     return {
       applicationId: row.applicationId,
       kind: row.kind as 'decision' | 'appeal',
-      providerName: `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim(),
+      providerName: providerFullName(row),
       cycle: row.cycle as ApplicationCycle,
       sentAt: row.sentAt.toISOString(),
       sentBy: row.sentBy,

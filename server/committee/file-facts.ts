@@ -55,9 +55,17 @@ export async function cleanFileNow(
 }
 
 /**
- * The people who recorded an outcome on the file's checklist (verified or waived): issue 32 item 4,
- * "the specialist who verified a file cannot be its only decider".
+ * The people who recorded an outcome (verified or waived) on `checklist`: issue 32 item 4, "the
+ * specialist who verified a file cannot be its only decider".
  */
+export function verifiersIn(checklist: readonly { status: string; validatorId: string | null }[]): string[] {
+  const ids = checklist
+    .filter((item) => (item.status === 'verified' || item.status === 'waived') && item.validatorId)
+    .map((item) => item.validatorId as string);
+  return [...new Set(ids)];
+}
+
+/** `verifiersIn` of the file's checklist, read from the database (one distinct query). */
 export async function verifiersOf(db: Queryable, applicationId: string): Promise<string[]> {
   const rows = await db
     .selectDistinct({ id: verificationItems.validatorId })

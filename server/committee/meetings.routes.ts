@@ -24,6 +24,7 @@ import { hasPermission } from '../../domain/permissions.ts';
 import type { AppInstance } from '../app-types.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { type Actor, assertPermission, requireActor, requirePermission } from '../auth/actor.ts';
+import { decisionClockLimitsOf } from '../env.ts';
 import { announceDecision } from './decisions.routes.ts';
 import {
   addAgendaItem,
@@ -288,10 +289,7 @@ export async function meetingRoutes(app: AppInstance) {
         meetingId,
         applicationId,
         viewerOf(actor),
-        {
-          attestationValidDays: app.deps.env.ATTESTATION_VALID_DAYS,
-          verificationMaxAgeDays: app.deps.env.VERIFICATION_MAX_AGE_DAYS,
-        },
+        decisionClockLimitsOf(app.deps.env),
         new Date(),
       );
     },

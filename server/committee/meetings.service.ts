@@ -11,6 +11,7 @@
  * to (others answer 404) and not the files they are recused from (403).
  */
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { providerFullName } from '../../domain/account.ts';
 import type {
   FileSummary,
   Meeting,
@@ -188,7 +189,7 @@ export async function getMeeting(
     canManage: hasPermission(viewer.roles, 'manage:meeting:any'),
     agenda: items.map(({ item, reasons, kind, userId, cycle, firstName, lastName }) => {
       const callerRecused = item.recusedMemberIds.includes(viewer.userId);
-      const providerName = `${firstName ?? ''} ${lastName ?? ''}`.trim();
+      const providerName = providerFullName({ firstName, lastName });
       const credential = credentials.get(userId) ?? null;
       return {
         itemId: item.id,
@@ -639,7 +640,7 @@ export async function meetingFileSummary(
         }
       : null,
     applicationId,
-    providerName: `${row.firstName ?? ''} ${row.lastName ?? ''}`.trim(),
+    providerName: providerFullName(row),
     cycle: row.cycle as ApplicationCycle,
     submittedAt: row.submittedAt?.toISOString() ?? null,
     note: row.note,

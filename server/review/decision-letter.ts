@@ -4,6 +4,7 @@
  * PDF is rendered from the same facts when downloaded, and the email carries the same text.
  */
 import { asc, eq } from 'drizzle-orm';
+import { providerFullName } from '../../domain/account.ts';
 import type { AppealState } from '../../domain/api/review.ts';
 import { AppError } from '../../domain/app-error.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
@@ -30,7 +31,7 @@ export async function providerNameOf(tx: Queryable, userId: string): Promise<str
     .select({ firstName: profiles.firstName, lastName: profiles.lastName })
     .from(profiles)
     .where(eq(profiles.userId, userId));
-  return profile ? `${profile.firstName} ${profile.lastName}`.trim() : '';
+  return providerFullName(profile);
 }
 
 /**

@@ -43,6 +43,7 @@ import type { AppInstance } from '../app-types.ts';
 import { reattest } from '../attestations/attestation.service.ts';
 import { createReattestationLimit } from '../attestations/reattestation-limit.ts';
 import { requireActor, requirePermission, staffRoutePermission } from '../auth/actor.ts';
+import { decisionClockLimitsOf } from '../env.ts';
 import {
   checkNppes,
   getAdminReview,
@@ -249,10 +250,7 @@ export async function reviewAdminRoutes(app: AppInstance) {
     },
     async (request) => {
       const { actor } = await reviewer(request);
-      return reviewQueue(app.deps.db, actor, request.query, new Date(), {
-        attestationValidDays: app.deps.env.ATTESTATION_VALID_DAYS,
-        verificationMaxAgeDays: app.deps.env.VERIFICATION_MAX_AGE_DAYS,
-      });
+      return reviewQueue(app.deps.db, actor, request.query, new Date(), decisionClockLimitsOf(app.deps.env));
     },
   );
 }

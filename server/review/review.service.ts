@@ -7,6 +7,7 @@
  */
 
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { providerFullName } from '../../domain/account.ts';
 import type { NppesCheck } from '../../domain/api/nppes.ts';
 import type {
   AdminReview,
@@ -979,7 +980,7 @@ export async function getAdminReview(
   return {
     applicationId: row.id,
     userId: row.userId,
-    providerName: profile ? `${profile.firstName} ${profile.lastName}`.trim() : '',
+    providerName: providerFullName(profile),
     people: Object.fromEntries(people.map((p) => [p.id, p.name])),
     applicationStatus: row.applicationStatus,
     submittedAt: row.submittedAt?.toISOString() ?? null,
@@ -1046,8 +1047,9 @@ export async function getAdminReview(
       sentAt: openReferral?.sentAt.toISOString() ?? null,
       reasons: openReferral?.reasons ?? [],
       note: openReferral?.note ?? null,
+      // Shown while the file is back with its specialist, until it is sent again.
       deferral:
-        deferred?.closedAt && (!openReferral || deferred.closedAt > openReferral.sentAt)
+        deferred?.closedAt && !openReferral
           ? { text: deferred.outcomeText ?? '', at: deferred.closedAt.toISOString() }
           : null,
     },

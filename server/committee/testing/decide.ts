@@ -8,6 +8,8 @@ import { expect } from 'vitest';
 import type { Meeting, SendForDecisionResult } from '../../../domain/api/committee.ts';
 import { type Client, signUpStaff, type TestApp } from '../../../tests/harness.ts';
 import type { HttpClient } from '../../../tests/http-client.ts';
+import { completedApplication } from '../../review/testing/completed-review-application.ts';
+import { verifyEveryItem } from '../../review/testing/verify-items.ts';
 
 type Sender = Pick<HttpClient, 'json'>;
 type Staff = Client & { userId: string; email: string };
@@ -27,6 +29,18 @@ export function medicalDirector(app: TestApp): Promise<Staff> {
 export function committeeMember(app: TestApp): Promise<Staff> {
   if (!members.has(app)) members.set(app, signUpStaff(app, 'committee'));
   return members.get(app) as Promise<Staff>;
+}
+
+/**
+ * A new provider's completed application (review/testing), its review started by `reviewer` and every
+ * checklist item verified today: ready for 'Send for Decision'.
+ */
+export async function reviewedFile(app: TestApp, reviewer: Sender & Pick<HttpClient, 'request'>) {
+  const { provider, applicationId } = await completedApplication(app);
+  const started = await reviewer.json('POST', adminPath(applicationId, 'start-review'), {});
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  await verifyEveryItem(reviewer, applicationId, { verifiedAt: new Date().toISOString().slice(0, 10) });
+  return { provider, applicationId };
 }
 
 /** 'Send for Decision' by `sender` (a specialist or administrator); expects 200. */
