@@ -96,6 +96,22 @@ export const auditActions = [
   'committee.meeting_closed',
   /** The minutes PDF downloaded (issue 32 item 5). */
   'committee.minutes_downloaded',
+  /** 'Download File Summary' (issue 33 item 1): details carry the snapshot version. */
+  'export.file_summary_downloaded',
+  /** 'Export Roster' (issue 33 item 2): details carry the format, the column count and the row count; an API client's download has no user. */
+  'export.roster_downloaded',
+  /** An administrator registered an API client (issue 33 item 4): resourceId is the client's id; details carry the scopes. */
+  'api_client.created',
+  /** An API client revoked: its tokens are refused from then on. */
+  'api_client.revoked',
+  /** `POST /oauth/token` issued a token: details carry the client, the method and the scopes. */
+  'api_client.token_issued',
+  /** A FHIR read or search by an API client (issue 33 item 3): details carry the client, interaction, type and count. */
+  'fhir.read',
+  /** A Bulk Data `$export` kicked off: details carry the client, the types and `_since`. */
+  'fhir.export_requested',
+  /** One NDJSON file of a finished `$export` downloaded. */
+  'fhir.export_downloaded',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -144,6 +160,14 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'committee.decision_recorded': 'Committee decision recorded',
   'committee.meeting_closed': 'Committee meeting closed',
   'committee.minutes_downloaded': 'Committee minutes downloaded',
+  'export.file_summary_downloaded': 'File summary downloaded (PDF)',
+  'export.roster_downloaded': 'Roster exported',
+  'api_client.created': 'API client registered',
+  'api_client.revoked': 'API client revoked',
+  'api_client.token_issued': 'API token issued',
+  'fhir.read': 'FHIR read by an API client',
+  'fhir.export_requested': 'FHIR bulk export requested',
+  'fhir.export_downloaded': 'FHIR bulk export file downloaded',
   'review.information_requested': 'Information requested',
   'review.response_submitted': 'Provider responded',
   'review.approved': 'Application approved',

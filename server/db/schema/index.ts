@@ -7,6 +7,7 @@ export * from './committee.ts';
 export * from './core.ts';
 export * from './credentials.ts';
 export * from './documents.ts';
+export * from './exports.ts';
 export * from './instances.ts';
 export * from './notifications.ts';
 export * from './rate-limits.ts';

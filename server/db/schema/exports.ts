@@ -1,0 +1,117 @@
+/**
+ * Credentialing data that leaves the product (issue 33, docs/decisions/030):
+ *
+ * - api_clients: the machine clients an administrator registers ('API Client'): a name, the scopes
+ *   it may be granted (`system/Practitioner.read`, `system/*.read`, `roster.read`), and the SHA-256 of
+ *   its secret (a 256-bit random value, so a fast hash is enough: nothing to guess). Revoking a client
+ *   refuses every token it holds.
+ * - api_client_tokens: the short-lived bearer tokens of `POST /oauth/token` (OAuth 2.0 client
+ *   credentials), by the SHA-256 of the token; never the token itself.
+ * - fhir_export_jobs, fhir_export_files: a Bulk Data `$export` (FHIR Bulk Data Access IG, the async
+ *   pattern): its request, its state, and the NDJSON files it wrote to object storage.
+ * - roster_column_choices: each administrator's last 'Export Roster' column choice.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { user } from './auth.ts';
+
+export const apiClients = pgTable('api_clients', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  /** The OAuth `client_id` the client sends; random, not secret. */
+  clientId: text('client_id').notNull().unique(),
+  /** Hex SHA-256 of the `client_secret`. */
+  secretHash: text('secret_hash').notNull(),
+  scopes: jsonb('scopes').$type<string[]>().notNull(),
+  createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  revokedBy: text('revoked_by').references(() => user.id, { onDelete: 'set null' }),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+});
+
+export const apiClientTokens = pgTable(
+  'api_client_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    apiClientId: uuid('api_client_id')
+      .notNull()
+      .references(() => apiClients.id, { onDelete: 'cascade' }),
+    /** Hex SHA-256 of the bearer token. */
+    tokenHash: text('token_hash').notNull().unique(),
+    /** What this token was granted (a subset of the client's scopes). */
+    scopes: jsonb('scopes').$type<string[]>().notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('api_client_tokens_client_idx').on(t.apiClientId)],
+);
+
+export const fhirExportJobs = pgTable(
+  'fhir_export_jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    apiClientId: uuid('api_client_id')
+      .notNull()
+      .references(() => apiClients.id, { onDelete: 'cascade' }),
+    /** The kick-off request's URL (the manifest's `request`). */
+    requestUrl: text('request_url').notNull(),
+    /** The `_type` resource types, in the order written. */
+    types: jsonb('types').$type<string[]>().notNull(),
+    /** `_since`: only resources changed after it. */
+    since: timestamp('since', { withTimezone: true }),
+    /** 'queued', 'running', 'completed', 'failed' or 'cancelled'. */
+    status: text('status').notNull(),
+    /** The manifest's `transactionTime`: resources are as of this instant. */
+    transactionTime: timestamp('transaction_time', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** Why it failed, as a person can act on it (no PHI). */
+    error: text('error'),
+  },
+  (t) => [
+    index('fhir_export_jobs_client_idx').on(t.apiClientId, t.createdAt),
+    check(
+      'fhir_export_jobs_status_check',
+      sql`${t.status} in ('queued', 'running', 'completed', 'failed', 'cancelled')`,
+    ),
+  ],
+);
+
+export const fhirExportFiles = pgTable(
+  'fhir_export_files',
+  {
+    jobId: uuid('job_id')
+      .notNull()
+      .references(() => fhirExportJobs.id, { onDelete: 'cascade' }),
+    resourceType: text('resource_type').notNull(),
+    /** Files of one type in order, from 1. */
+    seq: integer('seq').notNull(),
+    /** Where the NDJSON is kept in object storage. */
+    storageKey: text('storage_key').notNull(),
+    /** Resources (lines) in the file. */
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.resourceType, t.seq] })],
+);
+
+export const rosterColumnChoices = pgTable('roster_column_choices', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => user.id, { onDelete: 'cascade' }),
+  /** Column keys in the chosen order (domain/exports/roster.ts). */
+  columns: jsonb('columns').$type<string[]>().notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
