@@ -19,6 +19,14 @@ export const decisionTrackLabel: Record<DecisionTrack, string> = {
 export const deciders = ['administrator', 'medical_director', 'committee', 'integration'] as const;
 export type Decider = (typeof deciders)[number];
 
+/** Who decided, as the review page and the file summary say it (issue 32, issue 33 item 1). */
+export const deciderLabel: Record<Decider, string> = {
+  administrator: 'an administrator (before staff roles)',
+  medical_director: 'the Medical Director (clean file)',
+  committee: 'the Credentialing Committee',
+  integration: 'the workflow integration',
+};
+
 /** What the committee may decide for a file on its agenda. */
 export const committeeDecisions = ['approve', 'approve_with_conditions', 'deny', 'defer'] as const;
 export type CommitteeDecision = (typeof committeeDecisions)[number];

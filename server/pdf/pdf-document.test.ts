@@ -2,7 +2,7 @@
 import { extractTextItems } from 'unpdf';
 import { describe, expect, it } from 'vitest';
 import { PDF_LIMITS, type PdfDocumentSpec, renderPdf, toWinAnsi } from './pdf-document.ts';
-import { pdfInfo, pdfText } from './pdf-text.ts';
+import { type PdfStructureNode, pdfInfo, pdfStructure, pdfText } from './pdf-text.ts';
 
 const createdAt = new Date('2026-03-05T14:30:00Z');
 const HEADER = 'Northwind Health Plan - Credentialing';
@@ -131,6 +131,62 @@ describe('renderPdf', () => {
     for (const page of pages) expect(count(page, TABLE_HEADER)).toBe(1);
     expect(text).toContain('first w001\n');
     expect(text).toContain('last after last\n');
+  });
+
+  it('is tagged: headings, facts, tables, lists and paragraphs in reading order, the repeated header an artifact', async () => {
+    const bytes = await renderPdf(minutes());
+    const pages = await pdfStructure(bytes);
+    expect(pages.length).toBeGreaterThan(2);
+    const roles = (node: PdfStructureNode): string[] => [node.role, ...node.children.flatMap(roles)];
+    const firstPage = pages[0]!.children[0]!;
+    expect(firstPage.role).toBe('Document');
+    expect(firstPage.children.map((c) => c.role)).toEqual([
+      'H1',
+      'H2',
+      'L',
+      'H3',
+      'Table',
+      'P',
+      'H2',
+      'Table',
+    ]);
+    expect(firstPage.children[2]!.children.map((li) => li.children.map((c) => c.role))).toEqual([
+      ['Lbl', 'LBody'],
+      ['Lbl', 'LBody'],
+      ['Lbl', 'LBody'],
+    ]);
+    // The facts block: one row per fact, the label a row header.
+    expect(firstPage.children[4]!.children.map((tr) => tr.children.map((c) => c.role))).toEqual([
+      ['TH', 'TD'],
+      ['TH', 'TD'],
+    ]);
+    // PDF.js gives each page the elements with content on it, their cells with content as Span
+    // children. The decisions' header row is drawn again on later pages as an artifact, not tagged,
+    // so a screen reader reads it once: no header cell has content past page 1.
+    const cellsWithContent = (node: PdfStructureNode, role: string): number =>
+      (node.role === role && node.children.some((c) => c.role === 'Span') ? 1 : 0) +
+      node.children.reduce((sum, c) => sum + cellsWithContent(c, role), 0);
+    expect(cellsWithContent(pages[0]!, 'TH')).toBe(2 + 3); // the facts' labels, the decisions' header
+    expect(pages.slice(1).map((page) => cellsWithContent(page, 'TH'))).toEqual(pages.slice(1).map(() => 0));
+    const dataCells = pages.reduce((sum, page) => sum + cellsWithContent(page, 'TD'), 0);
+    expect(dataCells).toBeGreaterThanOrEqual(2 + 150 * 3);
+    expect(roles(pages.at(-1)!)).toContain('P'); // 'Minutes approved by the chair.'
+  });
+
+  it('writes the footer line at the bottom left of every page, the page number at the right', async () => {
+    const footer = `Snapshot version 3 · SHA-256 ${'0123456789abcdef'.repeat(4)}`;
+    const bytes = await renderPdf(minutes({ footer }));
+    const { pages } = await pdfInfo(bytes);
+    const items = await extractTextItems(new Uint8Array(bytes));
+    for (let page = 0; page < pages; page++) {
+      const onPage = items.items[page]!;
+      const line = onPage.find((i) => i.str.startsWith('Snapshot version 3'));
+      const number = onPage.find((i) => i.str === `Page ${page + 1} of ${pages}`);
+      expect(line?.str).toBe(footer);
+      expect(line!.x).toBeCloseTo(54, 0);
+      expect(number!.x + number!.width).toBeCloseTo(612 - 54, 0);
+      expect(number!.y).toBeCloseTo(line!.y, 0);
+    }
   });
 
   it('sets the document info from the spec; the same spec gives the same bytes', async () => {

@@ -7,6 +7,11 @@
  * The layout is ours, not pdfkit's text flow: every text is wrapped into lines here, so a table row
  * can continue on the next page under a repeated header row, and every page break is decided in
  * one place (`Layout.ensure`). All lengths below are in points (1/72 inch).
+ *
+ * Tagged PDF (ISO 32000-1 §14.8, issue 33 item 1): the body is a structure tree a screen reader reads
+ * in order: Document > H1/H2, P, L > LI > LBody, Table > TR > TH/TD (the facts block is a two-column
+ * table, label as a row header), each drawn line a Span in its element. Rules, shading and the page
+ * header and footer are marked as artifacts (not read). The document's language is en-US.
  */
 import PDFDocument from 'pdfkit';
 
@@ -43,6 +48,11 @@ export interface PdfDocumentSpec {
   createdAt: Date;
   /** One line at the top of every page (e.g. the organization's name); cut at the page width. */
   header?: string;
+  /**
+   * One line at the bottom left of every page (e.g. the snapshot's version and hash), 'Page N of M'
+   * then at the bottom right instead of centred; cut to leave the page number room.
+   */
+  footer?: string;
   blocks: readonly PdfBlock[];
 }
 
@@ -107,6 +117,7 @@ export async function renderPdf(spec: PdfDocumentSpec): Promise<Buffer> {
     bufferPages: true,
     displayTitle: true,
     lang: 'en-US',
+    tagged: true,
     info: {
       Title: clean(spec.title),
       // Absent, not undefined: pdfkit hashes every info key into the file ID and throws on undefined.
@@ -125,22 +136,30 @@ export async function renderPdf(spec: PdfDocumentSpec): Promise<Buffer> {
   });
 
   const layout = new Layout(doc);
-  layout.flow(TEXT.title, layout.wrap(TEXT.title, spec.title, CONTENT_WIDTH), LEFT);
+  const root = doc.struct('Document');
+  doc.addStructure(root);
+  layout.within(root, 'H1', () =>
+    layout.flow(TEXT.title, layout.wrap(TEXT.title, spec.title, CONTENT_WIDTH), LEFT),
+  );
   layout.y += 10;
-  for (const block of spec.blocks) drawBlock(layout, block);
+  for (const block of spec.blocks) drawBlock(layout, root, block);
+  root.end();
 
   const { start, count } = doc.bufferedPageRange();
   for (let page = start; page < start + count; page++) {
     doc.switchToPage(page);
-    if (spec.header)
-      layout.line(TEXT.margin, layout.wrap(TEXT.margin, spec.header, CONTENT_WIDTH)[0]!, LEFT, 30);
-    const footer = `Page ${page + 1} of ${count}`;
-    layout.line(
-      TEXT.margin,
-      footer,
-      (PAGE.width - layout.widthOf(TEXT.margin, footer)) / 2,
-      BODY_BOTTOM + 18,
-    );
+    layout.artifact('Pagination', () => {
+      if (spec.header)
+        layout.line(TEXT.margin, layout.wrap(TEXT.margin, spec.header, CONTENT_WIDTH)[0]!, LEFT, 30);
+      const pageNumber = `Page ${page + 1} of ${count}`;
+      const numberWidth = layout.widthOf(TEXT.margin, pageNumber);
+      if (spec.footer) {
+        const room = CONTENT_WIDTH - numberWidth - 12;
+        layout.line(TEXT.margin, layout.wrap(TEXT.margin, spec.footer, room)[0]!, LEFT, BODY_BOTTOM + 18);
+      }
+      const x = spec.footer ? LEFT + CONTENT_WIDTH - numberWidth : (PAGE.width - numberWidth) / 2;
+      layout.line(TEXT.margin, pageNumber, x, BODY_BOTTOM + 18);
+    });
   }
   doc.end();
   return done;
@@ -202,7 +221,61 @@ class Layout {
   /** Where this page's body starts (below a repeated table header): nothing breaks before it. */
   top = BODY_TOP;
 
+  /** The structure element the lines drawn now belong to (each line a Span in it); null for artifacts. */
+  private parent: PDFKit.PDFStructureElement | null = null;
+  private inArtifact = false;
+
   constructor(readonly doc: PDFKit.PDFDocument) {}
+
+  /** Runs `draw` with its lines tagged as a new `type` element, child of `parent`; returns the element. */
+  within(
+    parent: PDFKit.PDFStructureElement,
+    type: string,
+    draw: (element: PDFKit.PDFStructureElement) => void,
+  ): PDFKit.PDFStructureElement {
+    const element = this.doc.struct(type);
+    parent.add(element);
+    const outer = this.parent;
+    this.parent = element;
+    try {
+      draw(element);
+    } finally {
+      this.parent = outer;
+    }
+    element.end();
+    return element;
+  }
+
+  /** Runs `draw` with its lines tagged in `element` (made and ended by the caller). */
+  into(element: PDFKit.PDFStructureElement, draw: () => void): void {
+    const outer = this.parent;
+    this.parent = element;
+    try {
+      draw();
+    } finally {
+      this.parent = outer;
+    }
+  }
+
+  /** Runs `draw` as an artifact (rules, shading, page header and footer): not read by screen readers. */
+  artifact(type: 'Pagination' | 'Layout', draw: () => void): void {
+    // pdfkit closes an open artifact when another starts: an artifact inside one is part of it.
+    if (this.inArtifact) {
+      draw();
+      return;
+    }
+    const outer = this.parent;
+    this.inArtifact = true;
+    this.parent = null;
+    this.doc.markContent('Artifact', { type });
+    try {
+      draw();
+    } finally {
+      this.doc.endMarkedContent();
+      this.parent = outer;
+      this.inArtifact = false;
+    }
+  }
 
   newPage(): void {
     this.doc.addPage();
@@ -224,7 +297,10 @@ class Layout {
       .font(style.font)
       .fontSize(style.size)
       .fillColor(style.color ?? 'black')
-      .text(text, x, y, { lineBreak: false });
+      .text(text, x, y, {
+        lineBreak: false,
+        ...(this.parent && { structParent: this.parent, structType: 'Span' }),
+      });
   }
 
   /** Lines at `x`, one below the other from the cursor, continuing on new pages. */
@@ -279,52 +355,72 @@ class Layout {
   }
 }
 
-function drawBlock(layout: Layout, block: PdfBlock): void {
+function drawBlock(layout: Layout, root: PDFKit.PDFStructureElement, block: PdfBlock): void {
   switch (block.kind) {
     case 'heading': {
       const style = block.level === 2 ? TEXT.h2 : TEXT.h1;
       const lines = layout.wrap(style, block.text, CONTENT_WIDTH);
       layout.y += layout.y > layout.top ? 6 : 0;
       layout.ensure(lines.length * style.leading + 2 * TEXT.body.leading);
-      layout.flow(style, lines, LEFT);
+      layout.within(root, block.level === 2 ? 'H3' : 'H2', () => layout.flow(style, lines, LEFT));
       layout.y += 4;
       return;
     }
     case 'paragraph':
-      layout.flow(TEXT.body, layout.wrap(TEXT.body, block.text, CONTENT_WIDTH), LEFT);
+      layout.within(root, 'P', () =>
+        layout.flow(TEXT.body, layout.wrap(TEXT.body, block.text, CONTENT_WIDTH), LEFT),
+      );
       layout.y += 6;
       return;
     case 'facts': {
       const valueX = LEFT + FACT_LABEL_WIDTH + FACT_GAP;
-      for (const { label, value } of block.rows) {
-        const labels = layout.wrap(TEXT.label, label, FACT_LABEL_WIDTH);
-        const values = layout.wrap(TEXT.body, value, LEFT + CONTENT_WIDTH - valueX);
-        for (let i = 0; i < Math.max(labels.length, values.length); i++) {
-          layout.ensure(TEXT.body.leading);
-          if (i < labels.length) layout.line(TEXT.label, labels[i]!, LEFT, layout.y);
-          if (i < values.length) layout.line(TEXT.body, values[i]!, valueX, layout.y);
-          layout.y += TEXT.body.leading;
+      layout.within(root, 'Table', (table) => {
+        for (const { label, value } of block.rows) {
+          const labels = layout.wrap(TEXT.label, label, FACT_LABEL_WIDTH);
+          const values = layout.wrap(TEXT.body, value, LEFT + CONTENT_WIDTH - valueX);
+          layout.within(table, 'TR', (row) => {
+            const th = layout.doc.struct('TH');
+            const td = layout.doc.struct('TD');
+            row.add(th);
+            row.add(td);
+            for (let i = 0; i < Math.max(labels.length, values.length); i++) {
+              layout.ensure(TEXT.body.leading);
+              if (i < labels.length)
+                layout.into(th, () => layout.line(TEXT.label, labels[i]!, LEFT, layout.y));
+              if (i < values.length)
+                layout.into(td, () => layout.line(TEXT.body, values[i]!, valueX, layout.y));
+              layout.y += TEXT.body.leading;
+            }
+            th.end();
+            td.end();
+          });
+          layout.y += 3;
         }
-        layout.y += 3;
-      }
+      });
       layout.y += 3;
       return;
     }
     case 'table':
-      drawTable(layout, block);
+      layout.within(root, 'Table', (table) => drawTable(layout, table, block));
       layout.y += 8;
       return;
     case 'list':
-      for (const item of block.items) {
-        layout.ensure(TEXT.body.leading);
-        layout.line(TEXT.body, '•', LEFT + 3, layout.y);
-        layout.flow(
-          TEXT.body,
-          layout.wrap(TEXT.body, item, CONTENT_WIDTH - BULLET_INDENT),
-          LEFT + BULLET_INDENT,
-        );
-        layout.y += 2;
-      }
+      layout.within(root, 'L', (list) => {
+        for (const item of block.items) {
+          layout.ensure(TEXT.body.leading);
+          layout.within(list, 'LI', (li) => {
+            layout.within(li, 'Lbl', () => layout.line(TEXT.body, '•', LEFT + 3, layout.y));
+            layout.within(li, 'LBody', () =>
+              layout.flow(
+                TEXT.body,
+                layout.wrap(TEXT.body, item, CONTENT_WIDTH - BULLET_INDENT),
+                LEFT + BULLET_INDENT,
+              ),
+            );
+          });
+          layout.y += 2;
+        }
+      });
       layout.y += 4;
       return;
     case 'spacer':
@@ -335,27 +431,41 @@ function drawBlock(layout: Layout, block: PdfBlock): void {
   }
 }
 
-function drawTable(layout: Layout, table: Extract<PdfBlock, { kind: 'table' }>): void {
+function drawTable(
+  layout: Layout,
+  table: PDFKit.PDFStructureElement,
+  block: Extract<PdfBlock, { kind: 'table' }>,
+): void {
   const doc = layout.doc;
-  const widths = columnWidths(table);
+  const widths = columnWidths(block);
   const cells = (texts: readonly string[], style: TextStyle) =>
     texts.map((text, i) => layout.wrap(style, text, widths[i]! - 2 * CELL_PADDING));
-  const header = cells(table.columns, TEXT.headerCell);
+  const header = cells(block.columns, TEXT.headerCell);
   const heightOf = (lines: number) => lines * TEXT.cell.leading + 2 * CELL_PADDING;
   const headerHeight = heightOf(Math.max(...header.map((c) => c.length)));
   // A header taller than a third of the page is drawn once only: repeated, it would crowd out rows.
   const repeatHeader = headerHeight <= (BODY_BOTTOM - BODY_TOP) / 3;
 
-  /** One row, split across pages when it is taller than the room left: its lines carry on below. */
-  const drawRow = (row: string[][], isHeader: boolean): void => {
+  /**
+   * One row, split across pages when it is taller than the room left: its lines carry on below.
+   * `row` is the TR element the cells' lines are tagged in; a repeated header row is an artifact
+   * (null), so a screen reader reads the header once.
+   */
+  const drawRow = (
+    cellLines: string[][],
+    isHeader: boolean,
+    row: PDFKit.PDFStructureElement | null,
+  ): void => {
     const style = isHeader ? TEXT.headerCell : TEXT.cell;
-    const total = Math.max(1, ...row.map((c) => c.length));
+    const elements = row ? cellLines.map(() => doc.struct(isHeader ? 'TH' : 'TD')) : [];
+    for (const element of elements) row!.add(element);
+    const total = Math.max(1, ...cellLines.map((c) => c.length));
     for (let from = 0; from < total; ) {
       const room = Math.floor((BODY_BOTTOM - layout.y - 2 * CELL_PADDING) / style.leading);
       if (room < total - from && layout.y > layout.top) {
         layout.newPage();
         if (!isHeader && repeatHeader) {
-          drawRow(header, true);
+          layout.artifact('Layout', () => drawRow(header, true, null));
           layout.top = layout.y;
         }
         continue;
@@ -363,23 +473,31 @@ function drawTable(layout: Layout, table: Extract<PdfBlock, { kind: 'table' }>):
       const lines = Math.max(1, Math.min(room, total - from));
       const height = heightOf(lines);
       let x = LEFT;
-      row.forEach((cell, i) => {
+      cellLines.forEach((cell, i) => {
         const width = widths[i]!;
-        if (isHeader) doc.rect(x, layout.y, width, height).fill('#e8e8e8');
-        doc.rect(x, layout.y, width, height).lineWidth(0.5).stroke('#777777');
-        cell.slice(from, from + lines).forEach((text, k) => {
-          layout.line(style, text, x + CELL_PADDING, layout.y + CELL_PADDING + k * style.leading);
+        layout.artifact('Layout', () => {
+          if (isHeader) doc.rect(x, layout.y, width, height).fill('#e8e8e8');
+          doc.rect(x, layout.y, width, height).lineWidth(0.5).stroke('#777777');
         });
+        const draw = () =>
+          cell.slice(from, from + lines).forEach((text, k) => {
+            layout.line(style, text, x + CELL_PADDING, layout.y + CELL_PADDING + k * style.leading);
+          });
+        if (elements[i]) layout.into(elements[i]!, draw);
+        else draw();
         x += width;
       });
       layout.y += height;
       from += lines;
     }
+    for (const element of elements) element.end();
   };
 
   layout.ensure(headerHeight + heightOf(1));
-  drawRow(header, true);
-  for (const row of table.rows) drawRow(cells(row, TEXT.cell), false);
+  layout.within(table, 'TR', (row) => drawRow(header, true, row));
+  for (const cellTexts of block.rows) {
+    layout.within(table, 'TR', (row) => drawRow(cells(cellTexts, TEXT.cell), false, row));
+  }
 }
 
 /** Column widths in points, summing to the page's content width. */

@@ -45,3 +45,33 @@ export async function pdfInfo(bytes: Uint8Array): Promise<PdfInfo> {
     await pdf.loadingTask.destroy(); // as unpdf does itself; this PDF.js build has no `pdf.destroy()`
   }
 }
+
+/** A node of a tagged PDF's structure tree: its role (H1, P, Table, TR, TD, ...) and children. */
+export interface PdfStructureNode {
+  role: string;
+  children: PdfStructureNode[];
+}
+
+/**
+ * The structure tree of a tagged PDF (ISO 32000-1 §14.7), page by page as PDF.js reads it: one root
+ * per page holding the elements with content on that page. Marked-content leaves are left out, so a
+ * node's children are elements only; `[]` for a page without tags.
+ */
+export async function pdfStructure(bytes: Uint8Array): Promise<PdfStructureNode[]> {
+  const pdf = await getDocumentProxy(new Uint8Array(bytes));
+  type Raw = { role?: string; children?: Raw[] };
+  const toNode = (raw: Raw): PdfStructureNode => ({
+    role: raw.role ?? '',
+    children: (raw.children ?? []).filter((c) => typeof c.role === 'string').map(toNode),
+  });
+  try {
+    const pages: PdfStructureNode[] = [];
+    for (let n = 1; n <= pdf.numPages; n++) {
+      const tree = (await (await pdf.getPage(n)).getStructTree()) as Raw | null;
+      pages.push(tree ? toNode(tree) : { role: 'Root', children: [] });
+    }
+    return pages;
+  } finally {
+    await pdf.loadingTask.destroy();
+  }
+}

@@ -7,18 +7,10 @@
  */
 import { Alert, Anchor, List, Stack, Text } from '@mantine/core';
 import { formatIsoDay } from '../../../domain/calendar.ts';
-import { type Decider, decisionTrackLabel } from '../../../domain/committee/committee-decisions.ts';
+import { deciderLabel, decisionTrackLabel } from '../../../domain/committee/committee-decisions.ts';
 import { letterUrl } from '../../app/provider-review.ts';
 import { formatDate } from '../../format.ts';
 import type { AdminReview } from './review-api.ts';
-
-/** Who decided, as the page says it. */
-const deciderText: Record<Decider, string> = {
-  administrator: 'an administrator (before staff roles)',
-  medical_director: 'the Medical Director (clean file)',
-  committee: 'the Credentialing Committee',
-  integration: 'the workflow integration',
-};
 
 /** The file's decision list, deferral or decision, or nothing while none applies. */
 export function DecisionRouting({ review }: { review: AdminReview }) {
@@ -32,7 +24,7 @@ export function DecisionRouting({ review }: { review: AdminReview }) {
     return (
       <Stack gap={4}>
         <Text size="sm">
-          Decided by {deciderText[by]}
+          Decided by {deciderLabel[by]}
           {review.decidedAt ? ` on ${formatDate(review.decidedAt)}` : ''}.
           {effectiveDate ? ` Effective ${formatIsoDay(effectiveDate)}.` : ''}
           {conditions ? ` Conditions: ${conditions}` : ''}
