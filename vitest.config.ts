@@ -1,5 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * @medplum/core 5 (the FHIR validator of server/fhir's tests) needs a global WebSocket at import:
+ * Node 22+ has one, Node 20 only behind --experimental-websocket.
+ */
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+
 /** Unit and integration tests (real PostgreSQL: embedded, or DATABASE_URL's server). */
 export default defineConfig({
   test: {
@@ -14,6 +20,7 @@ export default defineConfig({
     globalSetup: ['tests/global-setup.ts'],
     setupFiles: ['tests/setup.ts'],
     pool: 'forks',
+    execArgv: nodeMajor < 22 ? ['--experimental-websocket'] : [],
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,

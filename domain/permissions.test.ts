@@ -30,6 +30,7 @@ const table: Record<Permission, string> = {
   'read:meeting:member':      '. . . . Y .',
   'manage:meeting:any':       '. Y Y Y . .',
   'manage:staff:any':         '. Y . . . .',
+  'manage:api_client:any':    '. Y . . . .',
 };
 const columns: AccessRole[] = ['user', 'admin', 'specialist', 'medical_director', 'committee', 'auditor'];
 

@@ -55,6 +55,8 @@ export const permissionsByRole = {
     'manage:meeting:any',
     /** Grant and revoke staff roles (issue 32 item 2). */
     'manage:staff:any',
+    /** Register and revoke API clients, the machines that read FHIR and rosters (issue 33 item 4). */
+    'manage:api_client:any',
   ],
   specialist: [...staffReads, 'send:notification:any', 'review:application:any', 'manage:meeting:any'],
   /** 'Approve' of a clean file and 'Send to Committee' (issue 32 item 4): `decide:application:any`. */

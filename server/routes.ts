@@ -3,6 +3,8 @@
  * architecture reads from this list.
  */
 import { adminRoutes } from './admin/admin.routes.ts';
+import { apiClientRoutes } from './api-clients/api-clients.routes.ts';
+import { oauthTokenRoutes } from './api-clients/oauth-token.routes.ts';
 import type { AppInstance } from './app-types.ts';
 import { sectionConfirmationRoutes } from './applications/section-confirmations.routes.ts';
 import { assignmentRoutes } from './assignment/assignment.routes.ts';
@@ -13,6 +15,7 @@ import { credentialUpdateRoutes } from './credential-updates/credential-updates.
 import { credentialRoutes } from './credentials/credentials.routes.ts';
 import { cycleRoutes } from './cycles/cycles.routes.ts';
 import { documentRoutes } from './documents/documents.routes.ts';
+import { fhirRoutes } from './fhir/fhir.routes.ts';
 import { notificationRoutes } from './notifications/notifications.routes.ts';
 import { sectionRoutes } from './sections/sections.routes.ts';
 import { staffRoutes } from './staff/staff.routes.ts';
@@ -36,4 +39,9 @@ export async function featureRoutes(app: AppInstance) {
   await app.register(meetingRoutes);
   // Item 6: decision letters and appeals.
   await app.register(appealRoutes);
+  // Issue 33 item 4: API clients (admin) and the OAuth token endpoint of machine clients.
+  await app.register(apiClientRoutes);
+  await app.register(oauthTokenRoutes);
+  // Issue 33 item 3: the FHIR R4 directory API and Bulk Data $export, outside /api (bearer tokens only).
+  await app.register(fhirRoutes, { prefix: '/fhir' });
 }

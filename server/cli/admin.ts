@@ -4,7 +4,9 @@
  * medical-director, committee or auditor; domain/roles.ts `staffRoleCliName`). Administrators also
  * manage roles on the 'Staff' tab; this is how the first administrator is made. `npm run admin -- reset-2fa <email>`: remove a
  * lost second factor (issue 16); the user sets up a new one at the next sign-in (administrators) or
- * may (providers); their sessions end. Revoking the admin role keeps the user's factor. Works while
+ * may (providers); their sessions end. Revoking the admin role keeps the user's factor.
+ * `npm run admin -- api-client create NAME --scope SCOPE ... | list | revoke CLIENT_ID`: API clients
+ * (issue 33 item 4, server/api-clients/api-clients.cli.ts); `create` prints the secret once. Works while
  * the server runs: with the embedded database it connects to the running cluster. Every change is
  * written to the audit log.
  *
@@ -23,6 +25,11 @@ import {
   staffRoleOfCliName,
   staffRoles,
 } from '../../domain/roles.ts';
+import {
+  apiClientUsage,
+  parseApiClientCommand,
+  runApiClientCommand,
+} from '../api-clients/api-clients.cli.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { notifySessionsRevoked } from '../auth/session-revocations.ts';
 import { type DatabaseHandle, openDatabase } from '../db/client.ts';
@@ -33,7 +40,8 @@ import { changeStaffRoles } from '../staff/staff-roles.service.ts';
 
 const roleNames = staffRoles.map((role) => staffRoleCliName[role]).join(', ');
 const usage = `Usage: npm run admin -- grant <email> [--role ROLE] | npm run admin -- revoke <email> [--role ROLE] | npm run admin -- reset-2fa <email>
-ROLE is one of ${roleNames} (default administrator).`;
+ROLE is one of ${roleNames} (default administrator).
+${apiClientUsage}`;
 const pointAtServer =
   "Set DATA_DIR to the server's data directory, or DATABASE_URL to the server's database, as the server has them.";
 
@@ -154,7 +162,25 @@ async function resetSecondFactor(database: DatabaseHandle, userId: string, email
   );
 }
 
+/** `api-client ...` (issue 33 item 4): exit 2 on a wrong command line, else run it on the server's database. */
+async function apiClientMain(args: string[]) {
+  const command = parseApiClientCommand(args);
+  if ('error' in command) {
+    console.error(`${command.error}\n${usage}`);
+    process.exit(2);
+  }
+  const target = await openServerDatabase(loadEnv(), pino({ level: 'warn' }));
+  try {
+    await assertServerSchema(target);
+    console.log(await runApiClientCommand(target.database.db, command, new Date()));
+  } finally {
+    await target.close();
+  }
+  process.exit(0);
+}
+
 async function main() {
+  if (process.argv[2] === 'api-client') return apiClientMain(process.argv.slice(3));
   const [command, email, ...options] = process.argv.slice(2);
   if ((command !== 'grant' && command !== 'revoke' && command !== 'reset-2fa') || !email) {
     console.error(usage);

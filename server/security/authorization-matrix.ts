@@ -282,6 +282,23 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
     expected: staffOnly('read:audit:any'),
     request: () => ({ path: '/api/admin/audit-log' }),
   },
+  // API clients (issue 33 item 4): Administrators only. The admin registers one client; the revoke
+  // names no client (404 past authorization), so the other rows see it live.
+  'GET /api/admin/api-clients': {
+    expected: staffOnly('manage:api_client:any'),
+    request: () => ({ path: '/api/admin/api-clients' }),
+  },
+  'POST /api/admin/api-clients': {
+    expected: staffOnly('manage:api_client:any', 201),
+    request: () => ({
+      path: '/api/admin/api-clients',
+      body: { name: 'Matrix client', scopes: ['roster.read'] },
+    }),
+  },
+  'POST /api/admin/api-clients/:id/revoke': {
+    expected: staffOnly('manage:api_client:any', 404),
+    request: () => ({ path: '/api/admin/api-clients/00000000-0000-4000-8000-000000000000/revoke', body: {} }),
+  },
   // The 'Staff' tab (issue 32 item 2): administrators only. Provider A's roles set to none, as they
   // are: past authorization, nothing changes.
   'GET /api/admin/staff': {

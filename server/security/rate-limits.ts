@@ -22,6 +22,9 @@
  * Mail-sending requests (sign-up, password reset, verification re-send): per email AND address, and a
  * ceiling per email so nobody can bury an inbox. Uploads: per user. Every /api/auth/* request and the
  * web's client event reports: per client address (issue 12: these were in one process's memory).
+ *
+ * API clients (issue 33 item 4): `POST /oauth/token` per address and tokens issued per client
+ * (TOKEN_REQUESTS), and bearer-token requests per client (API_CLIENT_READS).
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
@@ -105,6 +108,24 @@ export const BACKUP_CODE_REUSED_MESSAGE =
 
 export const UPLOADS = {
   perUser: 30,
+  windowSeconds: 60,
+} as const;
+
+/**
+ * `POST /oauth/token` (issue 33 item 4). Per client address, every request, before the client is
+ * authenticated (AUTH_IP_RATE_LIMIT switches it off with the /api/auth limits); per authenticated
+ * client, the tokens issued, so nobody without the secret can spend a client's allowance. A token
+ * lives 5 minutes: 30 a minute lets many workers each fetch their own.
+ */
+export const TOKEN_REQUESTS = {
+  perAddress: 120,
+  perClient: 30,
+  windowSeconds: 60,
+} as const;
+
+/** Bearer-token requests (FHIR reads, roster downloads) per API client per minute (issue 33 item 4). */
+export const API_CLIENT_READS = {
+  perClient: 600,
   windowSeconds: 60,
 } as const;
 
@@ -197,6 +218,22 @@ export interface RateLimits {
    * @throws RateLimitedError
    */
   beforeClientEvent(ip: string): Promise<void>;
+  /**
+   * Before a `POST /oauth/token` request from `ip` (TOKEN_REQUESTS.perAddress); nothing when the
+   * per-address limits are off (AUTH_IP_RATE_LIMIT=false).
+   * @throws RateLimitedError
+   */
+  beforeTokenRequest(ip: string): Promise<void>;
+  /**
+   * Before a token is issued to the authenticated API client `apiClientId` (TOKEN_REQUESTS.perClient).
+   * @throws RateLimitedError
+   */
+  beforeTokenIssue(apiClientId: string): Promise<void>;
+  /**
+   * Before a bearer-token request of API client `apiClientId` is served (API_CLIENT_READS).
+   * @throws RateLimitedError
+   */
+  beforeApiClientRead(apiClientId: string): Promise<void>;
 }
 
 export interface RateLimitOptions {
@@ -247,6 +284,13 @@ export function createRateLimits(pool: pg.Pool, options: RateLimitOptions = {}):
     AUTH_REQUESTS_PER_ADDRESS.windowSeconds,
   );
   const clientEvents = limiter('client-events', CLIENT_EVENTS.perAddress, CLIENT_EVENTS.windowSeconds);
+  const tokenAddress = limiter('token-address', TOKEN_REQUESTS.perAddress, TOKEN_REQUESTS.windowSeconds);
+  const tokenClient = limiter('token-client', TOKEN_REQUESTS.perClient, TOKEN_REQUESTS.windowSeconds);
+  const apiClientReads = limiter(
+    'api-client-reads',
+    API_CLIENT_READS.perClient,
+    API_CLIENT_READS.windowSeconds,
+  );
   const tooManyFromAddress = (refused: RateLimiterRes) => {
     const seconds = secondsOf(refused);
     return new RateLimitedError(
@@ -381,6 +425,34 @@ export function createRateLimits(pool: pg.Pool, options: RateLimitOptions = {}):
     async beforeClientEvent(ip) {
       const refused = await tryConsume(clientEvents, hashKey(ip));
       if (refused) throw tooManyFromAddress(refused);
+    },
+
+    async beforeTokenRequest(ip) {
+      if (!perAddressAuthLimits) return;
+      const refused = await tryConsume(tokenAddress, hashKey(ip));
+      if (refused) throw tooManyFromAddress(refused);
+    },
+
+    async beforeTokenIssue(apiClientId) {
+      const refused = await tryConsume(tokenClient, hashKey(apiClientId));
+      if (refused) {
+        const seconds = secondsOf(refused);
+        throw new RateLimitedError(
+          `This client may get at most ${TOKEN_REQUESTS.perClient} tokens a minute; each lasts 5 minutes. Try again in ${describeWait(seconds)}.`,
+          seconds,
+        );
+      }
+    },
+
+    async beforeApiClientRead(apiClientId) {
+      const refused = await tryConsume(apiClientReads, hashKey(apiClientId));
+      if (refused) {
+        const seconds = secondsOf(refused);
+        throw new RateLimitedError(
+          `This client may make at most ${API_CLIENT_READS.perClient} requests a minute. Try again in ${describeWait(seconds)}.`,
+          seconds,
+        );
+      }
     },
   };
 }

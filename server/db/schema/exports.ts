@@ -3,8 +3,11 @@
  *
  * - api_clients: the machine clients an administrator registers ('API Client'): a name, the scopes
  *   it may be granted (`system/Practitioner.read`, `system/*.read`, `roster.read`), and the SHA-256 of
- *   its secret (a 256-bit random value, so a fast hash is enough: nothing to guess). Revoking a client
- *   refuses every token it holds.
+ *   its secret (a 256-bit random value, so a fast hash is enough: nothing to guess). Optionally its
+ *   public JSON Web Key Set (migration 0026), for SMART Backend Services' signed JWT assertion
+ *   (`private_key_jwt`, RFC 7523). Revoking a client refuses every token it holds.
+ * - api_client_assertion_jtis: the `jti` of every assertion accepted, until the assertion expires,
+ *   so an assertion is never accepted twice (RFC 7523 §3 item 7; migration 0026).
  * - api_client_tokens: the short-lived bearer tokens of `POST /oauth/token` (OAuth 2.0 client
  *   credentials), by the SHA-256 of the token; never the token itself.
  * - fhir_export_jobs, fhir_export_files: a Bulk Data `$export` (FHIR Bulk Data Access IG, the async
@@ -23,6 +26,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { PublicJwks } from '../../../domain/api-clients.ts';
 import { user } from './auth.ts';
 
 export const apiClients = pgTable('api_clients', {
@@ -38,7 +42,26 @@ export const apiClients = pgTable('api_clients', {
   revokedAt: timestamp('revoked_at', { withTimezone: true }),
   revokedBy: text('revoked_by').references(() => user.id, { onDelete: 'set null' }),
   lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  /**
+   * The client's public JSON Web Key Set (`{ keys: [...] }`, RS384 or ES384 keys, public members
+   * only: domain/api-clients.ts `checkPublicJwks`), for `private_key_jwt`; null = secret only.
+   */
+  jwks: jsonb('jwks').$type<PublicJwks>(),
 });
+
+export const apiClientAssertionJtis = pgTable(
+  'api_client_assertion_jtis',
+  {
+    apiClientId: uuid('api_client_id')
+      .notNull()
+      .references(() => apiClients.id, { onDelete: 'cascade' }),
+    /** Hex SHA-256 of the assertion's `jti` (bounded, whatever the client sent). */
+    jtiHash: text('jti_hash').notNull(),
+    /** The assertion's `exp` plus the clock tolerance: the `jti` may not be used again before. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.apiClientId, t.jtiHash] })],
+);
 
 export const apiClientTokens = pgTable(
   'api_client_tokens',
