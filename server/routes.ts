@@ -15,6 +15,7 @@ import { credentialUpdateRoutes } from './credential-updates/credential-updates.
 import { credentialRoutes } from './credentials/credentials.routes.ts';
 import { cycleRoutes } from './cycles/cycles.routes.ts';
 import { documentRoutes } from './documents/documents.routes.ts';
+import { exportRoutes } from './exports/exports.routes.ts';
 import { fhirRoutes } from './fhir/fhir.routes.ts';
 import { notificationRoutes } from './notifications/notifications.routes.ts';
 import { sectionRoutes } from './sections/sections.routes.ts';
@@ -39,6 +40,8 @@ export async function featureRoutes(app: AppInstance) {
   await app.register(meetingRoutes);
   // Item 6: decision letters and appeals.
   await app.register(appealRoutes);
+  // Issue 33: the file summary PDF and the rosters.
+  await app.register(exportRoutes);
   // Issue 33 item 4: API clients (admin) and the OAuth token endpoint of machine clients.
   await app.register(apiClientRoutes);
   await app.register(oauthTokenRoutes);

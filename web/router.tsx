@@ -52,6 +52,14 @@ const adminTabPanels: AdminTabPanels = {
   committee: lazy(() =>
     import('./features/committee/committee-tab.tsx').then((m) => ({ default: m.CommitteeTab })),
   ),
+  // 'API Clients' (issue 33 item 4).
+  apiClients: lazy(() =>
+    import('./features/api-clients/api-clients-tab.tsx').then((m) => ({ default: m.ApiClientsTab })),
+  ),
+  // 'Export Roster' (issue 33 item 2).
+  exportRoster: lazy(() =>
+    import('./features/exports/export-roster.tsx').then((m) => ({ default: m.ExportRosterButton })),
+  ),
 };
 const ReviewPage = lazyPage(() => import('./features/review/review-page.tsx'));
 const MeetingPage = lazyPage(() => import('./features/committee/meeting-page.tsx'));

@@ -280,12 +280,23 @@ export const expiringListItemSchema = z.object({
   applicationId: z.uuid(),
   /** What the provider calls it: 'Medical License IL-20 (IL)', 'MedPro P-1'. */
   name: z.string(),
+  /** The issuing state (licenses, driver's license, hospital privileges), else null (issue 33 item 2). */
+  state: z.string().nullable(),
+  /** The license or policy number, else null. */
+  number: z.string().nullable(),
   /** `YYYY-MM-DD`. */
   expiresOn: z.iso.date(),
   /** Calendar days from today (UTC); negative once expired. */
   daysLeft: z.number().int(),
   urgency: z.enum(['expired', 'within_7', 'within_30', 'within_60', 'within_90']),
-  provider: z.object({ userId: z.string(), firstName: z.string(), lastName: z.string(), email: z.string() }),
+  provider: z.object({
+    userId: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string(),
+    /** The application's NPI, or null when not given (issue 33 item 2). */
+    npi: z.string().nullable(),
+  }),
 });
 export type ExpiringListItem = z.output<typeof expiringListItemSchema>;
 

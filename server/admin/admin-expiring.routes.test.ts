@@ -25,7 +25,8 @@ import {
 import { EXPIRING_COUNT_CAP, listExpiringCredentials } from './admin-expiring.service.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const HEADER = 'Provider,Email,Credential type,Credential,Section,Expires on,Days left,Status\r\n';
+const HEADER =
+  'Provider,Email,NPI,Credential type,Credential,State,Number,Section,Expires on,Days left,Status,Link\r\n';
 
 /** The body's text, after checking it starts with the UTF-8 byte order mark (fetch's text() drops it). */
 async function csvText(response: Response): Promise<string> {
@@ -69,6 +70,8 @@ beforeAll(async () => {
   const aliceCurrent = await application(alice.userId, 'submitted', 30);
   const aliceDraft = await application(alice.userId, 'draft', 1);
   seen.aliceCurrent = aliceCurrent;
+  // Her NPI, which the CSV carries (issue 33 item 2).
+  await db().insert(personalInformation).values({ applicationId: aliceCurrent, npiNumber: '1234567893' });
   await db()
     .insert(professionalLicenses)
     .values([
@@ -280,14 +283,25 @@ describe('GET /api/admin/expiring-credentials/export', () => {
     expect(records[0]).toEqual([
       'Provider',
       'Email',
+      'NPI',
       'Credential type',
       'Credential',
+      'State',
+      'Number',
       'Section',
       'Expires on',
       'Days left',
       'Status',
+      'Link',
     ]);
-    expect(records.slice(1).map((r) => [r[0], r[2], r[3], r[4], r[5], r[6], r[7]])).toEqual([
+    // Issue 33 item 2: the NPI, the license's state and number, and the link to the file.
+    const review = `${app.runtime.deps.env.appUrl}/admin/applications/${seen.aliceCurrent}`;
+    expect(records.slice(1).map((r) => [r[2], r[5], r[6], r[11]])).toEqual([
+      ['1234567893', '', '', review],
+      ['1234567893', '', '', review],
+      ['1234567893', 'IL', 'IL-20', review],
+    ]);
+    expect(records.slice(1).map((r) => [r[0], r[3], r[4], r[7], r[8], r[9], r[10]])).toEqual([
       [
         'Alice Smith, MD',
         'Certification',
@@ -391,12 +405,16 @@ describe('hospital privileges (issue 31 item 5)', () => {
         [
           'Erin Hall',
           erin.email,
+          '',
           'Hospital privileges',
           'Mercy Hospital (Chicago, IL)',
+          'IL',
+          '',
           'Hospital Affiliations',
           isoDay(15),
           '15',
           '15 days left',
+          `${app.runtime.deps.env.appUrl}/admin/applications/${applicationId}`,
         ],
       ]);
     } finally {

@@ -76,35 +76,50 @@ const presentCardDocument = (d: CardDocument) => ({
   mimeType: d.mimeType,
 });
 
-/** The export's columns (issue 14): one header row, then one record per credential. */
+/**
+ * The export's columns (issue 14; issue 33 item 2 adds NPI, State, Number and Link): one header row,
+ * then one record per credential. 'Link' is the application's review page (APP_URL), where the
+ * provider's file opens.
+ */
 const expiringCsvHeader = [
   'Provider',
   'Email',
+  'NPI',
   'Credential type',
   'Credential',
+  'State',
+  'Number',
   'Section',
   'Expires on',
   'Days left',
   'Status',
+  'Link',
 ];
 
-function expiringCsvCells(c: ExpiringListItem) {
+function expiringCsvCells(c: ExpiringListItem, appUrl: string) {
   return [
     `${c.provider.firstName} ${c.provider.lastName}`.trim(),
     c.provider.email,
+    c.provider.npi,
     credentialKindLabel[c.kind],
     c.name,
+    c.state,
+    c.number,
     sectionCatalog[c.sectionKey as keyof typeof sectionCatalog].title,
     c.expiresOn,
     c.daysLeft,
     daysLeftText(c.daysLeft),
+    `${appUrl}/admin/applications/${c.applicationId}`,
   ];
 }
 
 /** The BOM and header, then the records of every batch: text chunks of one batch each. */
-async function* expiringCsv(batches: AsyncIterable<ExpiringListItem[]>): AsyncGenerator<string> {
+async function* expiringCsv(
+  batches: AsyncIterable<ExpiringListItem[]>,
+  appUrl: string,
+): AsyncGenerator<string> {
   yield CSV_BOM + csvRecord(expiringCsvHeader);
-  for await (const batch of batches) yield batch.map((c) => csvRecord(expiringCsvCells(c))).join('');
+  for await (const batch of batches) yield batch.map((c) => csvRecord(expiringCsvCells(c, appUrl))).join('');
 }
 
 // ---- Routes -----------------------------------------------------------------------------------------
@@ -312,7 +327,11 @@ export async function adminRoutes(app: AppInstance) {
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', attachmentDisposition(fileName))
         .header('x-content-type-options', 'nosniff')
-        .send(Readable.from(expiringCsv(expiringCredentialBatches(app.deps.db, filter, now))));
+        .send(
+          Readable.from(
+            expiringCsv(expiringCredentialBatches(app.deps.db, filter, now), app.deps.env.appUrl),
+          ),
+        );
     },
   );
 }

@@ -30,6 +30,7 @@ import {
   certifications,
   hospitalAffiliations,
   malpracticeInsurance,
+  personalInformation,
   professionalLicenses,
 } from '../db/schema/sections.ts';
 import { credentialSourceSelect, credentialSources } from './expiring-credentials.ts';
@@ -199,6 +200,8 @@ export type ExpiringRow = {
   first_name: string | null;
   last_name: string | null;
   email: string | null;
+  /** The application's NPI (Personal Information), for the 'Expiring' CSV (issue 33 item 2). */
+  npi?: string | null;
 };
 
 /**
@@ -213,7 +216,7 @@ export async function readRows(
 ): Promise<ExpiringRow[]> {
   const result = await db.execute<ExpiringRow>(sql`
     select page.*, ${profiles.firstName} as first_name, ${profiles.lastName} as last_name,
-           ${profiles.email} as email
+           ${profiles.email} as email, ${personalInformation.npiNumber} as npi
     from (
       select c.kind, c.row_id, c.application_id, c.expires_on, c.n1, c.n2, c.n3,
              ${providerApplications.userId} as user_id
@@ -222,6 +225,7 @@ export async function readRows(
       limit ${limit} offset ${offset}
     ) page
     left join ${profiles} on ${profiles.userId} = page.user_id
+    left join ${personalInformation} on ${personalInformation.applicationId} = page.application_id
     order by page.expires_on, page.row_id
   `);
   return result.rows;
@@ -246,6 +250,8 @@ export function presentCredential(row: ExpiringRow, now: Date): ExpiringListItem
     rowId: row.row_id,
     applicationId: row.application_id,
     name: credentialSources[row.kind].name([row.n1, row.n2, row.n3]),
+    state: credentialSources[row.kind].state?.([row.n1, row.n2, row.n3]) ?? null,
+    number: credentialSources[row.kind].number?.([row.n1, row.n2, row.n3]) ?? null,
     expiresOn: row.expires_on,
     daysLeft,
     // Every window ends within EXPIRING_WINDOW_DAYS of today, so every row has an urgency.
@@ -255,6 +261,7 @@ export function presentCredential(row: ExpiringRow, now: Date): ExpiringListItem
       firstName: row.first_name ?? '',
       lastName: row.last_name ?? '',
       email: row.email ?? '',
+      npi: row.npi ?? null,
     },
   };
 }

@@ -41,6 +41,10 @@ export interface CredentialSource {
   nameColumns: readonly AnyPgColumn[];
   /** The name the provider knows the row by, from `nameColumns`' values. */
   name(parts: NameParts): string;
+  /** The state that issued it, from the name columns (the 'Expiring' CSV, issue 33 item 2); absent: none. */
+  state?(parts: NameParts): string | null;
+  /** Its number (license number, policy number), from the name columns; absent: none. */
+  number?(parts: NameParts): string | null;
   /**
    * Which rows of the table are credentials of the kind, when not all are (hospital affiliations: the
    * rows holding privileges), as a boolean of the row; absent: every row. Selected as the union's
@@ -65,6 +69,8 @@ export const credentialSources: Record<CredentialKind, CredentialSource> = {
     ],
     name: ([type, number, state]) =>
       joined(type ? licenseTypeLabel[type as LicenseType] : 'License', number, state && `(${state})`),
+    state: ([, , state]) => state ?? null,
+    number: ([, number]) => number ?? null,
   },
   malpractice_insurance: {
     table: malpracticeInsurance,
@@ -73,6 +79,7 @@ export const credentialSources: Record<CredentialKind, CredentialSource> = {
     expiresOn: malpracticeInsurance.expirationDate,
     nameColumns: [malpracticeInsurance.insuranceCompany, malpracticeInsurance.policyNumber],
     name: ([company, policy]) => joined(company ?? 'Malpractice policy', policy),
+    number: ([, policy]) => policy ?? null,
   },
   certification: {
     table: certifications,
@@ -97,6 +104,7 @@ export const credentialSources: Record<CredentialKind, CredentialSource> = {
     expiresOn: personalInformation.driverLicenseExpiration,
     nameColumns: [personalInformation.driverLicenseState],
     name: ([state]) => joined("Driver's license", state),
+    state: ([state]) => state ?? null,
   },
   payor_contract: {
     table: payors,
@@ -116,6 +124,7 @@ export const credentialSources: Record<CredentialKind, CredentialSource> = {
       const place = [city, state].filter(Boolean).join(', ');
       return joined(facility ?? 'Hospital privileges', place && `(${place})`);
     },
+    state: ([, , state]) => state ?? null,
     // Status 'none' is an admitting arrangement, not privileges: nothing of it ends.
     listed: PRIVILEGES_HELD,
   },

@@ -191,11 +191,15 @@ describe('authorization matrix', () => {
       .filter(([key, entry]) => !key.startsWith('GET ') && entry.expected.auditor !== 403)
       .map(([key, entry]) => `${key}: ${entry.expected.auditor}`);
     // Public, the same for every caller: sign-in, the 404 beacon and the signed inbound webhook.
-    expect(writesAllowed).toEqual([
-      'POST /api/client-events/not-found: 204',
-      'POST /api/auth/*: 401',
-      'POST /api/integrations/webhooks: 401',
-    ]);
+    // Their own: the roster's column choice (issue 33 item 2), a preference of their account.
+    expect(writesAllowed.sort()).toEqual(
+      [
+        'POST /api/client-events/not-found: 204',
+        'POST /api/auth/*: 401',
+        'POST /api/integrations/webhooks: 401',
+        'PUT /api/admin/roster/columns: 200',
+      ].sort(),
+    );
   });
 
   it('answers every caller on every route as the table says', async () => {

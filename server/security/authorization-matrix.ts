@@ -442,6 +442,28 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
     expected: staffOnly('read:application:any', 200),
     request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/review` }),
   },
+  // Issue 33 item 2: the roster (of whoever is credentialed: none here, a header only) and its columns.
+  'GET /api/admin/roster.csv': {
+    expected: staffOnly('read:section:any', 200),
+    request: () => ({ path: '/api/admin/roster.csv' }),
+  },
+  'GET /api/admin/roster.xlsx': {
+    expected: staffOnly('read:section:any', 200),
+    request: () => ({ path: '/api/admin/roster.xlsx' }),
+  },
+  'GET /api/admin/roster/columns': {
+    expected: staffOnly('read:section:any', 200),
+    request: () => ({ path: '/api/admin/roster/columns' }),
+  },
+  'PUT /api/admin/roster/columns': {
+    expected: staffOnly('read:section:any', 200),
+    request: () => ({ path: '/api/admin/roster/columns', body: { columns: ['npi', 'last_name'] } }),
+  },
+  // Issue 33 item 1: A's application is completed (version 1), so a reader gets the PDF.
+  'GET /api/admin/applications/:applicationId/file-summary.pdf': {
+    expected: staffOnly('read:application:any', 200),
+    request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/file-summary.pdf` }),
+  },
   'GET /api/admin/applications/:applicationId/versions/:version': {
     expected: staffOnly('read:application:any', 200),
     request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/versions/1` }),

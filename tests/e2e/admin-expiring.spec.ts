@@ -26,7 +26,7 @@ test('an admin lists expiring credentials, filters them and exports the filter a
   await signUpAndConfirm(page, { firstName: 'Omar', lastName: 'Farouk', email });
   await signIn(page, email);
   await expect(page).toHaveURL(/\/dashboard$/);
-  const { base, headers } = await startApplication(page);
+  const { applicationId, base, headers } = await startApplication(page);
   for (const [section, data] of [
     [
       'professional-licenses',
@@ -109,9 +109,13 @@ test('an admin lists expiring credentials, filters them and exports the filter a
   expect(download.suggestedFilename()).toBe(`expiring-credentials-expired-all-${isoDay(0)}.csv`);
   const csv = fs.readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '');
   const lines = csv.trimEnd().split('\r\n');
-  expect(lines[0]).toBe('Provider,Email,Credential type,Credential,Section,Expires on,Days left,Status');
+  expect(lines[0]).toBe(
+    'Provider,Email,NPI,Credential type,Credential,State,Number,Section,Expires on,Days left,Status,Link',
+  );
+  const origin = new URL(page.url()).origin;
   expect(lines.slice(1)).toEqual([
-    `Omar Farouk,${email},Malpractice insurance,MedPro P-1,Malpractice Insurance,${isoDay(-1)},-1,Expired`,
+    // No NPI yet (Personal Information not filled); the policy's number; the link to the file.
+    `Omar Farouk,${email},,Malpractice insurance,MedPro P-1,,P-1,Malpractice Insurance,${isoDay(-1)},-1,Expired,${origin}/admin/applications/${applicationId}`,
   ]);
 
   await page.getByRole('combobox', { name: 'Window' }).click();

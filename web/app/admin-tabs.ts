@@ -28,6 +28,7 @@ export const adminTabs = [
   { value: 'screening', label: 'Screening Matches', permission: 'read:application:any' },
   { value: 'expiring', label: 'Expiring', permission: 'read:provider:any' },
   { value: 'staff', label: 'Staff', permission: 'manage:staff:any' },
+  { value: 'api-clients', label: 'API Clients', permission: 'manage:api_client:any' },
 ] as const satisfies readonly {
   value: string;
   label: string;

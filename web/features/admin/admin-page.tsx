@@ -100,20 +100,34 @@ function Counter({
  * The page's heading with the Admin badge (spec §2 /admin). Sign Out, the administrator's name and
  * 'Account' are in the app shell's header above it (issue 17, web/components/app-shell.tsx).
  */
-function AdminHeader({ roles }: { roles: readonly AccessRole[] }) {
+function AdminHeader({
+  roles,
+  exportRoster: ExportRoster,
+}: {
+  roles: readonly AccessRole[];
+  exportRoster: ComponentType;
+}) {
   return (
     <Container size="xl" py="md">
-      <Group>
-        <Title order={1} size="h3">
-          Admin Dashboard
-        </Title>
-        {/* The spec's 'Admin' badge; each other staff role held by its name (issue 32). */}
-        {roles.map((role) =>
-          role === 'user' ? null : (
-            <Badge key={role} color={role === 'admin' ? 'red.9' : 'blue.9'}>
-              {role === 'admin' ? 'Admin' : staffRoleLabel[role]}
-            </Badge>
-          ),
+      <Group justify="space-between">
+        <Group>
+          <Title order={1} size="h3">
+            Admin Dashboard
+          </Title>
+          {/* The spec's 'Admin' badge; each other staff role held by its name (issue 32). */}
+          {roles.map((role) =>
+            role === 'user' ? null : (
+              <Badge key={role} color={role === 'admin' ? 'red.9' : 'blue.9'}>
+                {role === 'admin' ? 'Admin' : staffRoleLabel[role]}
+              </Badge>
+            ),
+          )}
+        </Group>
+        {/* Issue 33 item 2: the roster lists providers' credentials, for staff who read sections. */}
+        {hasPermission(roles, 'read:section:any') && (
+          <Suspense fallback={null}>
+            <ExportRoster />
+          </Suspense>
         )}
       </Group>
     </Container>
@@ -139,6 +153,10 @@ export interface AdminTabPanels {
   decisions: AdminTabPanel;
   /** 'Committee' (issue 32 item 5): `canAct` manages meetings (`manage:meeting:any`). */
   committee: AdminTabPanel;
+  /** 'API Clients' (issue 33 item 4): administrators register and revoke machine clients. */
+  apiClients: AdminTabPanel;
+  /** The header's 'Export Roster' button and dialog (issue 33 item 2), for staff who read sections. */
+  exportRoster: ComponentType;
 }
 
 export default function AdminPage({ panels, me }: { panels: AdminTabPanels; me: Me }) {
@@ -171,7 +189,7 @@ export default function AdminPage({ panels, me }: { panels: AdminTabPanels; me: 
   if (shownTabs.length === 0) {
     return (
       <main>
-        <AdminHeader roles={me.roles} />
+        <AdminHeader roles={me.roles} exportRoster={panels.exportRoster} />
         <Container size="xl" pb="xl">
           <Text>Nothing to open here for your roles yet. Ask an administrator to change your roles.</Text>
         </Container>
@@ -182,7 +200,7 @@ export default function AdminPage({ panels, me }: { panels: AdminTabPanels; me: 
   if (readsFiles && stats.isPending && providers.isPending) {
     return (
       <main>
-        <AdminHeader roles={me.roles} />
+        <AdminHeader roles={me.roles} exportRoster={panels.exportRoster} />
         <FullPageLoader label="Loading admin dashboard..." />
       </main>
     );
@@ -191,7 +209,7 @@ export default function AdminPage({ panels, me }: { panels: AdminTabPanels; me: 
   return (
     <>
       <main>
-        <AdminHeader roles={me.roles} />
+        <AdminHeader roles={me.roles} exportRoster={panels.exportRoster} />
         <Container size="xl" pb="xl">
           <Stack>
             {/* The totals and the search read every file: not for a Committee Member (issue 32). */}
@@ -296,6 +314,11 @@ export default function AdminPage({ panels, me }: { panels: AdminTabPanels; me: 
               <Tabs.Panel value="staff" pt="md">
                 <Suspense fallback={<InlineLoader />}>
                   <panels.staff enabled={tab === 'staff'} canAct />
+                </Suspense>
+              </Tabs.Panel>
+              <Tabs.Panel value="api-clients" pt="md">
+                <Suspense fallback={<InlineLoader />}>
+                  <panels.apiClients enabled={tab === 'api-clients'} canAct />
                 </Suspense>
               </Tabs.Panel>
               <Tabs.Panel value="expiring" pt="md">

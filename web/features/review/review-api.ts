@@ -24,6 +24,11 @@ const base = (applicationId: string) => `/api/admin/applications/${encodeURIComp
 const reviewKey = (applicationId: string) => ['admin', 'review', applicationId] as const;
 
 /** GET /api/admin/applications/:applicationId/review. 404 for an unknown id (not retried). */
+/** 'Download File Summary' (issue 33 item 1): the server's tagged PDF of the file; audited there. */
+export function fileSummaryUrl(applicationId: string): string {
+  return `/api/admin/applications/${encodeURIComponent(applicationId)}/file-summary.pdf`;
+}
+
 export function useAdminReview(applicationId: string) {
   return useQuery({
     queryKey: reviewKey(applicationId),

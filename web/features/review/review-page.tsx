@@ -23,6 +23,7 @@ import {
   Timeline,
   Title,
 } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { type ApplicationStatus, applicationStatusLabel } from '../../../domain/application-status.ts';
@@ -44,7 +45,7 @@ import { CredentialUpdateBanner, useOpenCredentialUpdate } from './credential-up
 import { CycleActions } from './cycle-actions.tsx';
 import { DecisionRouting } from './decision-routing.tsx';
 import { ReviewActions } from './review-actions.tsx';
-import { type AdminReview, useAdminReview } from './review-api.ts';
+import { type AdminReview, fileSummaryUrl, useAdminReview } from './review-api.ts';
 import { SnapshotPanel } from './snapshot-panel.tsx';
 import { VerificationChecklistPanel } from './verification-checklist-panel.tsx';
 
@@ -240,6 +241,18 @@ export default function ReviewPage({ me }: { me: Me }) {
                 <Facts review={review} me={me} />
                 {canReview && (
                   <AssignReviewer applicationId={review.applicationId} status={review.applicationStatus} />
+                )}
+                {/* Issue 33 item 1: written from the completed application's snapshot, so once there is one. */}
+                {review.versions.length > 0 && (
+                  <Button
+                    component="a"
+                    href={fileSummaryUrl(review.applicationId)}
+                    download
+                    variant="default"
+                    leftSection={<IconDownload size={16} aria-hidden="true" />}
+                  >
+                    Download File Summary
+                  </Button>
                 )}
               </Group>
               {review.applicationStatus === 'rejected' && review.decisionReason && (

@@ -1,0 +1,64 @@
+/**
+ * The payer roster (issue 33 item 2, docs/decisions/030): the columns an 'Export Roster' may hold,
+ * their headers, and the default layout. One row per credentialed provider and practice location (a
+ * provider with no location gets one row, its location columns empty), the columns in the order
+ * chosen. Read by the server (the CSV and XLSX files) and the web (the 'Export Roster' dialog's
+ * column choice), so both name the same columns. Pure: no zod, no Node.
+ *
+ * The default layout follows what payers' delegated-credentialing roster templates ask for (NPI,
+ * name, degree, taxonomy, license, DEA, board certification, service location, accepting new patients,
+ * credentialing and recredentialing dates), one column per fact, dates as `YYYY-MM-DD`.
+ */
+
+/** Every roster column, in the default order; `inDefault: false` columns are offered, not preselected. */
+export const rosterColumns = [
+  { key: 'npi', header: 'NPI', inDefault: true },
+  { key: 'last_name', header: 'Last Name', inDefault: true },
+  { key: 'first_name', header: 'First Name', inDefault: true },
+  { key: 'degree', header: 'Degree', inDefault: true },
+  { key: 'primary_taxonomy', header: 'Primary Taxonomy', inDefault: true },
+  { key: 'primary_specialty', header: 'Primary Specialty', inDefault: true },
+  { key: 'secondary_taxonomies', header: 'Secondary Taxonomies', inDefault: true },
+  { key: 'license_state', header: 'License State', inDefault: true },
+  { key: 'license_number', header: 'License Number', inDefault: true },
+  { key: 'license_expires_on', header: 'License Expiration', inDefault: true },
+  { key: 'dea_number', header: 'DEA Number', inDefault: true },
+  { key: 'dea_expires_on', header: 'DEA Expiration', inDefault: true },
+  { key: 'board_certification', header: 'Board Certification', inDefault: true },
+  { key: 'board_certification_expires_on', header: 'Board Certification Expiration', inDefault: true },
+  { key: 'location_name', header: 'Practice Location', inDefault: true },
+  { key: 'group_npi', header: 'Group NPI', inDefault: false },
+  { key: 'address_line1', header: 'Address Line 1', inDefault: true },
+  { key: 'address_line2', header: 'Address Line 2', inDefault: true },
+  { key: 'city', header: 'City', inDefault: true },
+  { key: 'state', header: 'State', inDefault: true },
+  { key: 'postal_code', header: 'ZIP Code', inDefault: true },
+  { key: 'phone', header: 'Phone', inDefault: true },
+  { key: 'accepting_new_patients', header: 'Accepting New Patients', inDefault: true },
+  { key: 'credentialed_on', header: 'Credentialed Date', inDefault: true },
+  { key: 'recredentialing_due_on', header: 'Recredentialing Due Date', inDefault: true },
+] as const;
+
+export type RosterColumnKey = (typeof rosterColumns)[number]['key'];
+
+export const rosterColumnKeys = rosterColumns.map((c) => c.key) as [RosterColumnKey, ...RosterColumnKey[]];
+
+/** The header of each column. */
+export const rosterColumnHeader = Object.fromEntries(rosterColumns.map((c) => [c.key, c.header])) as Record<
+  RosterColumnKey,
+  string
+>;
+
+/** The default layout: every `inDefault` column, in order. */
+export const defaultRosterColumns: RosterColumnKey[] = rosterColumns
+  .filter((c) => c.inDefault)
+  .map((c) => c.key);
+
+/** The roster's file formats: CSV (RFC 4180) and XLSX (Office Open XML spreadsheet). */
+export const rosterFormats = ['csv', 'xlsx'] as const;
+export type RosterFormat = (typeof rosterFormats)[number];
+
+/** The roster file's name on `day` (`YYYY-MM-DD`). */
+export function rosterFileName(day: string, format: RosterFormat): string {
+  return `credentialed-roster-${day}.${format}`;
+}

@@ -1,0 +1,356 @@
+/**
+ * The payer roster (issue 33 item 2): real PostgreSQL, real HTTP. Three providers credentialed the
+ * way the product does it (verified, sent for decision, approved by the medical director) are read
+ * back from the CSV and the XLSX; the column choice is remembered per administrator; an API client
+ * with `roster.read` downloads it; formula cells are defused; every download is audited. And the row
+ * rules, on hand-made directory facts: one row per practice location, the license of the location's
+ * state, the primary specialty's certification.
+ */
+
+import { parse } from 'csv-parse/sync';
+import { eq } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultRosterColumns, rosterColumnHeader } from '../../domain/exports/roster.ts';
+import { createTestApp, signUpAndSignIn, signUpStaff, type TestApp } from '../../tests/harness.ts';
+import { clientWithToken } from '../api-clients/testing.ts';
+import { approveCleanFile, reviewedFile } from '../committee/testing/decide.ts';
+import { auditLog } from '../db/schema/audit.ts';
+import { practiceLocations } from '../db/schema/sections.ts';
+import type { DirectoryProvider } from '../directory/credentialed-providers.ts';
+import { rosterRows } from './roster.ts';
+
+let app: TestApp;
+let specialist: Awaited<ReturnType<typeof signUpStaff>>;
+/** The three credentialed providers' application ids. */
+const credentialed: string[] = [];
+const today = () => new Date().toISOString().slice(0, 10);
+
+beforeAll(async () => {
+  app = await createTestApp();
+  specialist = await signUpStaff(app, 'specialist');
+  for (let i = 0; i < 3; i++) {
+    const { applicationId } = await reviewedFile(app, specialist);
+    await approveCleanFile(app, specialist, applicationId);
+    credentialed.push(applicationId);
+  }
+  // One location's name a spreadsheet would run as a formula.
+  await app.runtime.deps.db
+    .update(practiceLocations)
+    .set({ practiceName: '=HYPERLINK("http://evil.example","Clinic")' })
+    .where(eq(practiceLocations.applicationId, credentialed[2]!));
+  // A provider still under review is not on the roster.
+  await reviewedFile(app, specialist);
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+async function csvOf(response: Response): Promise<string[][]> {
+  const bytes = Buffer.from(await response.arrayBuffer());
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  return parse(bytes.subarray(3).toString('utf8')) as string[][];
+}
+
+async function xlsxOf(response: Response): Promise<string[][]> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(await response.arrayBuffer());
+  const sheet = workbook.getWorksheet('Roster')!;
+  const rows: string[][] = [];
+  sheet.eachRow((row) => {
+    rows.push(
+      Array.from({ length: sheet.columnCount }, (_, i) => {
+        const value = row.getCell(i + 1).value;
+        return value === null || value === undefined ? '' : String(value);
+      }),
+    );
+  });
+  return rows;
+}
+
+/** The factory's provider as the default layout writes it (server/notifications/testing). */
+const factoryRow = (locationName = 'Springfield Internal Medicine') => [
+  '1234567893',
+  expect.any(String),
+  expect.any(String),
+  'MD',
+  '207R00000X',
+  'Internal Medicine',
+  '',
+  'IL',
+  'MD-1',
+  '2030-06-01',
+  'AB1234563',
+  '',
+  'Board Certified, Internal Medicine (ABIM)',
+  '',
+  locationName,
+  '1 Main Street',
+  '',
+  'Springfield',
+  'IL',
+  '62701',
+  '(555) 010-3000',
+  'Yes',
+  today(),
+  expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+];
+
+describe('GET /api/admin/roster.csv and roster.xlsx', () => {
+  it('write the credentialed providers, one row per practice location, in the default layout', async () => {
+    const csv = await specialist.request('GET', '/api/admin/roster.csv');
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(csv.headers.get('content-disposition')).toContain(`credentialed-roster-${today()}.csv`);
+    const records = await csvOf(csv);
+    expect(records[0]).toEqual(defaultRosterColumns.map((c) => rosterColumnHeader[c]));
+    expect(records.slice(1)).toHaveLength(3);
+    // Sorted by location name: the defused one (a leading ') first.
+    const sorted = records.slice(1).sort((a, b) => a[14]!.localeCompare(b[14]!));
+    // Defused: the leading ' keeps a spreadsheet from running it.
+    expect(sorted[0]).toEqual(factoryRow(`'=HYPERLINK("http://evil.example","Clinic")`));
+    expect(sorted[1]).toEqual(factoryRow());
+    expect(sorted[2]).toEqual(factoryRow());
+
+    const xlsx = await specialist.request('GET', '/api/admin/roster.xlsx');
+    expect(xlsx.status).toBe(200);
+    expect(xlsx.headers.get('content-type')).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    const sheet = await xlsxOf(xlsx);
+    expect(sheet[0]).toEqual(records[0]);
+    // The same rows; a text cell is never a formula in XLSX, so the name is written as it is.
+    const sheetRows = sheet.slice(1).sort((a, b) => a[14]!.localeCompare(b[14]!));
+    expect(sheetRows[0]).toEqual(factoryRow('=HYPERLINK("http://evil.example","Clinic")'));
+    expect(sheetRows.slice(1)).toEqual(sorted.slice(1));
+
+    const audits = await app.runtime.deps.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'export.roster_downloaded'));
+    expect(audits.map((a) => [a.actorUserId, a.details])).toEqual([
+      [specialist.userId, { format: 'csv', columns: defaultRosterColumns.length }],
+      [specialist.userId, { format: 'xlsx', columns: defaultRosterColumns.length }],
+    ]);
+  });
+
+  it("remembers each administrator's column choice; ?columns= overrides it; bad columns are refused", async () => {
+    const other = await signUpStaff(app, 'specialist');
+    const before = await specialist.json('GET', '/api/admin/roster/columns');
+    expect(before.body).toEqual({ columns: defaultRosterColumns, isDefault: true });
+    const saved = await specialist.json('PUT', '/api/admin/roster/columns', {
+      columns: ['last_name', 'npi', 'group_npi'],
+    });
+    expect(saved.status).toBe(200);
+    expect((await specialist.json('GET', '/api/admin/roster/columns')).body).toEqual({
+      columns: ['last_name', 'npi', 'group_npi'],
+      isDefault: false,
+    });
+    const mine = await csvOf(await specialist.request('GET', '/api/admin/roster.csv'));
+    expect(mine[0]).toEqual(['Last Name', 'NPI', 'Group NPI']);
+    expect(mine[1]!.slice(1)).toEqual(['1234567893', '1987654328']);
+    // Another administrator still has the default.
+    const theirs = await csvOf(await other.request('GET', '/api/admin/roster.csv'));
+    expect(theirs[0]).toHaveLength(defaultRosterColumns.length);
+    // A query's columns win, without changing what is remembered.
+    const asked = await csvOf(await specialist.request('GET', '/api/admin/roster.csv?columns=npi,city'));
+    expect(asked[0]).toEqual(['NPI', 'City']);
+    expect(
+      (await specialist.json<{ columns: string[] }>('GET', '/api/admin/roster/columns')).body.columns,
+    ).toEqual(['last_name', 'npi', 'group_npi']);
+
+    for (const [body, message] of [
+      [{ columns: [] }, 'Choose at least one column'],
+      [{ columns: ['npi', 'npi'] }, 'Choose each column once'],
+      [{ columns: ['ssn'] }, 'Choose columns from the roster column list'],
+    ] as const) {
+      const refused = await specialist.json('PUT', '/api/admin/roster/columns', body);
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(refused.body)).toContain(message);
+    }
+    const bad = await specialist.json('GET', '/api/admin/roster.csv?columns=npi,password');
+    expect(bad.status).toBe(400);
+  });
+
+  it('serves an API client whose token grants roster.read; refuses other scopes, sessions of providers and anonymous callers', async () => {
+    const reader = await clientWithToken(app, ['roster.read']);
+    const answer = await fetch(`${app.baseUrl}/api/admin/roster.csv?columns=npi,state`, {
+      headers: { authorization: `Bearer ${reader.accessToken}` },
+    });
+    expect(answer.status).toBe(200);
+    const rows = await csvOf(answer);
+    expect(rows).toEqual([['NPI', 'State'], ...[1, 2, 3].map(() => ['1234567893', 'IL'])]);
+    const audited = await app.runtime.deps.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.resourceId, reader.id));
+    expect(audited.map((a) => [a.action, a.actorUserId, a.resourceType])).toContainEqual([
+      'export.roster_downloaded',
+      null,
+      'api_client',
+    ]);
+
+    const fhirOnly = await clientWithToken(app, ['system/*.read']);
+    const refused = await fetch(`${app.baseUrl}/api/admin/roster.xlsx`, {
+      headers: { authorization: `Bearer ${fhirOnly.accessToken}` },
+    });
+    expect(refused.status).toBe(403);
+    const forged = await fetch(`${app.baseUrl}/api/admin/roster.csv`, {
+      headers: { authorization: 'Bearer not-a-token' },
+    });
+    expect(forged.status).toBe(401);
+    const provider = await signUpAndSignIn(app);
+    expect((await provider.request('GET', '/api/admin/roster.csv')).status).toBe(403);
+    expect((await fetch(`${app.baseUrl}/api/admin/roster.csv?columns=bogus`)).status).toBe(401);
+  });
+});
+
+describe('rosterRows', () => {
+  const provider = (overrides: Partial<DirectoryProvider> = {}): DirectoryProvider => ({
+    userId: 'u1',
+    applicationId: 'a1',
+    lastUpdated: new Date('2026-01-01T00:00:00Z'),
+    npi: '1234567893',
+    givenName: 'Ann',
+    familyName: 'Lee',
+    degree: 'DO',
+    gender: 'F',
+    dea: { number: 'AL1234563', expiresOn: '2027-05-31', state: 'IL' },
+    licenses: [
+      {
+        id: 'l1',
+        rowKey: 'l1',
+        type: 'medical_license',
+        number: 'IL-1',
+        state: 'IL',
+        issuedOn: null,
+        expiresOn: '2027-01-31',
+        status: 'active',
+      },
+      {
+        id: 'l2',
+        rowKey: 'l2',
+        type: 'medical_license',
+        number: 'WI-1',
+        state: 'WI',
+        issuedOn: null,
+        expiresOn: '2026-12-31',
+        status: 'active',
+      },
+      {
+        id: 'l3',
+        rowKey: 'l3',
+        type: 'medical_license',
+        number: 'WI-2',
+        state: 'WI',
+        issuedOn: null,
+        expiresOn: '2028-12-31',
+        status: 'active',
+      },
+    ],
+    education: [],
+    boardCertifications: [
+      {
+        id: 'c1',
+        rowKey: 'c1',
+        name: 'Family Medicine',
+        board: 'ABFM',
+        number: null,
+        issuedOn: null,
+        expiresOn: '2029-01-01',
+        specialtyCodes: [],
+      },
+      {
+        id: 'c2',
+        rowKey: 'c2',
+        name: 'Sports Medicine',
+        board: 'ABFM',
+        number: null,
+        issuedOn: null,
+        expiresOn: '2030-01-01',
+        specialtyCodes: ['207QS0010X'],
+      },
+    ],
+    specialties: [
+      {
+        id: 's1',
+        rowKey: 's1',
+        code: '207Q00000X',
+        display: 'Family Medicine',
+        rank: 'secondary',
+        boardCertificationId: 'c1',
+      },
+      {
+        id: 's2',
+        rowKey: 's2',
+        code: '207QS0010X',
+        display: 'Family Medicine, Sports Medicine',
+        rank: 'primary',
+        boardCertificationId: 'c2',
+      },
+    ],
+    practiceLocations: [],
+    credentialedOn: '2026-01-01',
+    recredentialingDueOn: '2029-01-01',
+    ...overrides,
+  });
+  const location = (state: string, name: string): DirectoryProvider['practiceLocations'][number] => ({
+    id: name,
+    rowKey: name,
+    name,
+    groupNpi: null,
+    address: { line1: '1 Main', line2: null, city: 'Town', state, postalCode: '00000' },
+    phone: null,
+    fax: null,
+    email: null,
+    primary: false,
+    acceptingNewPatients: 'existing_only',
+    languagesSpoken: null,
+    updatedAt: new Date('2026-01-01T00:00:00Z'),
+  });
+
+  it("one row per location with the license of the location's state (latest expiry), else the first", () => {
+    const rows = rosterRows(
+      provider({
+        practiceLocations: [location('WI', 'Madison'), location('IN', 'Gary'), location('IL', 'Joliet')],
+      }),
+    );
+    expect(
+      rows.map((r) => [r.location_name, r.license_state, r.license_number, r.license_expires_on]),
+    ).toEqual([
+      ['Madison', 'WI', 'WI-2', '2028-12-31'],
+      ['Gary', 'IL', 'IL-1', '2027-01-31'],
+      ['Joliet', 'IL', 'IL-1', '2027-01-31'],
+    ]);
+    expect(rows[0]!.accepting_new_patients).toBe('Existing patients only');
+  });
+
+  it("the primary specialty's taxonomy and board certification; the others as secondary taxonomies", () => {
+    const [row] = rosterRows(provider());
+    expect(row).toMatchObject({
+      primary_taxonomy: '207QS0010X',
+      primary_specialty: 'Family Medicine, Sports Medicine',
+      secondary_taxonomies: '207Q00000X',
+      board_certification: 'Sports Medicine (ABFM)',
+      board_certification_expires_on: '2030-01-01',
+      dea_number: 'AL1234563',
+      dea_expires_on: '2027-05-31',
+    });
+  });
+
+  it('a provider with no practice location gets one row, its location columns empty', () => {
+    const rows = rosterRows(provider({ specialties: [], boardCertifications: [], licenses: [], dea: null }));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      location_name: null,
+      city: null,
+      license_number: null,
+      primary_taxonomy: null,
+      secondary_taxonomies: null,
+      board_certification: null,
+      dea_number: null,
+      credentialed_on: '2026-01-01',
+    });
+  });
+});
