@@ -399,25 +399,7 @@ async function assemble(db: Queryable, providers: ProviderRow[]): Promise<Direct
       from specialties where application_id = any(${ids}::uuid[])
       order by application_id, (specialty_rank = 'primary') desc, position, id`,
   );
-  const locations = await rowsByApplication<{
-    application_id: string;
-    id: string;
-    row_key: string;
-    practice_name: string;
-    group_npi: string | null;
-    address_line1: string | null;
-    address_line2: string | null;
-    city: string | null;
-    state: string | null;
-    zip_code: string | null;
-    phone: string | null;
-    fax: string | null;
-    email: string | null;
-    is_primary_location: boolean;
-    accepting_new_patients: 'yes' | 'existing_only' | 'no' | null;
-    languages_spoken: string | null;
-    updated_at: Date;
-  }>(
+  const locations = await rowsByApplication<PracticeLocationRow & { application_id: string }>(
     db,
     sql`select application_id, id, row_key, practice_name, group_npi, address_line1, address_line2, city, state,
       zip_code, phone, fax, email, is_primary_location, accepting_new_patients::text as accepting_new_patients,
@@ -489,28 +471,54 @@ async function assemble(db: Queryable, providers: ProviderRow[]): Promise<Direct
         rank: s.specialty_rank,
         boardCertificationId: s.board_certification_id,
       })),
-      practiceLocations: (locations.get(appId) ?? []).map((l) => ({
-        id: l.id,
-        rowKey: l.row_key,
-        name: l.practice_name.trim(),
-        groupNpi: l.group_npi?.trim() || null,
-        address: {
-          line1: l.address_line1?.trim() || null,
-          line2: l.address_line2?.trim() || null,
-          city: l.city?.trim() || null,
-          state: l.state?.trim() || null,
-          postalCode: l.zip_code?.trim() || null,
-        },
-        phone: l.phone?.trim() || null,
-        fax: l.fax?.trim() || null,
-        email: l.email?.trim() || null,
-        primary: l.is_primary_location,
-        acceptingNewPatients: l.accepting_new_patients,
-        languagesSpoken: l.languages_spoken?.trim() || null,
-        updatedAt: toDate(l.updated_at),
-      })),
+      practiceLocations: (locations.get(appId) ?? []).map(practiceLocationOf),
       credentialedOn: isoDay(toDate(p.credentialed_at)),
       recredentialingDueOn: p.ends_on,
     };
   });
+}
+
+/** A `practice_locations` row as the directory's queries select it (snake_case columns). */
+export type PracticeLocationRow = {
+  id: string;
+  row_key: string;
+  practice_name: string;
+  group_npi: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  city: string | null;
+  state: string | null;
+  zip_code: string | null;
+  phone: string | null;
+  fax: string | null;
+  email: string | null;
+  is_primary_location: boolean;
+  /** Absent when the query did not select it (the FHIR Organization's group query). */
+  accepting_new_patients?: 'yes' | 'existing_only' | 'no' | null;
+  languages_spoken?: string | null;
+  updated_at: Date | string;
+};
+
+/** The directory's practice location of a row: texts trimmed, blanks as null. */
+export function practiceLocationOf(l: PracticeLocationRow): DirectoryPracticeLocation {
+  return {
+    id: l.id,
+    rowKey: l.row_key,
+    name: l.practice_name.trim(),
+    groupNpi: l.group_npi?.trim() || null,
+    address: {
+      line1: l.address_line1?.trim() || null,
+      line2: l.address_line2?.trim() || null,
+      city: l.city?.trim() || null,
+      state: l.state?.trim() || null,
+      postalCode: l.zip_code?.trim() || null,
+    },
+    phone: l.phone?.trim() || null,
+    fax: l.fax?.trim() || null,
+    email: l.email?.trim() || null,
+    primary: l.is_primary_location,
+    acceptingNewPatients: l.accepting_new_patients ?? null,
+    languagesSpoken: l.languages_spoken?.trim() || null,
+    updatedAt: toDate(l.updated_at),
+  };
 }

@@ -17,6 +17,8 @@ import {
   type DirectoryPracticeLocation,
   type DirectoryProvider,
   MAX_DIRECTORY_PAGE,
+  type PracticeLocationRow,
+  practiceLocationOf,
 } from '../directory/credentialed-providers.ts';
 import {
   type ChecklistItemFacts,
@@ -272,23 +274,9 @@ export async function groupPage(
   const outer = [sql`true`];
   if (q.updatedSince) outer.push(sql`g.last_updated > ${q.updatedSince.toISOString()}::timestamptz`);
   if (q.updatedUntil) outer.push(sql`g.last_updated <= ${q.updatedUntil.toISOString()}::timestamptz`);
-  const result = await db.execute<{
-    id: string;
-    row_key: string;
-    group_npi: string;
-    practice_name: string;
-    address_line1: string | null;
-    address_line2: string | null;
-    city: string | null;
-    state: string | null;
-    zip_code: string | null;
-    phone: string | null;
-    fax: string | null;
-    email: string | null;
-    is_primary_location: boolean;
-    updated_at: Date | string;
-    last_updated: Date | string;
-  }>(sql`select * from (
+  const result = await db.execute<
+    PracticeLocationRow & { group_npi: string; last_updated: Date | string }
+  >(sql`select * from (
       select distinct on (pl.group_npi) pl.id, pl.row_key, pl.group_npi, pl.practice_name, pl.address_line1,
         pl.address_line2, pl.city, pl.state, pl.zip_code, pl.phone, pl.fax, pl.email, pl.is_primary_location,
         pl.updated_at, max(pl.updated_at) over (partition by pl.group_npi) as last_updated
@@ -300,26 +288,8 @@ export async function groupPage(
   return result.rows.map((r) => ({
     groupNpi: r.group_npi.trim(),
     lastUpdated: new Date(r.last_updated),
-    location: {
-      id: r.id,
-      rowKey: r.row_key,
-      name: r.practice_name.trim(),
-      groupNpi: r.group_npi.trim(),
-      address: {
-        line1: r.address_line1?.trim() || null,
-        line2: r.address_line2?.trim() || null,
-        city: r.city?.trim() || null,
-        state: r.state?.trim() || null,
-        postalCode: r.zip_code?.trim() || null,
-      },
-      phone: r.phone?.trim() || null,
-      fax: r.fax?.trim() || null,
-      email: r.email?.trim() || null,
-      primary: r.is_primary_location,
-      acceptingNewPatients: null,
-      languagesSpoken: null,
-      updatedAt: new Date(r.updated_at),
-    },
+    // The group's naming location; its patients and languages are not the group's.
+    location: { ...practiceLocationOf(r), acceptingNewPatients: null, languagesSpoken: null },
   }));
 }
 
