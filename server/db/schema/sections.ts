@@ -356,7 +356,13 @@ export const practiceLocations = pgTable(
     officeHours: text('office_hours'),
     accessibilityNotes: text('accessibility_notes'),
   },
-  (t) => [index('practice_locations_application_position_idx').on(t.applicationId, t.position)],
+  (t) => [
+    index('practice_locations_application_position_idx').on(t.applicationId, t.position),
+    // The FHIR API (issue 33): a Location or PractitionerRole read by its id (the row key), and an
+    // Organization by its group NPI.
+    index('practice_locations_row_key_idx').on(t.rowKey),
+    index('practice_locations_group_npi_idx').on(t.groupNpi).where(sql`${t.groupNpi} is not null`),
+  ],
 );
 
 export const hospitalAffiliations = pgTable(

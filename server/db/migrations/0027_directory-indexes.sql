@@ -1,0 +1,2 @@
+CREATE INDEX "practice_locations_row_key_idx" ON "practice_locations" USING btree ("row_key");--> statement-breakpoint
+CREATE INDEX "practice_locations_group_npi_idx" ON "practice_locations" USING btree ("group_npi") WHERE "practice_locations"."group_npi" is not null;
