@@ -31,6 +31,7 @@ const table: Record<Permission, string> = {
   'manage:meeting:any':       '. Y Y Y . .',
   'manage:staff:any':         '. Y . . . .',
   'manage:api_client:any':    '. Y . . . .',
+  'read:report:any':          '. Y . Y . Y',
 };
 const columns: AccessRole[] = ['user', 'admin', 'specialist', 'medical_director', 'committee', 'auditor'];
 

@@ -57,12 +57,14 @@ export const permissionsByRole = {
     'manage:staff:any',
     /** Register and revoke API clients, the machines that read FHIR and rosters (issue 33 item 4). */
     'manage:api_client:any',
+    /** The 'Reports' tab: turnaround, backlog, timeliness, expirables, screening, workload (issue 34). */
+    'read:report:any',
   ],
   specialist: [...staffReads, 'send:notification:any', 'review:application:any', 'manage:meeting:any'],
   /** 'Approve' of a clean file and 'Send to Committee' (issue 32 item 4): `decide:application:any`. */
-  medical_director: [...staffReads, 'decide:application:any', 'manage:meeting:any'],
+  medical_director: [...staffReads, 'decide:application:any', 'manage:meeting:any', 'read:report:any'],
   committee: ['read:meeting:member'],
-  auditor: [...staffReads, 'read:audit:any'],
+  auditor: [...staffReads, 'read:audit:any', 'read:report:any'],
 } as const satisfies Record<AccessRole, readonly string[]>;
 
 export type Permission = (typeof permissionsByRole)[AccessRole][number];
