@@ -25,6 +25,11 @@ export const auditActions = [
   'admin.view_provider',
   /** The 'Expiring' tab's CSV export (issue 14): details carry the window and kind, no names. */
   'admin.export_expiring_credentials',
+  /**
+   * The 'Audit Log' tab's CSV export (issue 34): details carry the filter's shape, no names: the
+   * action, the date range, and whether a subject or an actor filter was set.
+   */
+  'admin.export_audit_log',
   /** A new draft pre-filled from the provider's previous application (issue 14): details carry fromApplicationId and counts. */
   'application.copied_forward',
   /** A draft withdrawn by its provider ('Withdraw', issue 29 item 2); the credential is untouched. */
@@ -119,6 +124,7 @@ export type AuditAction = (typeof auditActions)[number];
 export const auditActionLabel: Record<AuditAction, string> = {
   'admin.view_provider': 'Viewed provider details',
   'admin.export_expiring_credentials': 'Exported expiring credentials (CSV)',
+  'admin.export_audit_log': 'Exported the audit log (CSV)',
   'application.copied_forward': 'Application started from the previous one',
   'application.withdrawn': 'Draft withdrawn by the provider',
   'application.closed_without_decision': 'Application closed without a decision',

@@ -18,6 +18,8 @@ import { documentRoutes } from './documents/documents.routes.ts';
 import { exportRoutes } from './exports/exports.routes.ts';
 import { fhirRoutes } from './fhir/fhir.routes.ts';
 import { notificationRoutes } from './notifications/notifications.routes.ts';
+import { decisionReportRoutes } from './reports/decision-reports.routes.ts';
+import { pipelineReportRoutes } from './reports/pipeline-reports.routes.ts';
 import { sectionRoutes } from './sections/sections.routes.ts';
 import { staffRoutes } from './staff/staff.routes.ts';
 
@@ -45,6 +47,10 @@ export async function featureRoutes(app: AppInstance) {
   // Issue 33 item 4: API clients (admin) and the OAuth token endpoint of machine clients.
   await app.register(apiClientRoutes);
   await app.register(oauthTokenRoutes);
+  // Issue 34 items 2, 4, 5: the pipeline reports (backlog, expirables, screening).
+  await app.register(pipelineReportRoutes);
+  // Issue 34 items 1, 3, 6: the Turnaround, Timeliness and Workload reports.
+  await app.register(decisionReportRoutes);
   // Issue 33 item 3: the FHIR R4 directory API and Bulk Data $export, outside /api (bearer tokens only).
   await app.register(fhirRoutes, { prefix: '/fhir' });
 }

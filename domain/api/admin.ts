@@ -212,12 +212,45 @@ export type DocumentList = z.output<typeof documentListSchema>;
 
 // ---- GET /api/admin/audit-log --------------------------------------------------------------------------------
 
-/** Query of the audit log (issue 6): paging, one action (domain/audit-actions.ts) and/or one subject user. */
-export const auditLogQuerySchema = z.object({
-  ...pageQueryShape,
+/** The earliest and latest day the audit log's date filter accepts (`YYYY-MM-DD`, UTC). */
+export const AUDIT_LOG_FIRST_DAY = '2000-01-01';
+export const AUDIT_LOG_LAST_DAY = '2099-12-31';
+
+const auditDay = (name: string) =>
+  z.iso
+    .date({ error: `${name} must be a date (YYYY-MM-DD)` })
+    .refine((day) => day >= AUDIT_LOG_FIRST_DAY && day <= AUDIT_LOG_LAST_DAY, {
+      error: `${name} must be between ${AUDIT_LOG_FIRST_DAY} and ${AUDIT_LOG_LAST_DAY}`,
+    })
+    .optional();
+
+/**
+ * The audit log's filter (issue 6; issue 34): one action (domain/audit-actions.ts), the subject (the
+ * provider whose record was touched) and the actor by user id, and a date range `from`..`to`
+ * (`YYYY-MM-DD`, UTC calendar days, both inclusive, each optional, `from` <= `to`). Ids only: never a
+ * name or email, so the filter can sit in a URL and in the export's audit details.
+ */
+export const auditLogFilterShape = {
   action: z.enum(auditActions, { error: 'Choose an action from the list' }).optional(),
   subjectUserId: z.string().trim().min(1).max(200, 'Unknown user').optional(),
-});
+  actorUserId: z.string().trim().min(1).max(200, 'Unknown user').optional(),
+  from: auditDay('From'),
+  to: auditDay('To'),
+};
+
+const fromNotAfterTo = (q: { from?: string; to?: string }) => !q.from || !q.to || q.from <= q.to;
+const fromNotAfterToError = { error: 'From must be on or before To', path: ['to'] };
+
+/** Query of GET /api/admin/audit-log/export: the filter, no paging. */
+export const auditLogExportQuerySchema = z
+  .object(auditLogFilterShape)
+  .refine(fromNotAfterTo, fromNotAfterToError);
+export type AuditLogFilter = z.output<typeof auditLogExportQuerySchema>;
+
+/** Query of GET /api/admin/audit-log (issue 6, issue 34): paging plus the filter. */
+export const auditLogQuerySchema = z
+  .object({ ...pageQueryShape, ...auditLogFilterShape })
+  .refine(fromNotAfterTo, fromNotAfterToError);
 export type AuditLogQuery = z.output<typeof auditLogQuerySchema>;
 
 /** A person named in an audit event (from the account table: name and email only, no PHI). */
@@ -244,9 +277,18 @@ export const auditLogSchema = z.object({
   events: z.array(auditEventSchema),
   /** The actions the filter offers (domain/audit-actions.ts). */
   actions: z.array(z.string()),
+  /**
+   * The people the filter names by id, as the account table names them (null: no such filter, or
+   * no such user), so the filter's controls can show a name the URL does not hold.
+   */
+  filterPeople: z.object({ subject: auditPersonSchema.nullable(), actor: auditPersonSchema.nullable() }),
   ...pageInfoSchema.shape,
 });
 export type AuditLog = z.output<typeof auditLogSchema>;
+
+/** GET /api/admin/audit-log/actors: the people the actor filter offers (everyone holding a staff role). */
+export const auditActorListSchema = z.object({ people: z.array(auditPersonSchema) });
+export type AuditActorList = z.output<typeof auditActorListSchema>;
 
 // ---- GET /api/admin/expiring-credentials (issue 14) -------------------------------------------------------
 

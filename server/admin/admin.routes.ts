@@ -7,6 +7,9 @@
  *
  * The 'Expiring' tab (issue 14, decision 023): GET /api/admin/expiring-credentials (one page) and
  * GET /api/admin/expiring-credentials/export (the same filter as a streamed CSV download, audited).
+ * The 'Audit Log' tab (issue 6; issue 34): GET /api/admin/audit-log (one page of the filter),
+ * GET /api/admin/audit-log/actors (the actor filter's list) and GET /api/admin/audit-log/export (the
+ * filter as a streamed CSV download, itself audited as 'admin.export_audit_log').
  *
  * Document downloads are not here: admins use the documents route
  * `GET /api/documents/:documentId/download` (owner or admin; it writes 'document.download').
@@ -14,7 +17,10 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import {
+  type AuditLogFilter,
   adminStatsSchema,
+  auditActorListSchema,
+  auditLogExportQuerySchema,
   auditLogQuerySchema,
   auditLogSchema,
   type CardDocument,
@@ -32,7 +38,7 @@ import {
   providerParamsSchema,
 } from '../../domain/api/admin.ts';
 import { errorResponseSchema } from '../../domain/app-error.ts';
-import { auditActions } from '../../domain/audit-actions.ts';
+import { auditActionLabel, auditActions } from '../../domain/audit-actions.ts';
 import { credentialKindLabel, daysLeftText } from '../../domain/credentials/expiring-credentials.ts';
 import { sectionCatalog } from '../../domain/sections/section-catalog.ts';
 import type { AppInstance } from '../app-types.ts';
@@ -51,7 +57,13 @@ import {
 } from '../credentials/current-credentials.ts';
 import { attachmentDisposition } from '../documents/content-disposition.ts';
 import { CSV_BOM, csvRecord } from '../http/csv.ts';
-import { listAuditEvents } from './admin-audit.service.ts';
+import {
+  type AuditEventItem,
+  auditEventBatches,
+  filterPeopleOf,
+  listAuditActors,
+  listAuditEvents,
+} from './admin-audit.service.ts';
 import { listAllDocuments } from './admin-documents.service.ts';
 import { listExpiringCredentials } from './admin-expiring.service.ts';
 import { getProviderDetails } from './admin-provider-details.service.ts';
@@ -120,6 +132,61 @@ async function* expiringCsv(
 ): AsyncGenerator<string> {
   yield CSV_BOM + csvRecord(expiringCsvHeader);
   for await (const batch of batches) yield batch.map((c) => csvRecord(expiringCsvCells(c, appUrl))).join('');
+}
+
+/**
+ * The audit log export's columns (issue 34): one header row, then one record per event, newest
+ * first. Time is ISO 8601 in UTC (milliseconds); actor and subject are the account's name and user
+ * id (empty for anonymous events); details are the event's JSON object as stored (never PHI).
+ */
+const auditCsvHeader = [
+  'Time (UTC)',
+  'Action',
+  'Action label',
+  'Actor',
+  'Actor ID',
+  'Subject',
+  'Subject ID',
+  'Resource type',
+  'Resource ID',
+  'IP address',
+  'Details',
+];
+
+function auditCsvCells(e: AuditEventItem) {
+  return [
+    e.occurredAt.toISOString(),
+    e.action,
+    (auditActionLabel as Record<string, string>)[e.action] ?? '',
+    e.actor?.name,
+    e.actor?.userId,
+    e.subject?.name,
+    e.subject?.userId,
+    e.resourceType,
+    e.resourceId,
+    e.ipAddress,
+    e.details ? JSON.stringify(e.details) : null,
+  ];
+}
+
+/** The BOM and header, then the records of every batch: text chunks of one batch each. */
+async function* auditCsv(batches: AsyncIterable<AuditEventItem[]>): AsyncGenerator<string> {
+  yield CSV_BOM + csvRecord(auditCsvHeader);
+  for await (const batch of batches) yield batch.map((e) => csvRecord(auditCsvCells(e))).join('');
+}
+
+/**
+ * What the export's audit event says of its filter (issue 34): the action and the date range as
+ * given, and only whether a subject or actor was chosen, never who (no names, no ids of providers).
+ */
+export function auditExportDetails(filter: AuditLogFilter): Record<string, string | boolean> {
+  return {
+    action: filter.action ?? 'all',
+    from: filter.from ?? 'any',
+    to: filter.to ?? 'any',
+    subjectFiltered: Boolean(filter.subjectUserId),
+    actorFiltered: Boolean(filter.actorUserId),
+  };
 }
 
 // ---- Routes -----------------------------------------------------------------------------------------
@@ -256,7 +323,10 @@ export async function adminRoutes(app: AppInstance) {
     {
       config: { access: 'admin' },
       schema: {
-        summary: 'Audit events newest first, filtered by action and/or subject user (issue 6)',
+        summary:
+          'Audit events newest first, filtered by action, subject user, actor and a range of UTC days (issues 6, 34)',
+        description:
+          '`from`/`to`: `YYYY-MM-DD`, UTC calendar days, both inclusive. `filterPeople` names the subject and actor the filter holds by id. Totals stop at 10,000.',
         tags: ['admin'],
         querystring: auditLogQuerySchema,
         response: { 200: auditLogSchema, ...errorResponses },
@@ -264,12 +334,67 @@ export async function adminRoutes(app: AppInstance) {
     },
     async (request) => {
       await requirePermission(request, 'read:audit:any');
-      const page = await listAuditEvents(app.deps.db, request.query);
+      const [page, filterPeople] = await Promise.all([
+        listAuditEvents(app.deps.db, request.query),
+        filterPeopleOf(app.deps.db, request.query),
+      ]);
       return {
         events: page.items.map((e) => ({ ...e, occurredAt: e.occurredAt.toISOString() })),
         actions: [...auditActions],
+        filterPeople,
         ...pageFieldsOf(page),
       };
+    },
+  );
+
+  app.get(
+    '/api/admin/audit-log/actors',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: "The 'Audit Log' actor filter's people: everyone holding a staff role, by name (issue 34)",
+        tags: ['admin'],
+        response: { 200: auditActorListSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await requirePermission(request, 'read:audit:any');
+      return { people: await listAuditActors(app.deps.db) };
+    },
+  );
+
+  app.get(
+    '/api/admin/audit-log/export',
+    {
+      config: { access: 'admin' },
+      // A HEAD would run the export and write it to the audit log.
+      exposeHeadRoute: false,
+      schema: {
+        summary: "The 'Audit Log' tab's filter as a CSV download, every event, streamed (issue 34)",
+        description:
+          "Same filter as GET /api/admin/audit-log, no paging; newest first, read in keyset batches. text/csv (UTF-8 with a BOM, CRLF, RFC 4180 quoting; text cells starting with = + - @ tab or CR prefixed with ' against formula injection), one header row. Audited as 'admin.export_audit_log' (the filter's action and dates, and whether a subject or actor was chosen; no names).",
+        tags: ['admin'],
+        querystring: auditLogExportQuerySchema,
+        response: { 200: z.unknown().describe('The CSV file'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const actor = await requirePermission(request, 'read:audit:any');
+      const filter: AuditLogFilter = request.query;
+      // Written before any row leaves: an export that cannot be audited fails (HIPAA 164.312(b)).
+      // The export's own event is then the file's first row when the filter matches it.
+      await recordAudit(app.deps.db, {
+        action: 'admin.export_audit_log',
+        actorUserId: actor.userId,
+        ipAddress: actor.ipAddress,
+        details: auditExportDetails(filter),
+      });
+      const fileName = `audit-log-${filter.from ?? 'start'}-to-${filter.to ?? isoDayFrom(new Date(), 0)}.csv`;
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', attachmentDisposition(fileName))
+        .header('x-content-type-options', 'nosniff')
+        .send(Readable.from(auditCsv(auditEventBatches(app.deps.db, filter))));
     },
   );
 

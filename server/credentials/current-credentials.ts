@@ -87,9 +87,10 @@ export function expiringFrom(filter: ExpiringFilter, now: Date, cursor?: Cursor)
  * withdrawn, and no other application of theirs that is neither comes first in the job's order (non-drafts
  * before drafts, newest first, the larger id first between two created at the same instant, so
  * exactly one is current). Written as NOT EXISTS: PostgreSQL estimates an anti-join well, where
- * `a.id = (subquery)` made it expect a handful of applications and read them all first.
+ * `a.id = (subquery)` made it expect a handful of applications and read them all first. Also read by
+ * the expirables forecast (server/reports/pipeline-reports.ts, issue 34), which counts these rows.
  */
-function isCurrentApplication(): SQL {
+export function isCurrentApplication(): SQL {
   const a = providerApplications;
   // Issue 29 item 2: a withdrawn cycle is skipped like a rejected one (it never changes the credential).
   return sql`${a.applicationStatus} not in ('rejected', 'withdrawn')

@@ -282,6 +282,15 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
     expected: staffOnly('read:audit:any'),
     request: () => ({ path: '/api/admin/audit-log' }),
   },
+  // The audit log's actor list and its CSV export (issue 34): administrators and auditors.
+  'GET /api/admin/audit-log/actors': {
+    expected: staffOnly('read:audit:any'),
+    request: () => ({ path: '/api/admin/audit-log/actors' }),
+  },
+  'GET /api/admin/audit-log/export': {
+    expected: staffOnly('read:audit:any', 200),
+    request: (ctx) => ({ path: `/api/admin/audit-log/export?subjectUserId=${ctx.userId}` }),
+  },
   // API clients (issue 33 item 4): Administrators only. The admin registers one client; the revoke
   // names no client (404 past authorization), so the other rows see it live.
   'GET /api/admin/api-clients': {
@@ -330,6 +339,31 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
   'GET /api/admin/expiring-credentials/export': {
     expected: staffOnly('read:provider:any'),
     request: () => ({ path: '/api/admin/expiring-credentials/export?window=expired' }),
+  },
+  // The decision reports (issue 34 items 1, 3, 6): administrators, medical directors, auditors.
+  'GET /api/admin/reports/turnaround': {
+    expected: staffOnly('read:report:any', 200),
+    request: () => ({ path: '/api/admin/reports/turnaround?from=2026-01-01&to=2026-03-31' }),
+  },
+  'GET /api/admin/reports/turnaround.csv': {
+    expected: staffOnly('read:report:any', 200),
+    request: () => ({ path: '/api/admin/reports/turnaround.csv?from=2026-01-01&to=2026-03-31' }),
+  },
+  'GET /api/admin/reports/timeliness': {
+    expected: staffOnly('read:report:any', 200),
+    request: () => ({ path: '/api/admin/reports/timeliness?from=2026-01-01&to=2026-03-31' }),
+  },
+  'GET /api/admin/reports/timeliness.csv': {
+    expected: staffOnly('read:report:any', 200),
+    request: () => ({ path: '/api/admin/reports/timeliness.csv?from=2026-01-01&to=2026-03-31' }),
+  },
+  'GET /api/admin/reports/workload': {
+    expected: staffOnly('read:report:any', 200),
+    request: () => ({ path: '/api/admin/reports/workload?from=2026-01-01&to=2026-03-31' }),
+  },
+  'GET /api/admin/reports/workload.csv': {
+    expected: staffOnly('read:report:any', 200),
+    request: () => ({ path: '/api/admin/reports/workload.csv?from=2026-01-01&to=2026-03-31' }),
   },
   'GET /api/admin/notifications': {
     expected: staffOnly('read:application:any'),
@@ -617,6 +651,31 @@ export const authorizationMatrix: Record<string, MatrixEntry> = {
   'GET /api/admin/screening-matches': {
     expected: staffOnly('read:application:any', 200),
     request: () => ({ path: '/api/admin/screening-matches' }),
+  },
+  // The pipeline reports (issue 34 items 2, 4, 5): administrators, the medical director, auditors.
+  'GET /api/admin/reports/backlog': {
+    expected: staffOnly('read:report:any', 200),
+    request: () => ({ path: '/api/admin/reports/backlog' }),
+  },
+  'GET /api/admin/reports/backlog.csv': {
+    expected: staffOnly('read:report:any', 200),
+    request: () => ({ path: '/api/admin/reports/backlog.csv' }),
+  },
+  'GET /api/admin/reports/expirables': {
+    expected: staffOnly('read:report:any', 200),
+    request: () => ({ path: '/api/admin/reports/expirables' }),
+  },
+  'GET /api/admin/reports/expirables.csv': {
+    expected: staffOnly('read:report:any', 200),
+    request: () => ({ path: '/api/admin/reports/expirables.csv' }),
+  },
+  'GET /api/admin/reports/screening': {
+    expected: staffOnly('read:report:any', 200),
+    request: () => ({ path: '/api/admin/reports/screening' }),
+  },
+  'GET /api/admin/reports/screening.csv': {
+    expected: staffOnly('read:report:any', 200),
+    request: () => ({ path: '/api/admin/reports/screening.csv' }),
   },
   'POST /api/admin/screening-matches/:id/decision': {
     expected: staffOnly('review:application:any', 404),

@@ -26,5 +26,7 @@ export const auditLog = pgTable(
     index('audit_log_occurred_at_idx').on(t.occurredAt.desc()),
     index('audit_log_subject_idx').on(t.subjectUserId, t.occurredAt.desc()),
     index('audit_log_actor_idx').on(t.actorUserId, t.occurredAt.desc()),
+    /** The 'Audit Log' tab's action filter and its export, newest first (issue 34). */
+    index('audit_log_action_idx').on(t.action, t.occurredAt.desc(), t.id.desc()),
   ],
 );

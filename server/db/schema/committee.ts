@@ -59,6 +59,8 @@ export const decisionReferrals = pgTable(
   (t) => [
     uniqueIndex('decision_referrals_one_open_idx').on(t.applicationId).where(sql`${t.closedAt} is null`),
     index('decision_referrals_open_track_idx').on(t.track, t.sentAt).where(sql`${t.closedAt} is null`),
+    // The Turnaround report (issue 34 item 1): a decided file's referrals, closed ones included.
+    index('decision_referrals_application_idx').on(t.applicationId, t.sentAt),
     check('decision_referrals_track_check', sql`${t.track} in ('clean_files', 'committee')`),
     check('decision_referrals_kind_check', sql`${t.kind} in ('decision', 'appeal')`),
   ],

@@ -134,6 +134,11 @@ export const providerApplications = pgTable(
     index('provider_applications_review_queue_idx')
       .on(t.submittedAt, t.id)
       .where(sql`${t.applicationStatus} in ('submitted', 'under_review')`),
+    // The decision reports (issue 34: Turnaround, Timeliness, Workload): decided files by decision time;
+    // decided_by makes Workload's count of decisions an index-only scan.
+    index('provider_applications_decided_idx')
+      .on(t.decidedAt, t.decidedBy)
+      .where(sql`${t.applicationStatus} in ('approved', 'rejected')`),
     check('provider_applications_cycle_check', sql`${t.cycle} in ('initial', 'recredentialing')`),
     check(
       'provider_applications_decided_by_role_check',

@@ -87,24 +87,31 @@ export const providerReminders = pgTable(
  * withdrawn cycle never touches it. One row per provider; its state at a date is
  * domain/credentials/provider-credential.ts `credentialState`.
  */
-export const providerCredentials = pgTable('provider_credentials', {
-  userId: text('user_id')
-    .primaryKey()
-    .references(() => user.id, { onDelete: 'cascade' }),
-  /** The decided application that last set this credential. */
-  applicationId: uuid('application_id')
-    .notNull()
-    .references(() => providerApplications.id, { onDelete: 'cascade' }),
-  /** When the credential was first granted (the first approval). */
-  credentialedAt: timestamp('credentialed_at', { withTimezone: true }).notNull(),
-  /** The latest approval (initial or recredentialing). */
-  approvedAt: timestamp('approved_at', { withTimezone: true }).notNull(),
-  /** 36 months after the latest approval (NCQA CR 4), `YYYY-MM-DD`. */
-  endsOn: date('ends_on').notNull(),
-  /** The day a recredentialing denial ended it, or null. */
-  endedOn: date('ended_on'),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const providerCredentials = pgTable(
+  'provider_credentials',
+  {
+    userId: text('user_id')
+      .primaryKey()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    /** The decided application that last set this credential. */
+    applicationId: uuid('application_id')
+      .notNull()
+      .references(() => providerApplications.id, { onDelete: 'cascade' }),
+    /** When the credential was first granted (the first approval). */
+    credentialedAt: timestamp('credentialed_at', { withTimezone: true }).notNull(),
+    /** The latest approval (initial or recredentialing). */
+    approvedAt: timestamp('approved_at', { withTimezone: true }).notNull(),
+    /** 36 months after the latest approval (NCQA CR 4), `YYYY-MM-DD`. */
+    endsOn: date('ends_on').notNull(),
+    /** The day a recredentialing denial ended it, or null. */
+    endedOn: date('ended_on'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // The expirables forecast (issue 34 item 4): running credentials' due dates in a date range.
+    index('provider_credentials_ends_on_idx').on(t.endsOn).where(sql`${t.endedOn} is null`),
+  ],
+);
 
 /**
  * Credential updates after approval (issue 29): an approved provider's change to a dated section

@@ -129,6 +129,10 @@ export const verificationItems = pgTable(
     uniqueIndex('verification_items_key_idx').on(t.applicationId, t.itemKey),
     // Checklist progress of the review queue: counts per application and status from the index.
     index('verification_items_progress_idx').on(t.applicationId, t.status),
+    // The Workload report (issue 34 item 6): verified items by verification day and validator, index-only.
+    index('verification_items_verified_idx')
+      .on(t.verifiedAt, t.validatorId)
+      .where(sql`${t.status} = 'verified'`),
     check(
       'verification_items_status_check',
       sql`${t.status} in ('pending', 'verified', 'discrepancy', 'waived', 'needs_reverification')`,

@@ -150,5 +150,7 @@ export const screeningFindings = pgTable(
       .on(t.foundAt)
       .where(sql`${t.status} = 'open' or ${t.pendingChange} is not null`),
     index('screening_findings_user_idx').on(t.userId, t.rowHash),
+    // The screening report (issue 34 item 5): findings per month by strength, an index-only range.
+    index('screening_findings_found_at_idx').on(t.foundAt, t.strength),
   ],
 );

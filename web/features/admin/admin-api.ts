@@ -6,7 +6,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   AdminStats,
+  AuditActorList,
   AuditLog,
+  AuditLogFilter,
+  AuditLogQuery,
   DocumentList,
   DocumentListQuery,
   ExpiringExportQuery,
@@ -36,6 +39,8 @@ import '../../zod-config.ts';
 export type {
   AdminStats,
   AuditEvent,
+  AuditLog,
+  AuditLogFilter,
   AuditPerson,
   CardDocument,
   DocumentListItem,
@@ -109,20 +114,41 @@ export function useAllDocuments(search: string, page: number, enabled: boolean) 
   });
 }
 
-export function useAuditLog(action: string | null, page: number, enabled: boolean) {
+/**
+ * GET /api/admin/audit-log: one page of the audit log's filter (issue 6; issue 34: provider,
+ * actor, action, UTC days), newest first, with the people the filter names (`filterPeople`).
+ */
+export function useAuditLog(filter: AuditLogFilter, page: number, enabled: boolean) {
   return useQuery({
-    queryKey: ['admin', 'audit-log', action, page],
+    queryKey: ['admin', 'audit-log', filter, page],
     enabled,
     queryFn: () =>
       api<AuditLog>(
         'GET',
-        `/api/admin/audit-log${query({ action: action ?? undefined, page, pageSize: ADMIN_PAGE_SIZE })}`,
+        `/api/admin/audit-log${query({ ...filter, page, pageSize: ADMIN_PAGE_SIZE } satisfies AuditLogQuery)}`,
       ),
     placeholderData: keepPreviousData,
     // The log grows while the admin works (their own views and downloads): read it fresh.
     staleTime: 0,
     refetchOnMount: 'always',
   });
+}
+
+/** GET /api/admin/audit-log/actors: the people the actor filter offers (everyone holding a staff role). */
+export function useAuditActors(enabled: boolean) {
+  return useQuery({
+    queryKey: ['admin', 'audit-log-actors'],
+    enabled,
+    queryFn: () => api<AuditActorList>('GET', '/api/admin/audit-log/actors'),
+  });
+}
+
+/**
+ * Where the browser downloads the audit log's filter as CSV (GET /api/admin/audit-log/export; the
+ * session cookie goes with a same-origin link). The query holds ids and days only, no PHI.
+ */
+export function auditLogExportUrl(filter: AuditLogFilter): string {
+  return `/api/admin/audit-log/export${query({ ...filter })}`;
 }
 
 /**

@@ -160,7 +160,7 @@ export interface AdminTabPanels {
 }
 
 export default function AdminPage({ panels, me }: { panels: AdminTabPanels; me: Me }) {
-  const { view, openTab, openPage, setSearch, setReviewFilter, setAuditAction, setExpiringFilter } =
+  const { view, openTab, openPage, setSearch, setReviewFilter, setAuditFilter, setExpiringFilter } =
     useAdminView();
   const { search } = view;
   // Only the tabs the caller's roles may open (issue 32); a tab named in the URL that is not one of
@@ -177,7 +177,7 @@ export default function AdminPage({ panels, me }: { panels: AdminTabPanels; me: 
   const stats = useAdminStats(readsFiles);
   const providers = useProviderCards(search, pageOf('users'), readsFiles);
   const allDocuments = useAllDocuments(search, pageOf('documents'), tab === 'documents');
-  const audit = useAuditLog(view.auditAction, pageOf('audit'), tab === 'audit');
+  const audit = useAuditLog(view.audit, pageOf('audit'), tab === 'audit');
   // two_factor_required is no failure to report: the app is taking the admin to the set-up page.
   const failed = [stats, providers, allDocuments, audit].some(
     (query) => query.isError && !isTwoFactorRequired(query.error),
@@ -274,8 +274,9 @@ export default function AdminPage({ panels, me }: { panels: AdminTabPanels; me: 
                 <AuditLogTab
                   data={audit.data}
                   isFetching={audit.isFetching}
-                  action={view.auditAction}
-                  onActionChange={setAuditAction}
+                  enabled={tab === 'audit'}
+                  filter={view.audit}
+                  onFilterChange={setAuditFilter}
                   onPageChange={openPage}
                 />
               </Tabs.Panel>

@@ -8,10 +8,20 @@
  *
  * `/admin?tab=review&status=submitted&assigned=me&page=2`. Defaults are left out of the URL; a value
  * that is not valid (an edited URL) reads as its default.
+ *
+ * The 'Audit Log' filter (issue 34) is in the URL too: `action`, `from`/`to` (`YYYY-MM-DD`) and the
+ * provider and actor as user ids only (`subject`, `actor`), never a name or email. An id is an opaque
+ * account key, not PHI, and it lets a reload, Back or a shared link show the same filter and the
+ * same 'Export CSV' link; the names the controls show come from the server (`filterPeople`).
  */
 import { useRef } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { type AuditAction, auditActions } from '../../../domain/audit-actions.ts';
+import {
+  type AuditLogFilter,
+  auditLogExportQuerySchema,
+  auditLogFilterShape,
+} from '../../../domain/api/admin.ts';
+import { auditActions } from '../../../domain/audit-actions.ts';
 import {
   credentialKinds,
   DEFAULT_EXPIRING_WINDOW,
@@ -33,6 +43,10 @@ const PARAM = {
   status: 'status',
   assigned: 'assigned',
   action: 'action',
+  subject: 'subject',
+  actor: 'actor',
+  from: 'from',
+  to: 'to',
   window: 'window',
   kind: 'kind',
 } as const;
@@ -48,7 +62,8 @@ export interface AdminView {
   /** The open tab's page, 1-based. */
   page: number;
   review: ReviewQueueFilter;
-  auditAction: AuditAction | null;
+  /** The 'Audit Log' filter (ids and days only); `{}` = every event. */
+  audit: AuditLogFilter;
   expiring: ExpiringFilter;
 }
 
@@ -61,6 +76,26 @@ function oneOf<T extends string>(values: readonly T[], value: string | null): T 
   return values.find((v) => v === value);
 }
 
+/**
+ * The audit log's filter in `params`, checked by the server's own schema: each value that is not
+ * valid alone (an edited URL) is dropped, and a `from` after `to` drops both.
+ */
+function auditFilterOf(params: URLSearchParams): AuditLogFilter {
+  const raw = {
+    action: params.get(PARAM.action) ?? undefined,
+    subjectUserId: params.get(PARAM.subject) ?? undefined,
+    actorUserId: params.get(PARAM.actor) ?? undefined,
+    from: params.get(PARAM.from) ?? undefined,
+    to: params.get(PARAM.to) ?? undefined,
+  };
+  const shape = auditLogFilterShape;
+  const valid = Object.fromEntries(
+    Object.entries(raw).filter(([key, value]) => shape[key as keyof typeof shape].safeParse(value).success),
+  );
+  const parsed = auditLogExportQuerySchema.safeParse(valid);
+  return parsed.success ? parsed.data : { ...valid, from: undefined, to: undefined };
+}
+
 /** The view a query string and the entry's history state describe. */
 export function readAdminView(params: URLSearchParams, state: unknown): AdminView {
   return {
@@ -71,7 +106,7 @@ export function readAdminView(params: URLSearchParams, state: unknown): AdminVie
       status: oneOf(['submitted', 'under_review'] as const, params.get(PARAM.status)),
       assignedToMe: params.get(PARAM.assigned) === 'me',
     },
-    auditAction: oneOf(auditActions, params.get(PARAM.action)) ?? null,
+    audit: auditFilterOf(params),
     expiring: {
       window: oneOf(expiringWindows, params.get(PARAM.window)) ?? DEFAULT_EXPIRING_WINDOW,
       kind: oneOf(credentialKinds, params.get(PARAM.kind)),
@@ -88,7 +123,7 @@ function put(params: URLSearchParams, name: string, value: string | null | undef
 /**
  * The dashboard's view and its setters, on the URL of the current page.
  * @returns the view, plus `openTab`, `openPage` (new history entries) and `setSearch`,
- *   `setReviewFilter`, `setAuditAction`, `setExpiringFilter` (replace the entry, back to page 1)
+ *   `setReviewFilter`, `setAuditFilter`, `setExpiringFilter` (replace the entry, back to page 1)
  */
 export function useAdminView() {
   const [params] = useSearchParams();
@@ -137,8 +172,14 @@ export function useAdminView() {
         put(next, PARAM.status, review.status);
         put(next, PARAM.assigned, review.assignedToMe ? 'me' : undefined);
       }),
-    setAuditAction: (action: string | null) =>
-      filter((next) => put(next, PARAM.action, oneOf(auditActions, action))),
+    setAuditFilter: (audit: AuditLogFilter) =>
+      filter((next) => {
+        put(next, PARAM.action, oneOf(auditActions, audit.action ?? null));
+        put(next, PARAM.subject, audit.subjectUserId);
+        put(next, PARAM.actor, audit.actorUserId);
+        put(next, PARAM.from, audit.from);
+        put(next, PARAM.to, audit.to);
+      }),
     setExpiringFilter: (expiring: ExpiringFilter) =>
       filter((next) => {
         put(next, PARAM.window, expiring.window, DEFAULT_EXPIRING_WINDOW);

@@ -1,0 +1,3 @@
+CREATE INDEX "decision_referrals_application_idx" ON "decision_referrals" USING btree ("application_id","sent_at");--> statement-breakpoint
+CREATE INDEX "provider_applications_decided_idx" ON "provider_applications" USING btree ("decided_at","decided_by") WHERE "provider_applications"."application_status" in ('approved', 'rejected');--> statement-breakpoint
+CREATE INDEX "verification_items_verified_idx" ON "verification_items" USING btree ("verified_at","validator_id") WHERE "verification_items"."status" = 'verified';

@@ -1,0 +1,2 @@
+CREATE INDEX "provider_credentials_ends_on_idx" ON "provider_credentials" USING btree ("ends_on") WHERE "provider_credentials"."ended_on" is null;--> statement-breakpoint
+CREATE INDEX "screening_findings_found_at_idx" ON "screening_findings" USING btree ("found_at","strength");

@@ -1,0 +1,318 @@
+/**
+ * The decision-centred reports (issue 34 items 1, 3, 6): Turnaround, Timeliness and Workload. Each is
+ * ONE SQL aggregate over the decided files of a range (no row-by-row work in Node: Node only lays the
+ * aggregate rows into one entry per UTC month, `monthsBetween`), on the indexes of migration
+ * `report-indexes` (provider_applications by decided_at, verification_items by verified_at,
+ * decision_referrals by application).
+ *
+ * Shared definitions:
+ * - A decided file: provider_applications with status approved or rejected and decided_at in the
+ *   range; its month is the UTC month of decided_at. The range is UTC days `from`..`to`, inclusive.
+ * - Percentiles: `percentile_cont` (linear interpolation), the definition of domain/reports/report-math.ts
+ *   `percentile`; days rounded to one decimal.
+ * - Completion: the completion attestation's signed_at (application_attestations kind 'completion',
+ *   decision 022), or submitted_at for a file completed before attestations existed (migration 0013);
+ *   both are written by the same 'Sign and Complete'.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import type {
+  DurationStats,
+  ReportQuery,
+  TimelinessReport,
+  TurnaroundReport,
+  WorkloadReport,
+} from '../../domain/api/reports.ts';
+import type { DecisionClockLimits } from '../../domain/committee/timeliness.ts';
+import { defaultReportRange, monthsBetween, sharePercent } from '../../domain/reports/report-math.ts';
+import type { Queryable } from '../db/client.ts';
+
+/** A report's range, YYYY-MM-DD, both inclusive. */
+export interface ReportRange {
+  from: string;
+  to: string;
+}
+
+/** The range a query asks for, or the last 12 months before `now` (`defaultReportRange`). */
+export function reportRangeOf(query: Pick<ReportQuery, 'from' | 'to'>, now: Date): ReportRange {
+  return query.from && query.to ? { from: query.from, to: query.to } : defaultReportRange(now);
+}
+
+/** The range's bounds as timestamps: [UTC midnight of `from`, UTC midnight after `to`). */
+function decidedWithin(column: SQL, range: ReportRange): SQL {
+  return sql`${column} >= (${range.from}::date)::timestamp at time zone 'UTC'
+    and ${column} < (${range.to}::date + 1)::timestamp at time zone 'UTC'`;
+}
+
+const DECIDED = sql`a.application_status in ('approved', 'rejected')`;
+/** The UTC month of the decision, as a timestamp (grouped on; written 'YYYY-MM' after grouping). */
+const MONTH_START = sql`date_trunc('month', a.decided_at at time zone 'UTC')`;
+
+/** Elapsed days of an interval (hours / 24). */
+const days = (interval: SQL) => sql`extract(epoch from (${interval})) / 86400.0`;
+
+/** `files`, median and p90 (one decimal) of a column of days, as three SQL select items. */
+function statsColumns(column: string) {
+  const c = sql.raw(column);
+  return sql`count(${c})::int as ${sql.raw(`${column}_files`)},
+    round((percentile_cont(0.5) within group (order by ${c}))::numeric, 1)::float8 as ${sql.raw(`${column}_median`)},
+    round((percentile_cont(0.9) within group (order by ${c}))::numeric, 1)::float8 as ${sql.raw(`${column}_p90`)}`;
+}
+
+/** The three select items of `statsColumns(column)`, by name. */
+type StatsRow = Record<string, unknown>;
+
+function statsOf(row: StatsRow | undefined, column: string): DurationStats {
+  if (!row) return { files: 0, medianDays: null, p90Days: null };
+  return {
+    files: (row[`${column}_files`] as number | null) ?? 0,
+    medianDays: (row[`${column}_median`] as number | null) ?? null,
+    p90Days: (row[`${column}_p90`] as number | null) ?? null,
+  };
+}
+
+const stageColumns = ['waiting_review', 'in_review', 'waiting_provider', 'waiting_decision'] as const;
+
+type TurnaroundRow = { month: string; cycle: string | null; all_cycles: number } & StatsRow;
+
+/**
+ * Turnaround (issue 34 item 1): per UTC month of decision, the days from completion to decision
+ * (median, p90) of all decided files and of each cycle (initial / recredentialing), and the days of
+ * each stage. The stages partition the time from completion to decision:
+ * - Waiting for review: submitted_at -> review_started_at ('Start Review').
+ * - Waiting for the provider: the sum over the file's information requests of requested_at ->
+ *   responded_at (an unanswered one until the decision), within the review.
+ * - Waiting for decision: the sum over the file's 'Send for Decision' referrals (decision_referrals,
+ *   kind 'decision') of sent_at -> closed_at (an open one until the decision); a deferral that sent
+ *   the file back to review ends its referral, so the time back in review is 'In review' again.
+ * - In review: the rest of review_started_at -> decided_at (never below 0).
+ * A file decided without 'Start Review' (none since issue 13) counts in the total only; a file never
+ * sent for decision (decided before issue 32) counts 0 days waiting for decision.
+ * Elapsed days (hours / 24), one decimal. Months without decisions have `files: 0` and null figures.
+ */
+export async function turnaroundReport(db: Queryable, range: ReportRange): Promise<TurnaroundReport> {
+  // Lateral joins: each file's attestation, requests and referrals are read once, by index.
+  const { rows } = await db.execute<TurnaroundRow>(sql`
+    with facts as materialized (
+      select ${MONTH_START} as month_start, a.cycle,
+        ${days(sql`a.decided_at - coalesce(att.completed_at, a.submitted_at)`)} as total,
+        ${days(sql`a.review_started_at - a.submitted_at`)} as waiting_review,
+        case when a.review_started_at is not null then greatest(0, ${days(
+          sql`a.decided_at - a.review_started_at - coalesce(req.wait, interval '0') - coalesce(ref.wait, interval '0')`,
+        )}) end as in_review,
+        case when a.review_started_at is not null then ${days(sql`coalesce(req.wait, interval '0')`)} end
+          as waiting_provider,
+        ${days(sql`coalesce(ref.wait, interval '0')`)} as waiting_decision
+      from provider_applications a
+      left join lateral (
+        select min(t.signed_at) as completed_at from application_attestations t
+        where t.application_id = a.id and t.kind = 'completion'
+      ) att on true
+      left join lateral (
+        select sum(least(coalesce(q.responded_at, a.decided_at), a.decided_at) - q.requested_at) as wait
+        from information_requests q
+        where q.application_id = a.id and q.requested_at < a.decided_at
+      ) req on true
+      left join lateral (
+        select sum(least(coalesce(r.closed_at, a.decided_at), a.decided_at) - r.sent_at) as wait
+        from decision_referrals r
+        where r.application_id = a.id and r.kind = 'decision' and r.sent_at < a.decided_at
+      ) ref on true
+      where ${DECIDED} and ${decidedWithin(sql`a.decided_at`, range)}
+    )
+    select to_char(month_start, 'YYYY-MM') as month, cycle, grouping(cycle) as all_cycles,
+      ${statsColumns('total')},
+      ${sql.join(
+        stageColumns.map((c) => statsColumns(c)),
+        sql`, `,
+      )}
+    from facts
+    group by grouping sets ((month_start, cycle), (month_start))
+    order by month_start, cycle nulls first`);
+
+  const byKey = new Map(rows.map((r) => [`${r.month}/${r.all_cycles === 1 ? '*' : r.cycle}`, r]));
+  return {
+    ...range,
+    months: monthsBetween(range.from, range.to).map((month) => {
+      const all = byKey.get(`${month}/*`);
+      return {
+        month,
+        all: statsOf(all, 'total'),
+        initial: statsOf(byKey.get(`${month}/initial`), 'total'),
+        recredentialing: statsOf(byKey.get(`${month}/recredentialing`), 'total'),
+        stages: {
+          waitingForReview: statsOf(all, 'waiting_review'),
+          inReview: statsOf(all, 'in_review'),
+          waitingForProvider: statsOf(all, 'waiting_provider'),
+          waitingForDecision: statsOf(all, 'waiting_decision'),
+        },
+      };
+    }),
+  };
+}
+
+type TimelinessRow = {
+  month: string;
+  decided: number;
+  within_attestation: number;
+  within_verification: number;
+  timely: number;
+  missed: TimelinessReport['missed'];
+};
+
+/**
+ * Timeliness (issue 34 item 3; NCQA CR 3, domain/committee/timeliness.ts): per UTC month of decision,
+ * the decisions made within `limits.attestationValidDays` of the attestation in force (the latest
+ * signed before the decision) and within `limits.verificationMaxAgeDays` of the oldest verification
+ * (the earliest verified_at of the checklist's verified items, on or before the decision day), in UTC
+ * calendar days as the decision clock counts them (due on the day `limit` days after; decided on
+ * that day is in time). A clock that never started (no attestation, nothing verified) is not missed,
+ * as `decisionDue` treats it. The checklist is read as it stands now: an item re-opened since the
+ * decision no longer counts. `missed` lists every late file of the range, oldest decision first.
+ */
+export async function timelinessReport(
+  db: Queryable,
+  range: ReportRange,
+  limits: DecisionClockLimits,
+): Promise<TimelinessReport> {
+  const { rows } = await db.execute<TimelinessRow>(sql`
+    with judged as materialized (
+      select a.id, a.user_id, a.cycle, ${MONTH_START} as month_start, d.decided_on,
+        d.decided_on - (att.attested_at at time zone 'UTC')::date as days_attestation,
+        d.decided_on - ver.oldest_verified_on as days_verification
+      from provider_applications a
+      cross join lateral (select (a.decided_at at time zone 'UTC')::date as decided_on) d
+      left join lateral (
+        select max(t.signed_at) as attested_at from application_attestations t
+        where t.application_id = a.id and t.signed_at <= a.decided_at
+      ) att on true
+      left join lateral (
+        select min(v.verified_at) as oldest_verified_on from verification_items v
+        where v.application_id = a.id and v.status = 'verified' and v.verified_at <= d.decided_on
+      ) ver on true
+      where ${DECIDED} and ${decidedWithin(sql`a.decided_at`, range)}
+    ),
+    flagged as (
+      select j.*,
+        (j.days_attestation is null or j.days_attestation <= ${limits.attestationValidDays}) as in_attestation,
+        (j.days_verification is null or j.days_verification <= ${limits.verificationMaxAgeDays}) as in_verification
+      from judged j
+    ),
+    months as (
+      select f.month_start,
+        count(*)::int as decided,
+        count(*) filter (where f.in_attestation)::int as within_attestation,
+        count(*) filter (where f.in_verification)::int as within_verification,
+        count(*) filter (where f.in_attestation and f.in_verification)::int as timely
+      from flagged f
+      group by f.month_start
+    ),
+    late as (
+      select f.month_start,
+        json_agg(
+          json_build_object(
+            'applicationId', f.id,
+            'providerName', coalesce(nullif(trim(p.first_name || ' ' || p.last_name), ''), 'Unknown provider'),
+            'cycle', f.cycle,
+            'decidedOn', to_char(f.decided_on, 'YYYY-MM-DD'),
+            'daysFromAttestation', f.days_attestation,
+            'daysFromOldestVerification', f.days_verification,
+            'missedClocks', array_remove(array[
+              case when not f.in_attestation then 'attestation' end,
+              case when not f.in_verification then 'verification' end
+            ], null)
+          ) order by f.decided_on, f.id
+        ) as missed
+      from flagged f
+      left join profiles p on p.user_id = f.user_id
+      where not (f.in_attestation and f.in_verification)
+      group by f.month_start
+    )
+    select to_char(m.month_start, 'YYYY-MM') as month, m.decided, m.within_attestation, m.within_verification,
+      m.timely, coalesce(l.missed, '[]'::json) as missed
+    from months m left join late l on l.month_start = m.month_start
+    order by m.month_start`);
+
+  const byMonth = new Map(rows.map((r) => [r.month, r]));
+  return {
+    ...range,
+    limits: { ...limits },
+    months: monthsBetween(range.from, range.to).map((month) => {
+      const r = byMonth.get(month);
+      const decided = r?.decided ?? 0;
+      const timely = r?.timely ?? 0;
+      return {
+        month,
+        decided,
+        withinAttestation: r?.within_attestation ?? 0,
+        withinVerification: r?.within_verification ?? 0,
+        timely,
+        timelyPercent: sharePercent(timely, decided),
+      };
+    }),
+    missed: rows.flatMap((r) => r.missed),
+  };
+}
+
+type WorkloadRow = {
+  month: string;
+  user_id: string;
+  name: string;
+  files_decided: number;
+  items_verified: number;
+};
+
+/**
+ * Workload (issue 34 item 6): per staff member and UTC month, the files they decided (approved or
+ * rejected, provider_applications.decided_by, by decided_at) and the checklist items they verified
+ * (verification_items status 'verified', validator_id, by the verified_at day; items waived or
+ * re-opened since do not count). `specialist` (a user id) keeps that person's rows only. Rows with
+ * work only, by month, then name, then user id.
+ */
+export async function workloadReport(
+  db: Queryable,
+  range: ReportRange,
+  specialist: string | undefined,
+): Promise<WorkloadReport> {
+  const decider = specialist ? sql`and a.decided_by = ${specialist}` : sql``;
+  const validator = specialist ? sql`and v.validator_id = ${specialist}` : sql``;
+  const { rows } = await db.execute<WorkloadRow>(sql`
+    with decided as (
+      select a.decided_by as user_id, ${MONTH_START} as month_start, count(*)::int as files
+      from provider_applications a
+      where ${DECIDED} and ${decidedWithin(sql`a.decided_at`, range)} and a.decided_by is not null ${decider}
+      group by 1, 2
+    ),
+    verified as (
+      select v.validator_id as user_id, date_trunc('month', v.verified_at) as month_start, count(*)::int as items
+      from verification_items v
+      where v.status = 'verified' and v.verified_at >= ${range.from}::date and v.verified_at <= ${range.to}::date
+        and v.validator_id is not null ${validator}
+      group by 1, 2
+    ),
+    work as (
+      select coalesce(d.month_start, v.month_start) as month_start, coalesce(d.user_id, v.user_id) as user_id,
+        coalesce(d.files, 0) as files_decided, coalesce(v.items, 0) as items_verified
+      from decided d full join verified v on v.user_id = d.user_id and v.month_start = d.month_start
+    ),
+    named as (
+      -- The name by primary key, per row of work (a handful per month), never a join over every profile.
+      select w.*, coalesce(
+          (select nullif(trim(p.first_name || ' ' || p.last_name), '') from profiles p where p.user_id = w.user_id),
+          'Unknown user'
+        ) as name
+      from work w
+    )
+    select to_char(month_start, 'YYYY-MM') as month, user_id, files_decided, items_verified, name
+    from named
+    order by month_start, name, user_id`);
+  return {
+    ...range,
+    rows: rows.map((r) => ({
+      month: r.month,
+      userId: r.user_id,
+      name: r.name,
+      filesDecided: r.files_decided,
+      itemsVerified: r.items_verified,
+    })),
+  };
+}
