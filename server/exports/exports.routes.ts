@@ -69,6 +69,8 @@ export async function exportRoutes(app: AppInstance) {
       await recordAudit(app.deps.db, {
         action: 'export.file_summary_downloaded',
         actorUserId: actor.userId,
+        // Whose file left: the audit log's provider filter finds the download (HIPAA 164.312(b)).
+        subjectUserId: summary.providerUserId,
         resourceType: 'application',
         resourceId: applicationId,
         ipAddress: actor.ipAddress,

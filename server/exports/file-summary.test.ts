@@ -112,6 +112,7 @@ describe('GET /api/admin/applications/:applicationId/file-summary.pdf', () => {
       );
     expect(audits).toHaveLength(1);
     expect(audits[0]!.actorUserId).toBe(director.userId);
+    expect(audits[0]!.subjectUserId).toBe(file.userId);
     expect(audits[0]!.details).toEqual({ version: 1 });
   });
 

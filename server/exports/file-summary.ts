@@ -15,7 +15,7 @@
  * Rendered by server/pdf (pdfkit, tagged; decision 030 says why pdfkit), with 'Page N of M' and the
  * snapshot's version and SHA-256 in every page's footer.
  */
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { AppError } from '../../domain/app-error.ts';
 import { applicationStatusLabel } from '../../domain/application-status.ts';
 import { formatIsoDay } from '../../domain/calendar.ts';
@@ -48,11 +48,13 @@ export interface FileSummaryOptions {
   callerRoles: readonly AccessRole[];
 }
 
-/** The PDF, its download name, and the snapshot it was written from. */
+/** The PDF, its download name, the snapshot it was written from, and whose file it is. */
 export interface FileSummary {
   pdf: Buffer;
   fileName: string;
   version: number;
+  /** The provider's user id (the audit event's subject). */
+  providerUserId: string;
 }
 
 const NONE = '—';
@@ -84,10 +86,7 @@ export async function fileSummaryPdf(
   const [newest, lists, findings, [screening]] = await Promise.all([
     newestVersion(db, applicationId),
     appliedLists(db),
-    db
-      .select()
-      .from(screeningFindings)
-      .where(and(eq(screeningFindings.applicationId, applicationId))),
+    db.select().from(screeningFindings).where(eq(screeningFindings.applicationId, applicationId)),
     db
       .select({
         standing: providerApplications.exclusionMatch,
@@ -200,6 +199,7 @@ export async function fileSummaryPdf(
     pdf,
     fileName: `credentialing-file-summary-${applicationId.slice(0, 8)}-v${version.version}.pdf`,
     version: version.version,
+    providerUserId: review.userId,
   };
 }
 
