@@ -11,6 +11,7 @@
 import type { Location, Organization, PractitionerRole, Resource } from '@medplum/fhirtypes';
 import { sql } from 'drizzle-orm';
 import { isoDay } from '../../domain/calendar.ts';
+import { isUuid } from '../../domain/uuid.ts';
 import type { Queryable } from '../db/client.ts';
 import {
   credentialedProviderPage,
@@ -83,27 +84,24 @@ export async function checklistItems(
   return grouped;
 }
 
-/** The providers whose practice location rows have these row keys (PractitionerRole/Location `_id`). */
-async function providersOfLocations(db: Queryable, rowKeys: readonly string[]): Promise<string[]> {
-  const uuids = rowKeys.filter((k) => /^[0-9a-f-]{36}$/i.test(k));
+/**
+ * The credentialed providers owning rows of `table` whose `column` is one of `ids` (uuids; others
+ * are no row): a PractitionerRole or Location `_id` is a practice location's row key, a
+ * VerificationResult `_id` a checklist item's id.
+ */
+async function providersOfRows(
+  db: Queryable,
+  table: 'practice_locations' | 'verification_items',
+  column: 'row_key' | 'id',
+  ids: readonly string[],
+): Promise<string[]> {
+  const uuids = ids.filter(isUuid);
   if (uuids.length === 0) return [];
   const result = await db.execute<{
     user_id: string;
-  }>(sql`select distinct pc.user_id from practice_locations pl
-    join provider_credentials pc on pc.application_id = pl.application_id
-    where pl.row_key = any(${sql.param(uuids)}::uuid[])`);
-  return result.rows.map((r) => r.user_id);
-}
-
-/** The providers whose credential application has these checklist items (VerificationResult `_id`). */
-async function providersOfItems(db: Queryable, itemIds: readonly string[]): Promise<string[]> {
-  const uuids = itemIds.filter((k) => /^[0-9a-f-]{36}$/i.test(k));
-  if (uuids.length === 0) return [];
-  const result = await db.execute<{
-    user_id: string;
-  }>(sql`select distinct pc.user_id from verification_items vi
-    join provider_credentials pc on pc.application_id = vi.application_id
-    where vi.id = any(${sql.param(uuids)}::uuid[])`);
+  }>(sql`select distinct pc.user_id from ${sql.identifier(table)} r
+    join provider_credentials pc on pc.application_id = r.application_id
+    where r.${sql.identifier(column)} = any(${sql.param(uuids)}::uuid[])`);
   return result.rows.map((r) => r.user_id);
 }
 
@@ -129,10 +127,10 @@ async function providerSearch(db: Queryable, q: ParsedSearch, now: Date): Promis
   let userIds = q.practitioners;
   if (q.type === 'Practitioner') userIds = intersect(userIds, q.ids);
   if ((q.type === 'PractitionerRole' || q.type === 'Location') && q.ids) {
-    userIds = intersect(userIds, await providersOfLocations(db, q.ids));
+    userIds = intersect(userIds, await providersOfRows(db, 'practice_locations', 'row_key', q.ids));
   }
   if (q.type === 'VerificationResult' && q.ids)
-    userIds = intersect(userIds, await providersOfItems(db, q.ids));
+    userIds = intersect(userIds, await providersOfRows(db, 'verification_items', 'id', q.ids));
   if (userIds && userIds.length === 0) return { matches: [], includes: [], next: null };
   // VerificationResult's _lastUpdated is its item's; the others' is their provider's.
   const providerUpdated =
