@@ -9,6 +9,7 @@
  * paged and searched on the server (docs/decisions/009-admin-at-scale.md).
  */
 import { z } from 'zod';
+
 import { applicationStatuses } from '../application-status.ts';
 import { auditActions } from '../audit-actions.ts';
 import {
@@ -21,6 +22,7 @@ import { documentTypes } from '../sections/documents.ts';
 import { type SectionKey, sections } from '../sections/registry.ts';
 import { catalogSections } from '../sections/section-catalog.ts';
 import { applicationSchema } from './applications.ts';
+import { filterDay, fromNotAfterTo, fromNotAfterToIssue } from './date-range.ts';
 import { applicationCycleSchema, providerCredentialSchema } from './provider-credential.ts';
 
 // ---- Paging and search ------------------------------------------------------------------------------
@@ -212,18 +214,6 @@ export type DocumentList = z.output<typeof documentListSchema>;
 
 // ---- GET /api/admin/audit-log --------------------------------------------------------------------------------
 
-/** The earliest and latest day the audit log's date filter accepts (`YYYY-MM-DD`, UTC). */
-export const AUDIT_LOG_FIRST_DAY = '2000-01-01';
-export const AUDIT_LOG_LAST_DAY = '2099-12-31';
-
-const auditDay = (name: string) =>
-  z.iso
-    .date({ error: `${name} must be a date (YYYY-MM-DD)` })
-    .refine((day) => day >= AUDIT_LOG_FIRST_DAY && day <= AUDIT_LOG_LAST_DAY, {
-      error: `${name} must be between ${AUDIT_LOG_FIRST_DAY} and ${AUDIT_LOG_LAST_DAY}`,
-    })
-    .optional();
-
 /**
  * The audit log's filter (issue 6; issue 34): one action (domain/audit-actions.ts), the subject (the
  * provider whose record was touched) and the actor by user id, and a date range `from`..`to`
@@ -234,23 +224,20 @@ export const auditLogFilterShape = {
   action: z.enum(auditActions, { error: 'Choose an action from the list' }).optional(),
   subjectUserId: z.string().trim().min(1).max(200, 'Unknown user').optional(),
   actorUserId: z.string().trim().min(1).max(200, 'Unknown user').optional(),
-  from: auditDay('From'),
-  to: auditDay('To'),
+  from: filterDay('From'),
+  to: filterDay('To'),
 };
-
-const fromNotAfterTo = (q: { from?: string; to?: string }) => !q.from || !q.to || q.from <= q.to;
-const fromNotAfterToError = { error: 'From must be on or before To', path: ['to'] };
 
 /** Query of GET /api/admin/audit-log/export: the filter, no paging. */
 export const auditLogExportQuerySchema = z
   .object(auditLogFilterShape)
-  .refine(fromNotAfterTo, fromNotAfterToError);
+  .refine(fromNotAfterTo, fromNotAfterToIssue);
 export type AuditLogFilter = z.output<typeof auditLogExportQuerySchema>;
 
 /** Query of GET /api/admin/audit-log (issue 6, issue 34): paging plus the filter. */
 export const auditLogQuerySchema = z
   .object({ ...pageQueryShape, ...auditLogFilterShape })
-  .refine(fromNotAfterTo, fromNotAfterToError);
+  .refine(fromNotAfterTo, fromNotAfterToIssue);
 export type AuditLogQuery = z.output<typeof auditLogQuerySchema>;
 
 /** A person named in an audit event (from the account table: name and email only, no PHI). */

@@ -10,14 +10,7 @@
 import { z } from 'zod';
 import { applicationCycles } from '../credentials/provider-credential.ts';
 import { monthsBetween, REPORT_MAX_MONTHS } from '../reports/report-math.ts';
-
-const reportDay = (name: string) =>
-  z.iso
-    .date({ error: `${name} must be a date (YYYY-MM-DD)` })
-    .refine((day) => day >= '2000-01-01' && day <= '2099-12-31', {
-      error: `${name} must be between 2000-01-01 and 2099-12-31`,
-    })
-    .optional();
+import { filterDay, fromNotAfterTo, fromNotAfterToIssue } from './date-range.ts';
 
 /**
  * The query of every decision report: a range of UTC days `from`..`to` (YYYY-MM-DD, both inclusive;
@@ -26,15 +19,15 @@ const reportDay = (name: string) =>
  */
 export const reportQuerySchema = z
   .object({
-    from: reportDay('From'),
-    to: reportDay('To'),
+    from: filterDay('From'),
+    to: filterDay('To'),
     specialist: z.string().trim().min(1).max(200, 'Unknown user').optional(),
   })
   .refine((q) => (q.from === undefined) === (q.to === undefined), {
     error: 'Give both From and To, or neither',
     path: ['to'],
   })
-  .refine((q) => !q.from || !q.to || q.from <= q.to, { error: 'From must be on or before To', path: ['to'] })
+  .refine(fromNotAfterTo, fromNotAfterToIssue)
   .refine((q) => !q.from || !q.to || monthsBetween(q.from, q.to).length <= REPORT_MAX_MONTHS, {
     error: `A report covers at most ${REPORT_MAX_MONTHS} months`,
     path: ['from'],

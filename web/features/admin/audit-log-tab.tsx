@@ -12,7 +12,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { AUDIT_LOG_FIRST_DAY } from '../../../domain/api/admin.ts';
+import { FILTER_FIRST_DAY } from '../../../domain/api/date-range.ts';
 import { auditActionLabel } from '../../../domain/audit-actions.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { ResponsiveTable, type TableColumn } from '../../components/responsive-table.tsx';
@@ -212,7 +212,7 @@ export function AuditLogTab({
           styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
           allowSingleDateInRange
           w={{ base: '100%', sm: 260 }}
-          minDate={AUDIT_LOG_FIRST_DAY}
+          minDate={FILTER_FIRST_DAY}
           valueFormat="MMM D, YYYY"
           value={range}
           onChange={([start, end]) => {
