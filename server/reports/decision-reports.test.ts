@@ -20,7 +20,7 @@ import {
   type TestApp,
 } from '../../tests/harness.ts';
 import { decisionClockLimitsOf } from '../env.ts';
-import { timelinessReport } from './decision-reports.ts';
+import { timelinessReport, turnaroundReport } from './decision-reports.ts';
 
 let app: TestApp;
 let admin: Awaited<ReturnType<typeof signUpAndSignIn>>;
@@ -62,24 +62,18 @@ interface FileFixture {
   items?: [string, string, string][];
 }
 
-/** A decided file with its attestations, requests, referrals and checklist, inserted directly. */
+/**
+ * A decided file with its attestations, requests, referrals and checklist, inserted directly in the
+ * order the product writes them: under review first, the decision last (its figures are recorded
+ * when it is: decision_facts, migration 0031).
+ */
 async function decidedFile(f: FileFixture) {
   const userId = await person(...f.provider);
   const id = randomUUID();
   await query(
-    `insert into provider_applications (id, user_id, application_status, cycle, submitted_at, review_started_at,
-       decided_at, decided_by, decided_by_role)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, 'medical_director')`,
-    [
-      id,
-      userId,
-      f.status ?? 'approved',
-      f.cycle ?? 'initial',
-      f.completedAt,
-      f.reviewStartedAt,
-      f.decidedAt,
-      f.decidedBy,
-    ],
+    `insert into provider_applications (id, user_id, application_status, cycle, submitted_at, review_started_at)
+     values ($1, $2, 'under_review', $3, $4, $5)`,
+    [id, userId, f.cycle ?? 'initial', f.completedAt, f.reviewStartedAt],
   );
   const attest = (kind: string, at: string) =>
     query(
@@ -112,6 +106,11 @@ async function decidedFile(f: FileFixture) {
       [id, `item-${position}`, status, verifiedAt || null, validator || null, position],
     );
   }
+  await query(
+    `update provider_applications set application_status = $2, decided_at = $3, decided_by = $4,
+       decided_by_role = 'medical_director' where id = $1`,
+    [id, f.status ?? 'approved', f.decidedAt, f.decidedBy],
+  );
   return id;
 }
 
@@ -495,6 +494,47 @@ describe('Workload', () => {
     expect(text).toBe(
       `Month,Staff member,User ID,Files decided,Items verified\r\n2026-01,Dana Director,${staff.dana},2,0\r\n2026-03,Dana Director,${staff.dana},1,1\r\n`,
     );
+  });
+});
+
+describe('the figures recorded with each decision (decision_facts)', () => {
+  it('keep a decision as it stood: a verification re-opened later changes nothing; a changed or undone decision is recorded again', async () => {
+    // Decided 2026-06-10, 40 days after completion; its only verification (2026-01-20) is 141 days old.
+    const id = await decidedFile({
+      provider: ['Lou', 'Later'],
+      completedAt: '2026-05-01T00:00:00Z',
+      reviewStartedAt: '2026-05-02T00:00:00Z',
+      decidedAt: '2026-06-10T00:00:00Z',
+      decidedBy: staff.dana,
+      items: [['verified', '2026-01-20', staff.sam]],
+    });
+    const db = app.runtime.deps.db;
+    const june = { from: '2026-06-01', to: '2026-06-30' };
+    const limits = decisionClockLimitsOf(app.runtime.deps.env);
+    const before = await timelinessReport(db, june, limits);
+    expect(before.missed.map((f) => [f.applicationId, f.daysFromOldestVerification])).toEqual([[id, 141]]);
+
+    await query(
+      `update verification_items set status = 'pending', verified_at = null where application_id = $1`,
+      [id],
+    );
+    expect(await timelinessReport(db, june, limits)).toEqual(before);
+
+    // Moved to 2026-06-20: recorded again, from the checklist as it stands then (nothing verified).
+    await query(`update provider_applications set decided_at = '2026-06-20T00:00:00Z' where id = $1`, [id]);
+    const moved = await timelinessReport(db, june, limits);
+    expect(moved.missed).toEqual([]);
+    expect(moved.months[0]).toMatchObject({ decided: 1, timely: 1 });
+    const turnaround = await turnaroundReport(db, june);
+    expect(turnaround.months[0]!.all).toEqual({ files: 1, medianDays: 50, p90Days: 50 });
+
+    // Back under review: no longer a decision.
+    await query(
+      `update provider_applications set application_status = 'under_review', decided_at = null where id = $1`,
+      [id],
+    );
+    expect((await turnaroundReport(db, june)).months[0]!.all.files).toBe(0);
+    await query('delete from provider_applications where id = $1', [id]);
   });
 });
 

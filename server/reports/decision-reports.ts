@@ -1,9 +1,10 @@
 /**
  * The decision-centred reports (issue 34 items 1, 3, 6): Turnaround, Timeliness and Workload. Each is
  * ONE SQL aggregate over the decided files of a range (no row-by-row work in Node: Node only lays the
- * aggregate rows into one entry per UTC month, `monthsBetween`), on the indexes of migration
- * `report-indexes` (provider_applications by decided_at, verification_items by verified_at,
- * decision_referrals by application).
+ * aggregate rows into one entry per UTC month, `monthsBetween`). Turnaround and Timeliness group
+ * `decision_facts` (server/db/schema/reports.ts: each decision's figures, written by a trigger when the
+ * decision is recorded, migration 0031) by its decided_at index; Workload reads provider_applications
+ * and verification_items on the indexes of migration 0029.
  *
  * Shared definitions:
  * - A decided file: provider_applications with status approved or rejected and decided_at in the
@@ -13,6 +14,8 @@
  * - Completion: the completion attestation's signed_at (application_attestations kind 'completion',
  *   decision 022), or submitted_at for a file completed before attestations existed (migration 0013);
  *   both are written by the same 'Sign and Complete'.
+ * - Every figure of a decided file is as it stood when the decision was recorded (decision_facts): a
+ *   checklist item re-opened or a request answered after the decision changes nothing.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type {
@@ -46,9 +49,6 @@ function decidedWithin(column: SQL, range: ReportRange): SQL {
 const DECIDED = sql`a.application_status in ('approved', 'rejected')`;
 /** The UTC month of the decision, as a timestamp (grouped on; written 'YYYY-MM' after grouping). */
 const MONTH_START = sql`date_trunc('month', a.decided_at at time zone 'UTC')`;
-
-/** Elapsed days of an interval (hours / 24). */
-const days = (interval: SQL) => sql`extract(epoch from (${interval})) / 86400.0`;
 
 /** `files`, median and p90 (one decimal) of a column of days, as three SQL select items. */
 function statsColumns(column: string) {
@@ -90,34 +90,14 @@ type TurnaroundRow = { month: string; cycle: string | null; all_cycles: number }
  * Elapsed days (hours / 24), one decimal. Months without decisions have `files: 0` and null figures.
  */
 export async function turnaroundReport(db: Queryable, range: ReportRange): Promise<TurnaroundReport> {
-  // Lateral joins: each file's attestation, requests and referrals are read once, by index.
+  // The figures were computed when each decision was recorded (decision_facts); here only grouped.
   const { rows } = await db.execute<TurnaroundRow>(sql`
-    with facts as materialized (
-      select ${MONTH_START} as month_start, a.cycle,
-        ${days(sql`a.decided_at - coalesce(att.completed_at, a.submitted_at)`)} as total,
-        ${days(sql`a.review_started_at - a.submitted_at`)} as waiting_review,
-        case when a.review_started_at is not null then greatest(0, ${days(
-          sql`a.decided_at - a.review_started_at - coalesce(req.wait, interval '0') - coalesce(ref.wait, interval '0')`,
-        )}) end as in_review,
-        case when a.review_started_at is not null then ${days(sql`coalesce(req.wait, interval '0')`)} end
-          as waiting_provider,
-        ${days(sql`coalesce(ref.wait, interval '0')`)} as waiting_decision
-      from provider_applications a
-      left join lateral (
-        select min(t.signed_at) as completed_at from application_attestations t
-        where t.application_id = a.id and t.kind = 'completion'
-      ) att on true
-      left join lateral (
-        select sum(least(coalesce(q.responded_at, a.decided_at), a.decided_at) - q.requested_at) as wait
-        from information_requests q
-        where q.application_id = a.id and q.requested_at < a.decided_at
-      ) req on true
-      left join lateral (
-        select sum(least(coalesce(r.closed_at, a.decided_at), a.decided_at) - r.sent_at) as wait
-        from decision_referrals r
-        where r.application_id = a.id and r.kind = 'decision' and r.sent_at < a.decided_at
-      ) ref on true
-      where ${DECIDED} and ${decidedWithin(sql`a.decided_at`, range)}
+    with facts as (
+      select date_trunc('month', f.decided_at at time zone 'UTC') as month_start, f.cycle,
+        f.total_days as total, f.waiting_review_days as waiting_review, f.in_review_days as in_review,
+        f.waiting_provider_days as waiting_provider, f.waiting_decision_days as waiting_decision
+      from decision_facts f
+      where ${decidedWithin(sql`f.decided_at`, range)}
     )
     select to_char(month_start, 'YYYY-MM') as month, cycle, grouping(cycle) as all_cycles,
       ${statsColumns('total')},
@@ -166,30 +146,25 @@ type TimelinessRow = {
  * (the earliest verified_at of the checklist's verified items, on or before the decision day), in UTC
  * calendar days as the decision clock counts them (due on the day `limit` days after; decided on
  * that day is in time). A clock that never started (no attestation, nothing verified) is not missed,
- * as `decisionDue` treats it. The checklist is read as it stands now: an item re-opened since the
- * decision no longer counts. `missed` lists every late file of the range, oldest decision first.
+ * as `decisionDue` treats it. Both dates are the ones recorded with the decision (decision_facts): an
+ * item re-opened since does not change them. `missed` lists every late file of the range, oldest
+ * decision first.
  */
 export async function timelinessReport(
   db: Queryable,
   range: ReportRange,
   limits: DecisionClockLimits,
 ): Promise<TimelinessReport> {
+  // The attestation in force and the oldest verification were recorded with the decision (decision_facts).
   const { rows } = await db.execute<TimelinessRow>(sql`
     with judged as materialized (
-      select a.id, a.user_id, a.cycle, ${MONTH_START} as month_start, d.decided_on,
-        d.decided_on - (att.attested_at at time zone 'UTC')::date as days_attestation,
-        d.decided_on - ver.oldest_verified_on as days_verification
-      from provider_applications a
-      cross join lateral (select (a.decided_at at time zone 'UTC')::date as decided_on) d
-      left join lateral (
-        select max(t.signed_at) as attested_at from application_attestations t
-        where t.application_id = a.id and t.signed_at <= a.decided_at
-      ) att on true
-      left join lateral (
-        select min(v.verified_at) as oldest_verified_on from verification_items v
-        where v.application_id = a.id and v.status = 'verified' and v.verified_at <= d.decided_on
-      ) ver on true
-      where ${DECIDED} and ${decidedWithin(sql`a.decided_at`, range)}
+      select f.application_id as id, f.cycle, date_trunc('month', f.decided_at at time zone 'UTC') as month_start,
+        d.decided_on,
+        d.decided_on - (f.attested_at at time zone 'UTC')::date as days_attestation,
+        d.decided_on - f.oldest_verified_on as days_verification
+      from decision_facts f
+      cross join lateral (select (f.decided_at at time zone 'UTC')::date as decided_on) d
+      where ${decidedWithin(sql`f.decided_at`, range)}
     ),
     flagged as (
       select j.*,
@@ -223,7 +198,8 @@ export async function timelinessReport(
           ) order by f.decided_on, f.id
         ) as missed
       from flagged f
-      left join profiles p on p.user_id = f.user_id
+      join provider_applications a on a.id = f.id
+      left join profiles p on p.user_id = a.user_id
       where not (f.in_attestation and f.in_verification)
       group by f.month_start
     )
@@ -283,10 +259,16 @@ export async function workloadReport(
       group by 1, 2
     ),
     verified as (
-      select v.validator_id as user_id, date_trunc('month', v.verified_at) as month_start, count(*)::int as items
-      from verification_items v
-      where v.status = 'verified' and v.verified_at >= ${range.from}::date and v.verified_at <= ${range.to}::date
-        and v.validator_id is not null ${validator}
+      -- Counted per person and day first (plain columns of the index), then per month: the month is
+      -- computed once per day rather than once per item.
+      select per_day.user_id, date_trunc('month', per_day.day) as month_start, sum(per_day.n)::int as items
+      from (
+        select v.validator_id as user_id, v.verified_at as day, count(*) as n
+        from verification_items v
+        where v.status = 'verified' and v.verified_at >= ${range.from}::date and v.verified_at <= ${range.to}::date
+          and v.validator_id is not null ${validator}
+        group by 1, 2
+      ) per_day
       group by 1, 2
     ),
     work as (

@@ -11,6 +11,7 @@ export * from './exports.ts';
 export * from './instances.ts';
 export * from './notifications.ts';
 export * from './rate-limits.ts';
+export * from './reports.ts';
 export * from './review.ts';
 export * from './screening.ts';
 export * from './sections.ts';
