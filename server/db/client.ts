@@ -81,6 +81,10 @@ export function openDatabase(
     max: options.max ?? 10,
     application_name: 'credentialing',
     connectionTimeoutMillis: connectionTimeoutMs,
+    // PostgreSQL compiles a plan whose estimated cost passes jit_above_cost (100,000) to machine code;
+    // the reports' aggregates over 100,000s of rows pass it and spent 30-35 ms compiling to save less
+    // (issue 34, `npm run bench:reports`). Every query of this server answers a person waiting: no JIT.
+    options: '-c jit=off',
   });
   const health = createDatabaseHealth({
     // A new connection, not the pool's: an idle pooled connection to a server that has since
