@@ -16,7 +16,6 @@
  * on the seed): time to the last byte, rows, bytes and this process's peak RSS during the export (the
  * server runs in this process; VmHWM reset just before). `BENCH_ONLY=expiring` runs only this part.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,63 +34,28 @@ import { openDatabase } from '../server/db/client.ts';
 import { loadEnv } from '../server/env.ts';
 import type { MailMessage } from '../server/mail/mailer.ts';
 import { createRuntime } from '../server/runtime.ts';
+import type { HttpClient } from '../tests/http-client.ts';
 import {
-  enrolSecondFactor,
-  HttpClient,
-  linkFromMessages,
-  signUpConfirmSignIn,
-} from '../tests/http-client.ts';
-import { peakRssBytes, percentile, resetPeakRss, rssBytes } from './lib.ts';
+  benchDatabaseUrl,
+  markScheduledRunsDone,
+  peakRssBytes,
+  percentile,
+  resetPeakRss,
+  rssBytes,
+  signInBenchAdmin,
+  timeRequests,
+} from './lib.ts';
 
 const ORIGIN = 'http://localhost:3000';
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const WARM_UP = 20;
-const ADMIN_PASSWORD = 'bench admin passphrase 2026!';
 const ONLY_EXPIRING = process.env.BENCH_ONLY === 'expiring';
 const MB = 1024 * 1024;
 
-/** The benchmark database URL (created on the server when missing), or undefined for embedded. */
-async function benchDatabaseUrl(): Promise<string | undefined> {
-  if (process.env.BENCH_DATABASE_URL) return process.env.BENCH_DATABASE_URL;
-  if (!process.env.DATABASE_URL) return undefined;
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = '/cred_bench';
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  try {
-    const exists = await admin.query(`select 1 from pg_database where datname = 'cred_bench'`);
-    if (exists.rowCount === 0) await admin.query('create database cred_bench');
-  } finally {
-    await admin.end();
-  }
-  return url.toString();
-}
-
-/**
- * Mark today's 'credential-expiry' run (issue 14) as done, so the daily job does not read every seeded
- * dated credential while the benchmark measures (it starts with the runtime). Database servers only
- * (the embedded cluster is not up before the runtime); nothing to do before the first migration.
- */
-async function skipTodaysExpiryJob(databaseUrl: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query(`select to_regclass('scheduled_job_runs') is not null as present`);
-    if (!rows[0]?.present) return;
-    await client.query(
-      `insert into scheduled_job_runs (job, period, instance_id, started_at, lease_until, finished_at)
-       values ('credential-expiry', to_char(now() at time zone 'utc', 'YYYY-MM-DD'), $1, now(), now(), now())
-       on conflict (job, period) do update set finished_at = now(), lease_until = now()`,
-      [randomUUID()],
-    );
-  } finally {
-    await client.end();
-  }
-}
-
 async function main() {
   const databaseUrl = await benchDatabaseUrl();
-  if (databaseUrl) await skipTodaysExpiryJob(databaseUrl);
+  // Today's 'credential-expiry' run would read every seeded dated credential while the bench measures.
+  if (databaseUrl) await markScheduledRunsDone(databaseUrl, ['credential-expiry']);
   const dataDir = databaseUrl
     ? fs.mkdtempSync(path.join(os.tmpdir(), 'cred-bench-'))
     : path.resolve('.data-bench');
@@ -122,29 +86,7 @@ async function main() {
     const address = runtime.app.server.address();
     const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
-    // An admin, signed up and signed in through the real auth routes. The benchmark database is
-    // kept between runs: earlier runs' admins go first (every row of a user cascades), and each run
-    // signs up a new address (the mail rate limits count per address, in this database).
-    await pool.query(`delete from "user" where email like 'bench-admin%@bench.example'`);
-    const client = new HttpClient({ baseUrl, origin: ORIGIN });
-    const { userId } = await signUpConfirmSignIn(
-      client,
-      {
-        email: `bench-admin.${randomBytes(4).toString('hex')}@bench.example`,
-        password: ADMIN_PASSWORD,
-        firstName: 'Bench',
-        lastName: 'Admin',
-      },
-      linkFromMessages(mail),
-    );
-    // Roles are read on every request: granting after sign-in takes effect at once.
-    await pool.query(
-      `insert into user_roles (user_id, role) values ($1, 'admin')
-       on conflict (user_id) do update set role = 'admin'`,
-      [userId],
-    );
-    // Admin routes need a second factor (issue 16): enrol through the real API.
-    await enrolSecondFactor(client, ADMIN_PASSWORD);
+    const { client, userId } = await signInBenchAdmin({ baseUrl, origin: ORIGIN, pool, mail });
     // 'Assigned to me' (issue 13): this admin takes over the reviews of seeded reviewer 1 (1 in 20).
     const assigned = await pool.query(
       `update provider_applications set reviewer_id = $1
@@ -201,24 +143,11 @@ async function main() {
       `${'endpoint'.padEnd(40)} ${'p50'.padStart(7)} ${'p95'.padStart(7)} ${'max'.padStart(7)}  result`,
     );
     for (const [name, urlPath] of ONLY_EXPIRING ? [] : cases) {
-      const timings: number[] = [];
-      let status = 0;
-      let bytes = 0;
-      for (let i = 0; i < WARM_UP + REQUESTS; i++) {
-        const started = performance.now();
-        const response = await client.request('GET', urlPath);
-        const text = await response.text();
-        const elapsed = performance.now() - started;
-        if (response.status !== 200) throw new Error(`${urlPath} answered ${response.status}: ${text}`);
-        status = response.status;
-        bytes = text.length;
-        if (i >= WARM_UP) timings.push(elapsed);
-      }
-      timings.sort((x, y) => x - y);
+      const { timings, bytes } = await timeRequests(client, urlPath, REQUESTS, WARM_UP);
       console.log(
         `${name.padEnd(40)} ${percentile(timings, 50).toFixed(1).padStart(7)} ${percentile(timings, 95)
           .toFixed(1)
-          .padStart(7)} ${timings.at(-1)!.toFixed(1).padStart(7)}  ${status}, ${bytes} bytes`,
+          .padStart(7)} ${timings.at(-1)!.toFixed(1).padStart(7)}  200, ${bytes} bytes`,
       );
     }
     await benchExpiring(client, pool);

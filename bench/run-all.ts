@@ -2,7 +2,7 @@
  * `npm run bench`: runs every benchmark in turn and prints their figures (speed and memory are
  * measured here, never in timed tests). Each one can also run alone: bench:uploads, bench:notify,
  * bench:admin (seeds 100k providers on first run, about 30 s), bench:faults, bench:cluster, bench:api,
- * bench:screening, bench:mail, bench:taxonomy, bench:fhir.
+ * bench:screening, bench:mail, bench:taxonomy, bench:fhir, bench:reports (on bench:admin's seed).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,6 +18,7 @@ const benches = [
   'mail',
   'taxonomy',
   'fhir',
+  'reports',
 ].filter((name) => fs.existsSync(`bench/${name}.bench.ts`));
 let failed = 0;
 for (const name of benches) {

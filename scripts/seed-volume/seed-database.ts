@@ -5,6 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
+import { historyStatements, SEED_IMPORT_FILE_PREFIX } from './seed-history.ts';
 import { SEED_USER_PREFIX, seedIdFunctionsSql } from './seed-ids.ts';
 import { seedSize, seedStatements } from './seed-statements.ts';
 
@@ -45,6 +46,9 @@ async function deleteSeeded(client: pg.ClientBase): Promise<void> {
   await client.query(`vacuum documents`);
   await client.query(`delete from provider_applications where user_id like $1`, [`${SEED_USER_PREFIX}%`]);
   await client.query(`delete from "user" where id like $1`, [`${SEED_USER_PREFIX}%`]);
+  await client.query(`delete from exclusion_imports where file_name like $1`, [
+    `${SEED_IMPORT_FILE_PREFIX}%`,
+  ]);
 }
 
 /**
@@ -83,7 +87,8 @@ export async function seedVolume(pool: pg.Pool, options: SeedVolumeOptions = {})
     }
     await client.query('begin');
     await client.query(seedIdFunctionsSql(providers));
-    for (const statement of seedStatements(size)) await step(statement.name, statement.sql, statement.params);
+    for (const statement of [...seedStatements(size), ...historyStatements(size)])
+      await step(statement.name, statement.sql, statement.params);
     const started = performance.now();
     await client.query('commit');
     timings.commit = Math.round(performance.now() - started);
@@ -91,7 +96,9 @@ export async function seedVolume(pool: pg.Pool, options: SeedVolumeOptions = {})
       'vacuum analyze',
       `vacuum (analyze) "user", profiles, user_roles, provider_applications, personal_information,
          professional_licenses, education, work_history, malpractice_insurance, vaccinations, payors,
-         certifications, cme, peer_references, documents, verification_items, information_requests`,
+         certifications, cme, peer_references, documents, verification_items, information_requests,
+         application_attestations, decision_referrals, decision_facts, provider_credentials, screening_findings,
+         exclusion_imports, scheduled_job_runs, staff_roles`,
     );
     return {
       providers,
