@@ -157,7 +157,7 @@ export async function timelinessReport(
 ): Promise<TimelinessReport> {
   // The attestation in force and the oldest verification were recorded with the decision (decision_facts).
   const { rows } = await db.execute<TimelinessRow>(sql`
-    with judged as materialized (
+    with judged as not materialized (
       select f.application_id as id, f.cycle, date_trunc('month', f.decided_at at time zone 'UTC') as month_start,
         d.decided_on,
         d.decided_on - (f.attested_at at time zone 'UTC')::date as days_attestation,
@@ -166,7 +166,7 @@ export async function timelinessReport(
       cross join lateral (select (f.decided_at at time zone 'UTC')::date as decided_on) d
       where ${decidedWithin(sql`f.decided_at`, range)}
     ),
-    flagged as (
+    flagged as not materialized (
       select j.*,
         (j.days_attestation is null or j.days_attestation <= ${limits.attestationValidDays}) as in_attestation,
         (j.days_verification is null or j.days_verification <= ${limits.verificationMaxAgeDays}) as in_verification
@@ -186,7 +186,11 @@ export async function timelinessReport(
         json_agg(
           json_build_object(
             'applicationId', f.id,
-            'providerName', coalesce(nullif(trim(p.first_name || ' ' || p.last_name), ''), 'Unknown provider'),
+            -- By primary key, per late file (a few), never a join over every application and profile.
+            'providerName', coalesce(
+              (select nullif(trim(p.first_name || ' ' || p.last_name), '')
+               from provider_applications a join profiles p on p.user_id = a.user_id where a.id = f.id),
+              'Unknown provider'),
             'cycle', f.cycle,
             'decidedOn', to_char(f.decided_on, 'YYYY-MM-DD'),
             'daysFromAttestation', f.days_attestation,
@@ -198,8 +202,6 @@ export async function timelinessReport(
           ) order by f.decided_on, f.id
         ) as missed
       from flagged f
-      join provider_applications a on a.id = f.id
-      left join profiles p on p.user_id = a.user_id
       where not (f.in_attestation and f.in_verification)
       group by f.month_start
     )

@@ -110,3 +110,7 @@ INSERT INTO decision_facts (application_id, decided_at, decided_by, outcome, cyc
 SELECT application_id, decided_at, decided_by, outcome, cycle, completed_at, total_days, waiting_review_days,
   in_review_days, waiting_provider_days, waiting_decision_days, attested_at, oldest_verified_on
 FROM decision_facts_computed;
+--> statement-breakpoint
+-- The planner's statistics of the filled table (without them it expects a few hundred rows and reads the
+-- reports' ranges by bitmap).
+ANALYZE decision_facts;
