@@ -56,6 +56,8 @@ const adminTabPanels: AdminTabPanels = {
   apiClients: lazy(() =>
     import('./features/api-clients/api-clients-tab.tsx').then((m) => ({ default: m.ApiClientsTab })),
   ),
+  // 'Reports' (issue 34): the managers' reports with their charts (@mantine/charts, its own chunk).
+  reports: lazy(() => import('./features/reports/reports-tab.tsx').then((m) => ({ default: m.ReportsTab }))),
   // 'Export Roster' (issue 33 item 2).
   exportRoster: lazy(() =>
     import('./features/exports/export-roster.tsx').then((m) => ({ default: m.ExportRosterButton })),

@@ -66,6 +66,7 @@ test("an administrator makes a person an Auditor on 'Staff'; the auditor reads a
     'Exclusions',
     'Screening Matches',
     'Expiring',
+    'Reports',
   ]);
   // The Staff tab named in the URL opens the first tab instead; Exclusions has no 'Import File'.
   await auditor.page.goto('/admin?tab=staff');

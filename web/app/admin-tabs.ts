@@ -27,6 +27,8 @@ export const adminTabs = [
   { value: 'exclusions', label: 'Exclusions', permission: 'read:application:any' },
   { value: 'screening', label: 'Screening Matches', permission: 'read:application:any' },
   { value: 'expiring', label: 'Expiring', permission: 'read:provider:any' },
+  // The managers' reports (issue 34): administrators, the medical director and auditors.
+  { value: 'reports', label: 'Reports', permission: 'read:report:any' },
   { value: 'staff', label: 'Staff', permission: 'manage:staff:any' },
   { value: 'api-clients', label: 'API Clients', permission: 'manage:api_client:any' },
 ] as const satisfies readonly {

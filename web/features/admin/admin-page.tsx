@@ -6,7 +6,8 @@
  * 'All Documents', 'Audit Log', 'Notifications', 'Exclusions' and 'Screening Matches' (issue 30, the
  * screening feature's tabs, passed in by the router: features never import each other), 'Expiring'
  * (issue 14), 'Staff' and the committee's 'Decisions' and 'Committee' (issue 32, passed in likewise),
- * labelled in web/app/admin-tabs.ts; the details dialog. Lists are paged on the server, so the
+ * 'Reports' (issue 34, passed in likewise, its filter kept in the URL here), labelled in
+ * web/app/admin-tabs.ts; the details dialog. Lists are paged on the server, so the
  * browser never holds more than one page, whatever the number of providers. The tab, the page and the
  * filters are in the URL, the search in history state (./admin-url.ts, issue 28): Back from a review
  * page returns to the dashboard as it was.
@@ -26,6 +27,7 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { type ComponentType, Suspense, useEffect, useRef, useState } from 'react';
+import type { ReportQuery } from '../../../domain/api/reports.ts';
 import { hasPermission } from '../../../domain/permissions.ts';
 import { type AccessRole, staffRoleLabel } from '../../../domain/roles.ts';
 import { isTwoFactorRequired } from '../../api.ts';
@@ -141,6 +143,18 @@ function AdminHeader({
 export type AdminTabPanel = ComponentType<{ enabled: boolean; canAct: boolean }>;
 
 /**
+ * The 'Reports' tab (issue 34), rendered by the reports feature: `filter` is the range and specialist
+ * the URL holds (./admin-url.ts), written back through `onFilterChange`; `listsStaff`: the caller may
+ * read the staff list of the audit log's actor filter (`read:audit:any`) to offer as specialists.
+ */
+export type ReportsPanel = ComponentType<{
+  enabled: boolean;
+  listsStaff: boolean;
+  filter: ReportQuery;
+  onFilterChange: (filter: ReportQuery) => void;
+}>;
+
+/**
  * The tabs of other features, composed by the router (web/router.tsx; features never import each
  * other): exclusion screening's 'Exclusions' and 'Screening Matches' (issue 30), lazy chunks.
  */
@@ -155,13 +169,23 @@ export interface AdminTabPanels {
   committee: AdminTabPanel;
   /** 'API Clients' (issue 33 item 4): administrators register and revoke machine clients. */
   apiClients: AdminTabPanel;
+  /** 'Reports' (issue 34): the managers' six reports, for roles holding `read:report:any`. */
+  reports: ReportsPanel;
   /** The header's 'Export Roster' button and dialog (issue 33 item 2), for staff who read sections. */
   exportRoster: ComponentType;
 }
 
 export default function AdminPage({ panels, me }: { panels: AdminTabPanels; me: Me }) {
-  const { view, openTab, openPage, setSearch, setReviewFilter, setAuditFilter, setExpiringFilter } =
-    useAdminView();
+  const {
+    view,
+    openTab,
+    openPage,
+    setSearch,
+    setReviewFilter,
+    setAuditFilter,
+    setExpiringFilter,
+    setReportFilter,
+  } = useAdminView();
   const { search } = view;
   // Only the tabs the caller's roles may open (issue 32); a tab named in the URL that is not one of
   // them opens the first that is.
@@ -320,6 +344,16 @@ export default function AdminPage({ panels, me }: { panels: AdminTabPanels; me: 
               <Tabs.Panel value="api-clients" pt="md">
                 <Suspense fallback={<InlineLoader />}>
                   <panels.apiClients enabled={tab === 'api-clients'} canAct />
+                </Suspense>
+              </Tabs.Panel>
+              <Tabs.Panel value="reports" pt="md">
+                <Suspense fallback={<InlineLoader />}>
+                  <panels.reports
+                    enabled={tab === 'reports'}
+                    listsStaff={hasPermission(me.roles, 'read:audit:any')}
+                    filter={view.reports}
+                    onFilterChange={setReportFilter}
+                  />
                 </Suspense>
               </Tabs.Panel>
               <Tabs.Panel value="expiring" pt="md">

@@ -13,6 +13,10 @@
  * provider and actor as user ids only (`subject`, `actor`), never a name or email. An id is an opaque
  * account key, not PHI, and it lets a reload, Back or a shared link show the same filter and the
  * same 'Export CSV' link; the names the controls show come from the server (`filterPeople`).
+ *
+ * The 'Reports' filter (issue 34, decision 031) has its own names, so the audit log's days (any span)
+ * never become a report's range (at most 36 months): `reportFrom`/`reportTo` (`YYYY-MM-DD`, both or
+ * neither; neither = the server's last 12 months) and `specialist` (a staff member's user id).
  */
 import { useRef } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -21,6 +25,7 @@ import {
   auditLogExportQuerySchema,
   auditLogFilterShape,
 } from '../../../domain/api/admin.ts';
+import { type ReportQuery, reportQuerySchema } from '../../../domain/api/reports.ts';
 import { auditActions } from '../../../domain/audit-actions.ts';
 import {
   credentialKinds,
@@ -49,6 +54,9 @@ const PARAM = {
   to: 'to',
   window: 'window',
   kind: 'kind',
+  reportFrom: 'reportFrom',
+  reportTo: 'reportTo',
+  specialist: 'specialist',
 } as const;
 
 /** The highest page number read from the URL (the server's own limit for the lists). */
@@ -65,6 +73,8 @@ export interface AdminView {
   /** The 'Audit Log' filter (ids and days only); `{}` = every event. */
   audit: AuditLogFilter;
   expiring: ExpiringFilter;
+  /** The 'Reports' filter: a range of UTC days and a specialist; `{}` = the last 12 months, everyone. */
+  reports: ReportQuery;
 }
 
 function pageOf(value: string | null): number {
@@ -96,6 +106,23 @@ function auditFilterOf(params: URLSearchParams): AuditLogFilter {
   return parsed.success ? parsed.data : { ...valid, from: undefined, to: undefined };
 }
 
+/**
+ * The reports' filter in `params`, checked by the server's own schema: a specialist that is not a
+ * plausible id is dropped, and so is a range the server would refuse (one end only, from after to,
+ * over 36 months, a day that is not one).
+ */
+function reportFilterOf(params: URLSearchParams): ReportQuery {
+  const specialist = params.get(PARAM.specialist) ?? undefined;
+  const range = {
+    from: params.get(PARAM.reportFrom) ?? undefined,
+    to: params.get(PARAM.reportTo) ?? undefined,
+  };
+  const parsed = reportQuerySchema.safeParse({ ...range, specialist });
+  if (parsed.success) return parsed.data;
+  const alone = reportQuerySchema.safeParse({ specialist });
+  return alone.success ? alone.data : {};
+}
+
 /** The view a query string and the entry's history state describe. */
 export function readAdminView(params: URLSearchParams, state: unknown): AdminView {
   return {
@@ -111,6 +138,7 @@ export function readAdminView(params: URLSearchParams, state: unknown): AdminVie
       window: oneOf(expiringWindows, params.get(PARAM.window)) ?? DEFAULT_EXPIRING_WINDOW,
       kind: oneOf(credentialKinds, params.get(PARAM.kind)),
     },
+    reports: reportFilterOf(params),
   };
 }
 
@@ -123,7 +151,8 @@ function put(params: URLSearchParams, name: string, value: string | null | undef
 /**
  * The dashboard's view and its setters, on the URL of the current page.
  * @returns the view, plus `openTab`, `openPage` (new history entries) and `setSearch`,
- *   `setReviewFilter`, `setAuditFilter`, `setExpiringFilter` (replace the entry, back to page 1)
+ *   `setReviewFilter`, `setAuditFilter`, `setExpiringFilter`, `setReportFilter` (replace the entry,
+ *   back to page 1)
  */
 export function useAdminView() {
   const [params] = useSearchParams();
@@ -184,6 +213,12 @@ export function useAdminView() {
       filter((next) => {
         put(next, PARAM.window, expiring.window, DEFAULT_EXPIRING_WINDOW);
         put(next, PARAM.kind, expiring.kind);
+      }),
+    setReportFilter: (reports: ReportQuery) =>
+      filter((next) => {
+        put(next, PARAM.reportFrom, reports.from);
+        put(next, PARAM.reportTo, reports.to);
+        put(next, PARAM.specialist, reports.specialist);
       }),
   };
 }

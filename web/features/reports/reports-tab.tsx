@@ -1,0 +1,163 @@
+/**
+ * The 'Reports' tab of /admin (issue 34, decision 031), for the roles holding `read:report:any`
+ * (administrators, the medical director, auditors): a date range (UTC days, both included; none = the
+ * server's last 12 months) and a specialist (Backlog: files assigned to them; Workload: their work),
+ * both kept in the URL by the admin page; then the six reports, each a chart with its numbers under
+ * 'Show as table' and 'Export CSV': 'Turnaround', 'Backlog and aging', 'Timeliness', 'Expirables
+ * forecast', 'Screening', 'Workload'. Reports load only while the tab is open.
+ */
+import '@mantine/dates/styles.css';
+import { Group, Select, Stack, Text, Title } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import dayjs from 'dayjs';
+import { useState } from 'react';
+import { FILTER_FIRST_DAY, FILTER_LAST_DAY } from '../../../domain/api/date-range.ts';
+import { type ReportQuery, reportQuerySchema } from '../../../domain/api/reports.ts';
+import { TimelinessReportCard, TurnaroundReportCard, WorkloadReportCard } from './decision-reports.tsx';
+import { BacklogReportCard, ExpirablesReportCard, ScreeningReportCard } from './pipeline-reports.tsx';
+import { useSpecialistChoices } from './reports-api.ts';
+
+type Range = [string | null, string | null];
+
+const dayOf = (value: string | Date | null) => (value ? dayjs(value).format('YYYY-MM-DD') : null);
+
+/**
+ * 'Dates (UTC)': a range picker writing `from`/`to` once both ends are picked and the server would
+ * accept the range (at most 36 months, the contract's schema); otherwise it says why and keeps the
+ * picked days here. Cleared: the last 12 months.
+ */
+function ReportRangeInput({
+  filter,
+  onChange,
+}: {
+  filter: ReportQuery;
+  onChange: (range: Pick<ReportQuery, 'from' | 'to'>) => void;
+}) {
+  const [pending, setPending] = useState<Range | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const value: Range = pending ?? [filter.from ?? null, filter.to ?? null];
+  return (
+    <DatePickerInput
+      type="range"
+      label="Dates (UTC)"
+      placeholder="Last 12 months"
+      description="Both days included; at most 36 months"
+      clearable
+      clearButtonProps={{ 'aria-label': 'Clear dates' }}
+      // Mantine's placeholder grey is below WCAG AA contrast on a button (as on the 'Audit Log' tab).
+      styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
+      allowSingleDateInRange
+      w={{ base: '100%', sm: 280 }}
+      minDate={FILTER_FIRST_DAY}
+      maxDate={FILTER_LAST_DAY}
+      valueFormat="MMM D, YYYY"
+      value={value}
+      error={error}
+      onChange={([start, end]) => {
+        const from = dayOf(start);
+        const to = dayOf(end);
+        if (from && !to) {
+          setPending([from, null]);
+          setError(null);
+          return;
+        }
+        const range = { from: from ?? undefined, to: to ?? undefined };
+        const checked = reportQuerySchema.safeParse(range);
+        if (!checked.success) {
+          setPending([from, to]);
+          setError(checked.error.issues[0]?.message ?? 'Choose another range');
+          return;
+        }
+        setPending(null);
+        setError(null);
+        onChange(range);
+      }}
+    />
+  );
+}
+
+/**
+ * 'Specialist': the staff member whose assigned files (Backlog) and work (Workload) the reports show;
+ * empty = everyone. The choices come from `useSpecialistChoices` (the staff list, or the people with
+ * work in the range when the caller cannot read it); the filter keeps the user id.
+ */
+function SpecialistSelect({
+  filter,
+  listsStaff,
+  enabled,
+  onChange,
+}: {
+  filter: ReportQuery;
+  listsStaff: boolean;
+  enabled: boolean;
+  onChange: (specialist: string | undefined) => void;
+}) {
+  const { choices, isError } = useSpecialistChoices(listsStaff, filter, enabled);
+  const options = (choices ?? []).map((p) => ({
+    value: p.userId,
+    label: p.email ? `${p.name || p.email} (${p.email})` : p.name || p.userId,
+  }));
+  if (filter.specialist && !options.some((o) => o.value === filter.specialist))
+    options.unshift({ value: filter.specialist, label: filter.specialist });
+  return (
+    <Select
+      label="Specialist"
+      placeholder="Everyone"
+      description="Backlog: files assigned to them. Workload: their work."
+      searchable
+      clearable
+      clearButtonProps={{ 'aria-label': 'Clear specialist' }}
+      w={{ base: '100%', sm: 320 }}
+      data={options}
+      error={isError ? 'The staff list could not be loaded' : undefined}
+      value={filter.specialist ?? null}
+      onChange={(userId) => onChange(userId ?? undefined)}
+    />
+  );
+}
+
+/**
+ * The tab (issue 34): the filter, then the six report cards, one column (each chart full width).
+ * @param filter the range and specialist as the URL holds them (`{}`: last 12 months, everyone)
+ * @param listsStaff the caller reads the staff list (`read:audit:any`) for the specialist filter
+ */
+export function ReportsTab({
+  enabled,
+  listsStaff,
+  filter,
+  onFilterChange,
+}: {
+  enabled: boolean;
+  listsStaff: boolean;
+  filter: ReportQuery;
+  onFilterChange: (filter: ReportQuery) => void;
+}) {
+  return (
+    <Stack component="section" aria-labelledby="reports-title">
+      <Stack gap={4}>
+        <Title order={2} size="h4" id="reports-title">
+          Reports
+        </Title>
+        <Text size="sm">
+          How long files take, what is open and how old, whether decisions meet NCQA's time limits, what will
+          lapse, what monitoring found and who did the work. Months and days are UTC.
+        </Text>
+      </Stack>
+      <Group align="flex-start" wrap="wrap" role="group" aria-label="Report filter">
+        <ReportRangeInput filter={filter} onChange={(range) => onFilterChange({ ...filter, ...range })} />
+        <SpecialistSelect
+          filter={filter}
+          listsStaff={listsStaff}
+          enabled={enabled}
+          onChange={(specialist) => onFilterChange({ ...filter, specialist })}
+        />
+      </Group>
+      <TurnaroundReportCard filter={filter} enabled={enabled} />
+      <BacklogReportCard filter={filter} enabled={enabled} />
+      <TimelinessReportCard filter={filter} enabled={enabled} />
+      <ExpirablesReportCard enabled={enabled} />
+      <ScreeningReportCard filter={filter} enabled={enabled} />
+      <WorkloadReportCard filter={filter} enabled={enabled} />
+    </Stack>
+  );
+}
