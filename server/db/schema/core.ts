@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  boolean,
   check,
   date,
   index,
@@ -127,6 +128,15 @@ export const providerApplications = pgTable(
     withdrawnBy: text('withdrawn_by').references(() => user.id, { onDelete: 'set null' }),
     /** The administrator's reason ('Close Without Decision'); null when the provider withdrew a draft. */
     withdrawalReason: text('withdrawal_reason'),
+    /**
+     * The provider's current application (issue 14's rule, decisions 023 and 024): not rejected nor
+     * withdrawn, and first of theirs in the order non-drafts before drafts, newest first, larger id
+     * first; exactly one per provider who has such an application. Kept by the database (migration
+     * 0032's triggers, over every insert, update of status, owner or creation time, and delete), so
+     * the 'Expiring' tab, the daily expiry job and the expirables forecast read a flag instead of
+     * comparing every provider's applications (issue 34 bench:reports).
+     */
+    isCurrent: boolean('is_current').notNull().default(false),
   },
   (t) => [
     index('provider_applications_user_created_idx').on(t.userId, t.createdAt.desc()),
@@ -139,6 +149,8 @@ export const providerApplications = pgTable(
     index('provider_applications_decided_idx')
       .on(t.decidedAt, t.decidedBy)
       .where(sql`${t.applicationStatus} in ('approved', 'rejected')`),
+    // The current applications (about one per provider): joined by id from the dated credentials.
+    index('provider_applications_current_idx').on(t.id).where(sql`${t.isCurrent}`),
     check('provider_applications_cycle_check', sql`${t.cycle} in ('initial', 'recredentialing')`),
     check(
       'provider_applications_decided_by_role_check',
