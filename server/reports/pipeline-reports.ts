@@ -90,10 +90,10 @@ interface BacklogRow {
  * the age being whole UTC days from the latest attestation's day (NCQA CR 3; the submission when a
  * file has none, which only files completed before attestations were recorded lack) to `now`'s; and
  * the OLDEST_LISTED oldest (earliest attestation first, then id) with their review page.
- * One statement: the open files (the review queue's partial index serves a specialist's), joined to
- * every application's latest attestation aggregated once in application_attestations_application_idx
- * order (an index-only scan: set-based, no probe per file), materialized and read twice: grouped by
- * status and bucket (bucketSince: instants compared, no per-row date arithmetic), and its ten oldest.
+ * One statement over the open files, each aged from `last_attested_at` (the latest attestation, kept
+ * by migration 0033's trigger) else `submitted_at`: grouped by status and bucket (bucketSince:
+ * instants compared, no per-row date arithmetic), and its ten oldest read in the order of
+ * provider_applications_open_age_idx (no sort of every open file).
  */
 export async function backlogReport(
   db: Queryable,
@@ -104,14 +104,10 @@ export async function backlogReport(
   const today = isoDay(now);
   const bySpecialist = filter.specialist ? sql` and ${a.reviewerId} = ${filter.specialist}` : sql``;
   const result = await db.execute<BacklogRow & Record<string, unknown>>(sql`
-    with open_files as materialized (
+    with open_files as not materialized (
       select ${a.id} as id, ${a.applicationStatus}::text as status, ${a.userId} as user_id,
-        coalesce(latest.signed_at, ${a.submittedAt}) as attested_at
+        coalesce(${a.lastAttestedAt}, ${a.submittedAt}) as attested_at
       from ${a}
-      left join (
-        select t.application_id, max(t.signed_at) as signed_at
-        from application_attestations t group by t.application_id
-      ) latest on latest.application_id = ${a.id}
       where ${a.applicationStatus} in ('submitted', 'under_review')${bySpecialist}
     )
     select

@@ -137,6 +137,12 @@ export const providerApplications = pgTable(
      * comparing every provider's applications (issue 34 bench:reports).
      */
     isCurrent: boolean('is_current').notNull().default(false),
+    /**
+     * The latest attestation's signing (application_attestations, NCQA CR 3), kept by the database
+     * (migration 0033's trigger on every attestation signed); null before the first. The backlog
+     * report ages open files from it (issue 34).
+     */
+    lastAttestedAt: timestamp('last_attested_at', { withTimezone: true }),
   },
   (t) => [
     index('provider_applications_user_created_idx').on(t.userId, t.createdAt.desc()),
@@ -149,6 +155,10 @@ export const providerApplications = pgTable(
     index('provider_applications_decided_idx')
       .on(t.decidedAt, t.decidedBy)
       .where(sql`${t.applicationStatus} in ('approved', 'rejected')`),
+    // The backlog report (issue 34 item 2): open files by the day their clock started, oldest first.
+    index('provider_applications_open_age_idx')
+      .on(sql`coalesce(${t.lastAttestedAt}, ${t.submittedAt})`, t.id)
+      .where(sql`${t.applicationStatus} in ('submitted', 'under_review')`),
     // The current applications (about one per provider): joined by id from the dated credentials.
     index('provider_applications_current_idx').on(t.id).where(sql`${t.isCurrent}`),
     check('provider_applications_cycle_check', sql`${t.cycle} in ('initial', 'recredentialing')`),
