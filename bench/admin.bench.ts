@@ -1,24 +1,3 @@
-/**
- * `npm run bench:admin` (issue 6): latency of the admin endpoints on the 100,000-provider volume seed.
- *
- * Database: BENCH_DATABASE_URL; else, when DATABASE_URL names a server, the dedicated database
- * `cred_bench` on that server (created when missing); else an embedded cluster under `.data-bench/`.
- * It is seeded with `seedVolume` (scripts/seed-volume/, as `npm run seed:volume`) when it holds no seed yet (about 30 s).
- *
- * Then it starts the real app (createRuntime, real HTTP on a loopback port), signs an admin in through
- * /api/auth, and times sequential requests (BENCH_REQUESTS each, default 200, after 20 warm-up requests)
- * from sending to the last byte of the body. Prints p50/p95/max per endpoint, in milliseconds.
- * Goal (issue 6): p95 under 50 ms for the list, search and counters; issue 13: the same for the review
- * queue with 100,000 applications in review.
- *
- * Issue 14, the 'Expiring' tab: BENCH_REQUESTS requests cycling over every window, kind and pages 1-50
- * (p50/p95/p99/max; goal p95 < 50 ms), then the CSV export of the default window (about 150,000 rows
- * on the seed): time to the last byte, rows, bytes and this process's peak RSS during the export (the
- * server runs in this process; VmHWM reset just before). `BENCH_ONLY=expiring` runs only this part.
- */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import pino from 'pino';
@@ -27,65 +6,24 @@ import {
   DEFAULT_EXPIRING_WINDOW,
   expiringWindows,
 } from '../domain/credentials/expiring-credentials.ts';
-import { isSeeded, seedVolume } from '../scripts/seed-volume/seed-database.ts';
 import { seedUserId } from '../scripts/seed-volume/seed-ids.ts';
 import { runExpiryMonitor } from '../server/credentials/expiry-monitor.ts';
 import { openDatabase } from '../server/db/client.ts';
-import { loadEnv } from '../server/env.ts';
-import type { MailMessage } from '../server/mail/mailer.ts';
-import { createRuntime } from '../server/runtime.ts';
 import type { HttpClient } from '../tests/http-client.ts';
-import {
-  benchDatabaseUrl,
-  markScheduledRunsDone,
-  peakRssBytes,
-  percentile,
-  resetPeakRss,
-  rssBytes,
-  signInBenchAdmin,
-  timeRequests,
-} from './lib.ts';
+import { peakRssBytes, percentile, resetPeakRss, rssBytes, signInBenchAdmin, timeRequests } from './lib.ts';
+import { BENCH_ORIGIN, startVolumeBench } from './volume.ts';
 
-const ORIGIN = 'http://localhost:3000';
+const ORIGIN = BENCH_ORIGIN;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const WARM_UP = 20;
 const ONLY_EXPIRING = process.env.BENCH_ONLY === 'expiring';
 const MB = 1024 * 1024;
 
 async function main() {
-  const databaseUrl = await benchDatabaseUrl();
   // Today's 'credential-expiry' run would read every seeded dated credential while the bench measures.
-  if (databaseUrl) await markScheduledRunsDone(databaseUrl, ['credential-expiry']);
-  const dataDir = databaseUrl
-    ? fs.mkdtempSync(path.join(os.tmpdir(), 'cred-bench-'))
-    : path.resolve('.data-bench');
-  const mail: MailMessage[] = [];
-  const runtime = await createRuntime({
-    env: loadEnv({
-      ...process.env,
-      NODE_ENV: 'test',
-      DATABASE_URL: databaseUrl ?? '',
-      DATA_DIR: dataDir,
-      APP_URL: ORIGIN,
-      LOG_LEVEL: 'warn',
-      AUTH_IP_RATE_LIMIT: 'false',
-    }),
-    logger: pino({ level: 'warn' }),
-    mailer: { send: async (message) => void mail.push(message) },
-    serveWeb: false,
-  });
+  const bench = await startVolumeBench(['credential-expiry'], 'cred-bench-');
+  const { databaseUrl, pool, baseUrl, mail } = bench;
   try {
-    const pool = runtime.deps.database.pool;
-    const connection = await pool.connect();
-    const seeded = await isSeeded(connection).finally(() => connection.release());
-    if (!seeded) {
-      console.log('Seeding the volume data set (100,000 providers)...');
-      await seedVolume(pool);
-    }
-    await runtime.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = runtime.app.server.address();
-    const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-
     const { client, userId } = await signInBenchAdmin({ baseUrl, origin: ORIGIN, pool, mail });
     // 'Assigned to me' (issue 13): this admin takes over the reviews of seeded reviewer 1 (1 in 20).
     const assigned = await pool.query(
@@ -152,8 +90,7 @@ async function main() {
     }
     await benchExpiring(client, pool);
   } finally {
-    await runtime.close();
-    if (databaseUrl) fs.rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
   if (databaseUrl) await benchExpiryJob(databaseUrl);
 }

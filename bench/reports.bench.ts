@@ -1,80 +1,23 @@
-/**
- * `npm run bench:reports` (issue 34 acceptance): latency of the six reports of the 'Reports' tab on
- * the 100,000-provider volume seed (`seed:volume`: 100,000 files in review, 100,000 decided over the
- * last ~30 months with their checklists, referrals, attestations and credentials, 2,000 screening
- * findings; scripts/seed-volume/seed-history.ts).
- *
- * Database: as bench:admin (bench/lib.ts `benchDatabaseUrl`; seeded when it holds no seed yet). The
- * current period's scheduled runs are marked done first, so no job reads the seed while it measures.
- * Then the real app (createRuntime, real HTTP on a loopback port), an administrator signed in through
- * /api/auth with a second factor, and BENCH_REQUESTS (default 100) sequential requests per report
- * after 10 warm-up ones, each timed from sending to the last byte of the body: the default range (the
- * last 12 months), the widest (36 months), one specialist's, and each CSV of the default range.
- * Prints p50/p95/max in milliseconds and the load average; exits 1 when a p95 is over 150 ms.
- */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
 import { isoDay } from '../domain/calendar.ts';
-import { isSeeded, seedVolume } from '../scripts/seed-volume/seed-database.ts';
 import { seedUserId } from '../scripts/seed-volume/seed-ids.ts';
 import { REVIEWERS } from '../scripts/seed-volume/seed-statements.ts';
-import { loadEnv } from '../server/env.ts';
-import type { MailMessage } from '../server/mail/mailer.ts';
-import { createRuntime } from '../server/runtime.ts';
-import {
-  benchDatabaseUrl,
-  markScheduledRunsDone,
-  percentile,
-  signInBenchAdmin,
-  timeRequests,
-} from './lib.ts';
+import { percentile, signInBenchAdmin, timeRequests } from './lib.ts';
+import { BENCH_ORIGIN, startVolumeBench } from './volume.ts';
 
-const ORIGIN = 'http://localhost:3000';
+const ORIGIN = BENCH_ORIGIN;
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 const WARM_UP = 10;
 const GOAL_P95_MS = 150;
 
 async function main() {
-  const databaseUrl = await benchDatabaseUrl();
-  if (databaseUrl)
-    await markScheduledRunsDone(databaseUrl, [
-      'expired-sessions',
-      'credential-expiry',
-      'exclusion-screening',
-      'provider-reminders',
-    ]);
-  const dataDir = databaseUrl
-    ? fs.mkdtempSync(path.join(os.tmpdir(), 'reports-bench-'))
-    : path.resolve('.data-bench');
-  const mail: MailMessage[] = [];
-  const runtime = await createRuntime({
-    env: loadEnv({
-      ...process.env,
-      NODE_ENV: 'test',
-      DATABASE_URL: databaseUrl ?? '',
-      DATA_DIR: dataDir,
-      APP_URL: ORIGIN,
-      LOG_LEVEL: 'warn',
-      AUTH_IP_RATE_LIMIT: 'false',
-    }),
-    logger: pino({ level: 'warn' }),
-    mailer: { send: async (message) => void mail.push(message) },
-    serveWeb: false,
-  });
+  const bench = await startVolumeBench(
+    ['expired-sessions', 'credential-expiry', 'exclusion-screening', 'provider-reminders'],
+    'reports-bench-',
+  );
+  const { pool, baseUrl, mail } = bench;
   const missed: string[] = [];
   try {
-    const pool = runtime.deps.database.pool;
-    const connection = await pool.connect();
-    const seeded = await isSeeded(connection).finally(() => connection.release());
-    if (!seeded) {
-      console.log('Seeding the volume data set (100,000 providers)...');
-      await seedVolume(pool);
-    }
-    await runtime.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = runtime.app.server.address();
-    const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     const { client } = await signInBenchAdmin({ baseUrl, origin: ORIGIN, pool, mail });
 
     const today = new Date();
@@ -137,8 +80,7 @@ async function main() {
         .join(' ')} on ${os.cpus().length} CPUs.`,
     );
   } finally {
-    await runtime.close();
-    if (databaseUrl) fs.rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
   if (missed.length) {
     console.error(`p95 over ${GOAL_P95_MS} ms: ${missed.join(', ')}`);
