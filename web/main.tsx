@@ -3,7 +3,7 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
 import type { SessionResponse } from '../domain/api/session.ts';
 import { ApiError, onTwoFactorRequired } from './api.ts';
 import { TWO_FACTOR_SETUP_PATH } from './app/paths.ts';

@@ -203,13 +203,11 @@ test('the Reports tab draws six reports with their tables and CSVs, passes axe a
   expect(applied.status(), await applied.text()).toBe(200);
 
   // Fourth, the 'Reports' tab: its own URL and title, and a card per report with its chart.
-  // From here on the browser console stays clean (recharts warns of charts drawn without a size).
-  // Not counted: React Router's warning that `flushSync` needs the RouterProvider of
-  // 'react-router/dom' (web/main.tsx), which every URL filter of the admin page raises, not this tab.
+  // From here on the browser console stays clean (recharts warns of charts drawn without a size; React
+  // Router warned of every URL filter's `flushSync` before web/main.tsx used 'react-router/dom').
   const problems: string[] = [];
   page.on('console', (message) => {
     if (message.type() !== 'error' && message.type() !== 'warning') return;
-    if (message.text().startsWith('You provided the `flushSync` option to a router update')) return;
     problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
