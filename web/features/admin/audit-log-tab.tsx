@@ -29,7 +29,7 @@ import {
 /** The label of an action code as the log stores it (codes from before a rename show as they are). */
 const actionLabel = (code: string): string | undefined => (auditActionLabel as Record<string, string>)[code];
 
-import { ListPager } from './list-pager.tsx';
+import { ListPager } from '../../components/list-pager.tsx';
 
 /** A person as a select option: name and email (shown on the page only; the filter keeps the id). */
 const personOption = (p: { userId: string; name: string; email: string }) => ({

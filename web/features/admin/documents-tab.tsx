@@ -6,11 +6,11 @@
 import { Stack, Text } from '@mantine/core';
 import { documentTypeLabel, formatFileSizeMb } from '../../../domain/sections/documents.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
+import { ListPager } from '../../components/list-pager.tsx';
 import { ResponsiveTable, type TableColumn } from '../../components/responsive-table.tsx';
 import { formatDate } from '../../format.ts';
 import type { DocumentListItem, PageInfo } from './admin-api.ts';
 import { DocumentDownloadButton } from './document-download-button.tsx';
-import { ListPager } from './list-pager.tsx';
 
 const columns: TableColumn<DocumentListItem>[] = [
   { header: 'Document', render: (d) => d.documentName },

@@ -16,6 +16,7 @@ import {
 } from '../../../domain/credentials/expiring-credentials.ts';
 import { type CatalogSectionKey, sectionCatalog } from '../../../domain/sections/section-catalog.ts';
 import { InlineLoader } from '../../components/inline-loader.tsx';
+import { ListPager } from '../../components/list-pager.tsx';
 import { ResponsiveTable, type TableColumn } from '../../components/responsive-table.tsx';
 import { formatDate } from '../../format.ts';
 import { expiryUrgencyColor } from '../../theme.ts';
@@ -25,7 +26,6 @@ import {
   expiringExportUrl,
   useExpiringCredentials,
 } from './admin-api.ts';
-import { ListPager } from './list-pager.tsx';
 
 const ALL_KINDS = 'all';
 const windowOptions = expiringWindows.map((value) => ({ value, label: expiringWindowLabel(value) }));

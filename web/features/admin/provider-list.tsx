@@ -10,12 +10,12 @@ import { fromAdminState } from '../../app/admin-tabs.ts';
 import { reviewPath } from '../../app/paths.ts';
 import { CredentialBadge } from '../../components/credential-badge.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
+import { ListPager } from '../../components/list-pager.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatDate } from '../../format.ts';
 import { badgeColor } from '../../theme.ts';
 import type { PageInfo, ProviderCard } from './admin-api.ts';
 import { DocumentDownloadButton } from './document-download-button.tsx';
-import { ListPager } from './list-pager.tsx';
 
 function ProviderCardView({
   provider,

@@ -20,11 +20,11 @@ import { fromAdminState } from '../../app/admin-tabs.ts';
 import { reviewPath } from '../../app/paths.ts';
 import { AssignReviewer } from '../../components/assign-reviewer.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
+import { ListPager } from '../../components/list-pager.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatDate } from '../../format.ts';
 import { badgeColor } from '../../theme.ts';
 import { type ReviewQueue, type ReviewQueueFilter, useReviewQueue } from './admin-api.ts';
-import { ListPager } from './list-pager.tsx';
 
 type QueueItem = ReviewQueue['items'][number];
 

@@ -5,6 +5,7 @@
  * (reports-api.ts); shapes: domain/api/reports.ts.
  */
 import { Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import {
   cycleLabel,
   type TimelinessReport,
@@ -14,10 +15,12 @@ import {
   type WorkloadReport,
 } from '../../../domain/api/reports.ts';
 import { formatIsoDay } from '../../../domain/calendar.ts';
+import { ListPager } from '../../components/list-pager.tsx';
 import { ResponsiveTable, type TableColumn } from '../../components/responsive-table.tsx';
 import { EmptyReport, ReportCard, ReportChart, type ReportProps, TableToggle } from './report-card.tsx';
 import {
   daysText,
+  formatCount,
   missedClocksText,
   monthLabel,
   rangeLabel,
@@ -44,7 +47,7 @@ type TurnaroundMonth = TurnaroundReport['months'][number];
 
 const turnaroundColumns: TableColumn<TurnaroundMonth>[] = [
   { header: 'Month', render: (m) => monthLabel(m.month), noWrap: true },
-  { header: 'Files decided', render: (m) => m.all.files },
+  { header: 'Files decided', render: (m) => formatCount(m.all.files) },
   { header: 'Median days', render: (m) => daysText(m.all.medianDays) },
   { header: '90th percentile days', render: (m) => daysText(m.all.p90Days) },
   ...(['initial', 'recredentialing'] as const).flatMap((cycle): TableColumn<TurnaroundMonth>[] => [
@@ -151,10 +154,13 @@ export function TimelinessReportCard({ filter, enabled }: ReportProps) {
         const { attestationValidDays: a, verificationMaxAgeDays: v } = report.limits;
         const columns: TableColumn<TimelinessMonth>[] = [
           { header: 'Month', render: (m) => monthLabel(m.month), noWrap: true },
-          { header: 'Decided', render: (m) => m.decided },
-          { header: `Within ${a} days of attestation`, render: (m) => m.withinAttestation },
-          { header: `Within ${v} days of oldest verification`, render: (m) => m.withinVerification },
-          { header: 'In time (both)', render: (m) => m.timely },
+          { header: 'Decided', render: (m) => formatCount(m.decided) },
+          { header: `Within ${a} days of attestation`, render: (m) => formatCount(m.withinAttestation) },
+          {
+            header: `Within ${v} days of oldest verification`,
+            render: (m) => formatCount(m.withinVerification),
+          },
+          { header: 'In time (both)', render: (m) => formatCount(m.timely) },
           {
             header: 'Share in time',
             render: (m) => (m.timelyPercent === null ? '—' : `${m.timelyPercent}%`),
@@ -191,13 +197,7 @@ export function TimelinessReportCard({ filter, enabled }: ReportProps) {
                   {report.missed.length === 0 ? (
                     <Text size="sm">No decision in this range missed either limit.</Text>
                   ) : (
-                    <ResponsiveTable
-                      label="Files decided after a limit, oldest decision first"
-                      rows={report.missed}
-                      columns={missedColumns}
-                      rowKey={(f) => `${f.applicationId}-${f.decidedOn}`}
-                      minWidth={760}
-                    />
+                    <MissedFiles files={report.missed} />
                   )}
                 </Stack>
               </>
@@ -209,13 +209,44 @@ export function TimelinessReportCard({ filter, enabled }: ReportProps) {
   );
 }
 
+/** Late files shown per page ('Files that missed'). */
+const MISSED_PAGE_SIZE = 10;
+
+/**
+ * 'Files that missed' (issue 34 item 3), MISSED_PAGE_SIZE at a time with page buttons: a range of
+ * 36 months may hold a thousand late files (the CSV has them all). Back to the first page when the
+ * list changes (another range).
+ */
+function MissedFiles({ files }: { files: TimelinessReport['missed'] }) {
+  const [shown, setShown] = useState({ files, page: 1 });
+  const page = shown.files === files ? shown.page : 1;
+  const pages = Math.max(1, Math.ceil(files.length / MISSED_PAGE_SIZE));
+  const current = Math.min(page, pages);
+  return (
+    <Stack gap="xs">
+      <ResponsiveTable
+        label="Files decided after a limit, oldest decision first"
+        rows={files.slice((current - 1) * MISSED_PAGE_SIZE, current * MISSED_PAGE_SIZE)}
+        columns={missedColumns}
+        rowKey={(f) => `${f.applicationId}-${f.decidedOn}`}
+        minWidth={760}
+      />
+      <ListPager
+        info={{ page: current, pageSize: MISSED_PAGE_SIZE, total: files.length, totalCapped: false }}
+        noun={['file that missed', 'files that missed']}
+        onPageChange={(next) => setShown({ files, page: next })}
+      />
+    </Stack>
+  );
+}
+
 type WorkloadRow = WorkloadReport['rows'][number];
 
 const workloadColumns: TableColumn<WorkloadRow>[] = [
   { header: 'Month', render: (r) => monthLabel(r.month), noWrap: true },
   { header: 'Staff member', render: (r) => r.name || r.userId },
-  { header: 'Files decided', render: (r) => r.filesDecided },
-  { header: 'Items verified', render: (r) => r.itemsVerified },
+  { header: 'Files decided', render: (r) => formatCount(r.filesDecided) },
+  { header: 'Items verified', render: (r) => formatCount(r.itemsVerified) },
 ];
 
 /**

@@ -26,6 +26,7 @@ import {
   expirablesChart,
   expirablesSummary,
   expirablesTotals,
+  formatCount,
   monthLabel,
   rangeLabel,
   screeningChart,
@@ -45,9 +46,9 @@ interface BacklogRow {
 const backlogColumns: TableColumn<BacklogRow>[] = [
   { header: 'Status', render: (r) => r.label },
   ...ageBuckets.map(
-    (b): TableColumn<BacklogRow> => ({ header: ageBucketLabel(b), render: (r) => r.buckets[b] }),
+    (b): TableColumn<BacklogRow> => ({ header: ageBucketLabel(b), render: (r) => formatCount(r.buckets[b]) }),
   ),
-  { header: 'Total', render: (r) => r.total },
+  { header: 'Total', render: (r) => formatCount(r.total) },
 ];
 
 type OldestFile = BacklogReport['oldest'][number];
@@ -130,10 +131,13 @@ type ExpirablesMonth = ExpirablesReport['months'][number];
 const expirablesColumns: TableColumn<ExpirablesMonth>[] = [
   { header: 'Month', render: (m) => monthLabel(m.month), noWrap: true },
   ...credentialKinds.map(
-    (k): TableColumn<ExpirablesMonth> => ({ header: credentialKindLabel[k], render: (m) => m.byKind[k] }),
+    (k): TableColumn<ExpirablesMonth> => ({
+      header: credentialKindLabel[k],
+      render: (m) => formatCount(m.byKind[k]),
+    }),
   ),
-  { header: 'All credentials', render: (m) => m.credentials },
-  { header: 'Recredentialing due', render: (m) => m.recredentialingDue },
+  { header: 'All credentials', render: (m) => formatCount(m.credentials) },
+  { header: 'Recredentialing due', render: (m) => formatCount(m.recredentialingDue) },
 ];
 
 /**
@@ -191,15 +195,15 @@ type ScreeningSource = ScreeningReport['sources'][number];
 
 const screeningColumns: TableColumn<ScreeningMonth>[] = [
   { header: 'Month', render: (m) => monthLabel(m.month), noWrap: true },
-  { header: 'Monthly runs', render: (m) => m.scheduledRuns },
-  { header: 'Runs after an import', render: (m) => m.importRuns },
-  { header: 'Matches found', render: (m) => m.matches },
-  { header: 'Possible matches found', render: (m) => m.possibleMatches },
+  { header: 'Monthly runs', render: (m) => formatCount(m.scheduledRuns) },
+  { header: 'Runs after an import', render: (m) => formatCount(m.importRuns) },
+  { header: 'Matches found', render: (m) => formatCount(m.matches) },
+  { header: 'Possible matches found', render: (m) => formatCount(m.possibleMatches) },
 ];
 
 const openBucketColumns: TableColumn<{ bucket: AgeBucket; n: number }>[] = [
   { header: 'Days since found', render: (r) => ageBucketLabel(r.bucket) },
-  { header: 'Open possible matches', render: (r) => r.n },
+  { header: 'Open possible matches', render: (r) => formatCount(r.n) },
 ];
 
 const sourceColumns: TableColumn<ScreeningSource>[] = [
@@ -210,7 +214,7 @@ const sourceColumns: TableColumn<ScreeningSource>[] = [
     noWrap: true,
   },
   { header: 'Days since', render: (s) => s.days ?? '—' },
-  { header: 'Rows', render: (s) => s.rows?.toLocaleString('en-US') ?? '—' },
+  { header: 'Rows', render: (s) => (s.rows === null ? '—' : formatCount(s.rows)) },
 ];
 
 /**

@@ -139,6 +139,8 @@ export function ReportChart({
       itemSorter: (item: { dataKey?: unknown }) => model.series.findIndex((s) => s.name === item.dataKey),
     },
     accessibilityLayer: false,
+    // Axis ticks and tooltips written as the tables write them: 100,000, 71.4.
+    valueFormatter: (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 1 }),
     yAxisLabel,
     xAxisProps: { interval: 'preserveStartEnd' as const, minTickGap: 12 },
     // Parts of 100 % are fractions of 1 on the axis: whole numbers only would stretch it to 400 %.

@@ -69,9 +69,14 @@ export function rangeLabel(from: string, to: string): string {
   return `${formatIsoDay(from)} to ${formatIsoDay(to)}`;
 }
 
+/** A count with thousands separators, as every figure of the tab is written: 36,557. */
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
 /** A count with its noun: (1, 'file') -> '1 file', (2, 'file') -> '2 files'. */
 export function countOf(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
 /** Days for a table cell or a sentence: 12.5 -> '12.5', null (no file) -> '—'. */
@@ -174,7 +179,7 @@ export function backlogChart(report: BacklogReport): ChartModel {
 
 /** The backlog chart's accessible name. */
 export function backlogSummary(report: BacklogReport): string {
-  const buckets = ageBuckets.map((b) => `${ageBucketLabel(b)} ${report.total[b]}`).join(', ');
+  const buckets = ageBuckets.map((b) => `${ageBucketLabel(b)} ${formatCount(report.total[b])}`).join(', ');
   return `Stacked bar chart of open files by days since attestation and status: ${buckets}; ${countOf(report.total.total, 'open file')} in all. ${TABLE_HINT}`;
 }
 
@@ -210,7 +215,7 @@ export function timelinessChart(report: TimelinessReport): ChartModel {
 export function timelinessSummary(report: TimelinessReport): string {
   const { decided, timely } = timelinessTotals(report);
   const share = decided ? ` (${Math.round((timely / decided) * 1000) / 10}%)` : '';
-  return `Bar chart of the share of decisions made within ${report.limits.attestationValidDays} days of the attestation and ${report.limits.verificationMaxAgeDays} days of the oldest verification, per month, ${rangeLabel(report.from, report.to)}: ${timely} of ${countOf(decided, 'decision')} in time${share}. ${TABLE_HINT}`;
+  return `Bar chart of the share of decisions made within ${report.limits.attestationValidDays} days of the attestation and ${report.limits.verificationMaxAgeDays} days of the oldest verification, per month, ${rangeLabel(report.from, report.to)}: ${formatCount(timely)} of ${countOf(decided, 'decision')} in time${share}. ${TABLE_HINT}`;
 }
 
 /** The clocks a late file missed, in words: ['attestation'] -> 'Attestation'. */
@@ -383,5 +388,5 @@ export function workloadSummary(report: WorkloadReport, metric: WorkloadMetric):
   const what = metric === 'filesDecided' ? 'files decided' : 'checklist items verified';
   const total = report.rows.reduce((sum, r) => sum + r[metric], 0);
   const people = new Set(report.rows.filter((r) => r[metric] > 0).map((r) => r.userId)).size;
-  return `Stacked bar chart of ${what} per month by person, ${rangeLabel(report.from, report.to)}: ${total} by ${countOf(people, 'person', 'people')}. ${TABLE_HINT}`;
+  return `Stacked bar chart of ${what} per month by person, ${rangeLabel(report.from, report.to)}: ${formatCount(total)} by ${countOf(people, 'person', 'people')}. ${TABLE_HINT}`;
 }

@@ -1,6 +1,9 @@
-/** "Showing 21–40 of 1,234 users" plus page buttons, for the admin lists (paged on the server). */
+/**
+ * "Showing 21–40 of 1,234 users" plus page buttons: the admin lists (paged on the server) and the
+ * Reports tab's lists of files (paged in the browser).
+ */
 import { Box, Group, Pagination, Text } from '@mantine/core';
-import type { PageInfo } from './admin-api.ts';
+import type { PageInfo } from '../../domain/api/admin.ts';
 
 const number = new Intl.NumberFormat('en-US');
 
