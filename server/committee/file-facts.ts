@@ -13,7 +13,7 @@ import {
   decisionDue,
 } from '../../domain/committee/timeliness.ts';
 import { listAttestations } from '../attestations/attestation.service.ts';
-import type { Queryable } from '../db/client.ts';
+import { type Queryable, readAll } from '../db/client.ts';
 import { applicationAttestations } from '../db/schema/attestations.ts';
 import { verificationItems } from '../db/schema/review.ts';
 import { newestSnapshot } from '../notifications/application-snapshot.ts';
@@ -34,15 +34,17 @@ export async function cleanFileNow(
   applicationId: string,
   now: Date,
 ): Promise<CleanFileVerdict> {
-  const [attestations, snapshot, checklist, exclusion] = await Promise.all([
-    listAttestations(db, cipher, applicationId),
-    newestSnapshot(db, applicationId),
-    db
-      .select()
-      .from(verificationItems)
-      .where(eq(verificationItems.applicationId, applicationId))
-      .orderBy(asc(verificationItems.position)),
-    standingOf(db, applicationId),
+  // In parallel on the pool; one after the other in a transaction, which is one connection (readAll).
+  const [attestations, snapshot, checklist, exclusion] = await readAll(db, [
+    () => listAttestations(db, cipher, applicationId),
+    () => newestSnapshot(db, applicationId),
+    () =>
+      db
+        .select()
+        .from(verificationItems)
+        .where(eq(verificationItems.applicationId, applicationId))
+        .orderBy(asc(verificationItems.position)),
+    () => standingOf(db, applicationId),
   ]);
   const attestation = attestations.at(-1);
   const verdict = cleanFileReview({
@@ -132,9 +134,9 @@ export async function fileSummaryFacts(
   limits: DecisionClockLimits,
   now: Date,
 ): Promise<Pick<FileSummary, 'reasons' | 'decisionDue' | 'checklist' | 'disclosures'>> {
-  const [verdict, clocks] = await Promise.all([
-    cleanFileNow(db, cipher, applicationId, now),
-    decisionClocks(db, [applicationId], limits, now),
+  const [verdict, clocks] = await readAll(db, [
+    () => cleanFileNow(db, cipher, applicationId, now),
+    () => decisionClocks(db, [applicationId], limits, now),
   ]);
   return {
     reasons: verdict.reasons,

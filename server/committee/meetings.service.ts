@@ -39,7 +39,7 @@ import { isUuid } from '../../domain/uuid.ts';
 import { findProviderCredentials } from '../applications/provider-credential.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
-import type { Database, Queryable } from '../db/client.ts';
+import { type Database, type Queryable, readAll } from '../db/client.ts';
 import { user } from '../db/schema/auth.ts';
 import {
   committeeAgendaItems,
@@ -468,9 +468,10 @@ export async function recordCommitteeDecision(
     const item = await agendaItem(tx, meetingId, itemId);
     undecided(item);
     const application = await lockApplication(tx, item.applicationId);
-    const [members, verifiers] = await Promise.all([
-      membersOf(tx, meetingId),
-      verifiersOf(tx, application.id),
+    // One after the other: a transaction is one connection (readAll).
+    const [members, verifiers] = await readAll(tx, [
+      () => membersOf(tx, meetingId),
+      () => verifiersOf(tx, application.id),
     ]);
     const vote = checkVote({
       members: members.map((m) => m.userId),
