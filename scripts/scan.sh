@@ -16,8 +16,10 @@ rm -rf "$OUT" && mkdir -p "$OUT"
 if curl -sf "$BASE/api/ready" >/dev/null 2>&1; then
   echo "Port $PORT already serves something: stop it or set SCAN_PORT"; exit 1
 fi
-# node itself (not npx, whose child would outlive the kill below) so the trap stops the server.
-node --import tsx server/main.ts > "$OUT/server.log" 2>&1 &
+# The compiled server, as npm start runs it; node itself (not npx, whose child would outlive the kill
+# below) so the trap stops the server.
+node scripts/build-server.ts
+node dist/server/main.js > "$OUT/server.log" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true' EXIT
 for _ in $(seq 1 120); do curl -sf "$BASE/api/ready" >/dev/null && break; sleep 0.5; done

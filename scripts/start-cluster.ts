@@ -33,14 +33,14 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import pino, { type Logger } from 'pino';
 import type { ErrorResponse } from '../domain/app-error.ts';
 import { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from '../server/db/embedded-postgres.ts';
 import { type Env, loadEnv } from '../server/env.ts';
 import { isLoopbackAddress } from '../server/http/loopback.ts';
 import { loggerOptions } from '../server/logger.ts';
+import { packageRoot, serverEntryArgs } from '../server/paths.ts';
 
 /** Where the proxy may send a request: an instance listening on `host:port`. */
 export interface ProxyTarget {
@@ -174,7 +174,6 @@ interface Instance {
 /** An instance that exits within this many ms of starting is not restarted (it cannot start). */
 const CRASH_LOOP_MS = 10_000;
 const READY_TIMEOUT_MS = 120_000;
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * The instance count from the first argument: an integer from 1 to 8, default 2.
@@ -232,8 +231,8 @@ async function main(): Promise<void> {
   const instances: Instance[] = [];
 
   const startInstance = (instance: Instance, databaseUrl: string) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      cwd: ROOT,
+    const child = spawn(process.execPath, serverEntryArgs(), {
+      cwd: packageRoot,
       env: {
         ...process.env,
         PORT: String(instance.port),

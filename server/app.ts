@@ -5,7 +5,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -27,6 +26,7 @@ import { errorHandler, frameworkErrorHandler } from './http/error-handler.ts';
 import { isApiRequest, requestPath } from './http/request-route.ts';
 import { systemRoutes } from './http/system.routes.ts';
 import { rejectUnstorableText } from './http/unstorable-text.ts';
+import { defaultWebDistDir } from './paths.ts';
 import { evidenceRoutes } from './review/evidence.routes.ts';
 import { integrationRoutes } from './review/integration.routes.ts';
 import { reviewAdminRoutes, reviewProviderRoutes } from './review/review.routes.ts';
@@ -37,8 +37,6 @@ import { screeningRoutes } from './screening/screening.routes.ts';
 /** While the app closes, how often keep-alive connections left idle are closed, in ms. */
 const IDLE_SWEEP_MS = 500;
 
-const defaultWebDistDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/web');
-
 /**
  * Cache-Control of a file of the built web app (decision 016): the content-hashed files under
  * /assets never change under their name, so browsers keep them a year without asking again; the
@@ -48,6 +46,22 @@ const defaultWebDistDir = path.resolve(path.dirname(fileURLToPath(import.meta.ur
 export function webCacheControl(webDistDir: string, filePath: string): string {
   const relative = path.relative(webDistDir, filePath).split(path.sep);
   return relative[0] === 'assets' && relative.length > 1 ? 'public, max-age=31536000, immutable' : 'no-cache';
+}
+
+/**
+ * The public pages the web build prerendered (decision 032), by the path they answer: the build
+ * writes `prerendered/index.html` for `/` and `prerendered/<name>.html` for `/<name>`
+ * (scripts/prerender.ts). Read once, when the app is built; empty when the build has none.
+ */
+export function prerenderedPages(webDistDir: string): Map<string, string> {
+  const pages = new Map<string, string>();
+  const dir = path.join(webDistDir, 'prerendered');
+  if (!fs.existsSync(dir)) return pages;
+  for (const name of fs.readdirSync(dir)) {
+    const page = /^([a-z0-9-]+)\.html$/.exec(name)?.[1];
+    if (page) pages.set(page === 'index' ? '/' : `/${page}`, `prerendered/${name}`);
+  }
+  return pages;
 }
 
 export interface BuildAppOptions {
@@ -167,6 +181,9 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
 
   // Whether the built web app is served is decided once: the static plugin is registered (or not) here.
   const spa = serveWeb && fs.existsSync(path.join(webDistDir, 'index.html'));
+  // A page load of `/` or `/auth` without a query gets the page as the build prerendered it (its
+  // first paint needs no script); any other, the app's index.html, which renders in the browser.
+  const prerendered = spa ? prerenderedPages(webDistDir) : new Map<string, string>();
   // Unknown /api paths, and any method but GET and HEAD on an unknown path (`POST /%41PI/x`,
   // `PUT /whatever`, issue 28 item 6): JSON 404, never the SPA. Only a browser's page load, a GET
   // or HEAD, is the web app's to answer.
@@ -180,13 +197,17 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
         .send({ code: 'not_found', message: `No route for ${request.method} ${path.slice(0, 200)}` });
     }
     // The SPA handles its own routes, including its 404 page.
-    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    const page = (!request.url.includes('?') && prerendered.get(path)) || 'index.html';
+    return reply.type('text/html').header('cache-control', 'no-cache').sendFile(page);
   });
   if (spa) {
     await app.register(fastifyStatic, {
       root: webDistDir,
       wildcard: false,
-      index: ['index.html'],
+      // `/` is answered by the not-found handler above (the prerendered page, else index.html), and
+      // the prerendered pages only at their own paths, never as files.
+      index: false,
+      globIgnore: ['prerendered/**'],
       // The build writes a .br and a .gz beside every text asset (vite.config.ts); the one the
       // browser accepts is sent, with Vary: Accept-Encoding.
       preCompressed: true,

@@ -3,12 +3,12 @@
  * embedded PostgreSQL and an external server (`DATABASE_URL`).
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { packageRoot } from '../paths.ts';
 import { createDatabaseHealth, type DatabaseHealth, type DatabaseHealthLogger } from './database-health.ts';
 import * as schema from './schema/index.ts';
 
@@ -33,7 +33,8 @@ export async function readAll<T extends readonly unknown[]>(
   return results as unknown as T;
 }
 
-export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+/** The drizzle-kit migrations (SQL and meta/_journal.json), applied at start-up by runMigrations. */
+export const migrationsFolder = path.join(packageRoot, 'server', 'db', 'migrations');
 
 export interface DatabaseHandle {
   db: Database;

@@ -5,6 +5,8 @@
  * names it; SOURCE.md says where it comes from).
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import {
   NUCC_TAXONOMY_COLUMNS,
@@ -13,11 +15,11 @@ import {
   taxonomyEntryOf,
 } from '../../domain/sections/taxonomy/nucc-taxonomy.ts';
 import { TAXONOMY_CODE_PATTERN } from '../../domain/sections/taxonomy/taxonomy-code.ts';
+import { packageRoot } from '../paths.ts';
 
 /** The shipped file, next to the domain module that names it. */
-export const taxonomyFileUrl = new URL(
-  `../../domain/sections/taxonomy/${NUCC_TAXONOMY_FILE}`,
-  import.meta.url,
+export const taxonomyFileUrl = pathToFileURL(
+  path.join(packageRoot, 'domain', 'sections', 'taxonomy', NUCC_TAXONOMY_FILE),
 );
 
 /** The code set as loaded: entries in the file's order, and by code. */

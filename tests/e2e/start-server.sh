@@ -25,6 +25,9 @@ if [ -n "${E2E_WEB_DIR:-}" ]; then
 else
   [ -f dist/web/index.html ] || npx vite build --logLevel warn
 fi
+# The compiled server, as `npm start` runs it, compiled now so it is never older than the sources;
+# the admin CLI the specs run (helpers.ts adminCli: npm run admin) is compiled with it.
+node scripts/build-server.ts
 export NODE_ENV=test
 export LOG_LEVEL=warn
 # Every browser in the suite comes from 127.0.0.1.
@@ -34,4 +37,4 @@ export AUTH_IP_RATE_LIMIT=false
 # NPPES_API_URL, the fake registry tests/e2e/review-workflow.spec.ts starts: no test ever reaches the
 # public CMS registry.
 export NOTIFY_WEBHOOK_SECRET="whsec_pBPvcKLMACQL4VARJRDbv+AcGGhWm0/Z+vRh9SuUCrQ="
-exec npx tsx server/main.ts
+exec node dist/server/main.js
