@@ -6,7 +6,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   AdminStats,
-  AuditActorList,
   AuditLog,
   AuditLogFilter,
   AuditLogQuery,
@@ -131,15 +130,6 @@ export function useAuditLog(filter: AuditLogFilter, page: number, enabled: boole
     // The log grows while the admin works (their own views and downloads): read it fresh.
     staleTime: 0,
     refetchOnMount: 'always',
-  });
-}
-
-/** GET /api/admin/audit-log/actors: the people the actor filter offers (everyone holding a staff role). */
-export function useAuditActors(enabled: boolean) {
-  return useQuery({
-    queryKey: ['admin', 'audit-log-actors'],
-    enabled,
-    queryFn: () => api<AuditActorList>('GET', '/api/admin/audit-log/actors'),
   });
 }
 

@@ -5,15 +5,14 @@
  * event of the filter (GET /api/admin/audit-log/export, audited). The log holds identifiers and names
  * only, never PHI. A table on wide screens, one card per event on phones (issue 17).
  */
-import '@mantine/dates/styles.css';
 import { Button, Group, Select, Stack, Text } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { FILTER_FIRST_DAY } from '../../../domain/api/date-range.ts';
 import { auditActionLabel } from '../../../domain/audit-actions.ts';
+import { useAuditActors } from '../../app/audit-actors.ts';
+import { DayRangeInput } from '../../components/day-range-input.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { ResponsiveTable, type TableColumn } from '../../components/responsive-table.tsx';
 import {
@@ -22,7 +21,6 @@ import {
   type AuditLogFilter,
   type AuditPerson,
   auditLogExportUrl,
-  useAuditActors,
   useProviderCards,
 } from './admin-api.ts';
 
@@ -163,9 +161,6 @@ export function AuditLogTab({
         : { value: filter.actorUserId, label: filter.actorUserId },
     );
   // The picker's half-chosen range (a start, no end yet) stays local until its end is picked.
-  const [pendingRange, setPendingRange] = useState<[string | null, string | null] | null>(null);
-  const range: [string | null, string | null] = pendingRange ?? [filter.from ?? null, filter.to ?? null];
-  const day = (value: string | Date | null) => (value ? dayjs(value).format('YYYY-MM-DD') : null);
   return (
     <Stack aria-busy={isFetching}>
       <Group align="end" wrap="wrap">
@@ -201,30 +196,12 @@ export function AuditLogTab({
             onFilterChange({ ...filter, action: (action ?? undefined) as AuditLogFilter['action'] })
           }
         />
-        <DatePickerInput
-          type="range"
-          label="Dates (UTC)"
+        <DayRangeInput
+          value={filter}
+          onChange={(range) => onFilterChange({ ...filter, ...range })}
           placeholder="Any date"
           description="Both days included"
-          clearable
-          clearButtonProps={{ 'aria-label': 'Clear dates' }}
-          // Mantine's placeholder grey is below WCAG AA contrast on a button (axe reads it, unlike ::placeholder).
-          styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
-          allowSingleDateInRange
-          w={{ base: '100%', sm: 260 }}
-          minDate={FILTER_FIRST_DAY}
-          valueFormat="MMM D, YYYY"
-          value={range}
-          onChange={([start, end]) => {
-            const from = day(start);
-            const to = day(end);
-            if (from && !to) {
-              setPendingRange([from, null]);
-              return;
-            }
-            setPendingRange(null);
-            onFilterChange({ ...filter, from: from ?? undefined, to: to ?? undefined });
-          }}
+          width={260}
         />
         <Button
           component="a"

@@ -18,6 +18,7 @@ import {
   screeningReportSchema,
 } from '../../../domain/api/reports-pipeline.ts';
 import { api } from '../../api.ts';
+import { useAuditActors } from '../../app/audit-actors.ts';
 import '../../zod-config.ts';
 
 /** The reports in the tab's order (issue 34 items 1, 2, 3, 4, 5, 6). */
@@ -107,15 +108,7 @@ export function useSpecialistChoices(
   range: Pick<ReportQuery, 'from' | 'to'>,
   enabled: boolean,
 ) {
-  const actors = useQuery({
-    queryKey: ['admin', 'audit-log-actors'],
-    enabled: enabled && listsStaff,
-    queryFn: () =>
-      api<{ people: { userId: string; name: string; email: string }[] }>(
-        'GET',
-        '/api/admin/audit-log/actors',
-      ),
-  });
+  const actors = useAuditActors(enabled && listsStaff);
   const workload = useReport('workload', { from: range.from, to: range.to }, enabled && !listsStaff);
   if (listsStaff) return { choices: actors.data?.people, isError: actors.isError };
   return { choices: workload.data && peopleOfWorkload(workload.data), isError: workload.isError };

@@ -6,75 +6,13 @@
  * 'Show as table' and 'Export CSV': 'Turnaround', 'Backlog and aging', 'Timeliness', 'Expirables
  * forecast', 'Screening', 'Workload'. Reports load only while the tab is open.
  */
-import '@mantine/dates/styles.css';
 import { Group, Select, Stack, Text, Title } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
-import dayjs from 'dayjs';
-import { useState } from 'react';
-import { FILTER_FIRST_DAY, FILTER_LAST_DAY } from '../../../domain/api/date-range.ts';
+import { FILTER_LAST_DAY } from '../../../domain/api/date-range.ts';
 import { type ReportQuery, reportQuerySchema } from '../../../domain/api/reports.ts';
+import { DayRangeInput } from '../../components/day-range-input.tsx';
 import { TimelinessReportCard, TurnaroundReportCard, WorkloadReportCard } from './decision-reports.tsx';
 import { BacklogReportCard, ExpirablesReportCard, ScreeningReportCard } from './pipeline-reports.tsx';
 import { useSpecialistChoices } from './reports-api.ts';
-
-type Range = [string | null, string | null];
-
-const dayOf = (value: string | Date | null) => (value ? dayjs(value).format('YYYY-MM-DD') : null);
-
-/**
- * 'Dates (UTC)': a range picker writing `from`/`to` once both ends are picked and the server would
- * accept the range (at most 36 months, the contract's schema); otherwise it says why and keeps the
- * picked days here. Cleared: the last 12 months.
- */
-function ReportRangeInput({
-  filter,
-  onChange,
-}: {
-  filter: ReportQuery;
-  onChange: (range: Pick<ReportQuery, 'from' | 'to'>) => void;
-}) {
-  const [pending, setPending] = useState<Range | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const value: Range = pending ?? [filter.from ?? null, filter.to ?? null];
-  return (
-    <DatePickerInput
-      type="range"
-      label="Dates (UTC)"
-      placeholder="Last 12 months"
-      description="Both days included; at most 36 months"
-      clearable
-      clearButtonProps={{ 'aria-label': 'Clear dates' }}
-      // Mantine's placeholder grey is below WCAG AA contrast on a button (as on the 'Audit Log' tab).
-      styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
-      allowSingleDateInRange
-      w={{ base: '100%', sm: 280 }}
-      minDate={FILTER_FIRST_DAY}
-      maxDate={FILTER_LAST_DAY}
-      valueFormat="MMM D, YYYY"
-      value={value}
-      error={error}
-      onChange={([start, end]) => {
-        const from = dayOf(start);
-        const to = dayOf(end);
-        if (from && !to) {
-          setPending([from, null]);
-          setError(null);
-          return;
-        }
-        const range = { from: from ?? undefined, to: to ?? undefined };
-        const checked = reportQuerySchema.safeParse(range);
-        if (!checked.success) {
-          setPending([from, to]);
-          setError(checked.error.issues[0]?.message ?? 'Choose another range');
-          return;
-        }
-        setPending(null);
-        setError(null);
-        onChange(range);
-      }}
-    />
-  );
-}
 
 /**
  * 'Specialist': the staff member whose assigned files (Backlog) and work (Workload) the reports show;
@@ -144,7 +82,18 @@ export function ReportsTab({
         </Text>
       </Stack>
       <Group align="flex-start" wrap="wrap" role="group" aria-label="Report filter">
-        <ReportRangeInput filter={filter} onChange={(range) => onFilterChange({ ...filter, ...range })} />
+        <DayRangeInput
+          value={filter}
+          onChange={(range) => onFilterChange({ ...filter, ...range })}
+          placeholder="Last 12 months"
+          description="Both days included; at most 36 months"
+          maxDate={FILTER_LAST_DAY}
+          check={(range) => {
+            const checked = reportQuerySchema.safeParse(range);
+            return checked.success ? null : (checked.error.issues[0]?.message ?? 'Choose another range');
+          }}
+          width={280}
+        />
         <SpecialistSelect
           filter={filter}
           listsStaff={listsStaff}
