@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { MailMessage } from '../server/mail/mailer.ts';
+import { type ScheduledJobName, scheduledJobPeriods } from '../server/runtime.ts';
 import {
   enrolSecondFactor,
   HttpClient,
@@ -111,23 +112,26 @@ export async function benchDatabaseUrl(): Promise<string | undefined> {
 }
 
 /**
- * Mark the current period's run of each scheduled job in `jobs` (server/runtime.ts names; daily jobs
- * by UTC day, 'exclusion-screening' by UTC month) as finished, so the runtime started next does not
- * run it over the whole seed while the benchmark measures. Nothing to do before the first migration.
+ * Mark the current period's run of each scheduled job in `jobs` (its period from server/runtime.ts
+ * `scheduledJobPeriods`) as finished, so the runtime started next does not run it over the whole seed
+ * while the benchmark measures. Nothing to do before the first migration.
  */
-export async function markScheduledRunsDone(databaseUrl: string, jobs: readonly string[]): Promise<void> {
+export async function markScheduledRunsDone(
+  databaseUrl: string,
+  jobs: readonly ScheduledJobName[],
+  now = new Date(),
+): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const { rows } = await client.query(`select to_regclass('scheduled_job_runs') is not null as present`);
     if (!rows[0]?.present) return;
     for (const job of jobs) {
-      const period = job === 'exclusion-screening' ? 'YYYY-MM' : 'YYYY-MM-DD';
       await client.query(
         `insert into scheduled_job_runs (job, period, instance_id, started_at, lease_until, finished_at)
-         values ($1, to_char(now() at time zone 'utc', $2), $3, now(), now(), now())
+         values ($1, $2, $3, now(), now(), now())
          on conflict (job, period) do update set finished_at = now(), lease_until = now()`,
-        [job, period, randomUUID()],
+        [job, scheduledJobPeriods[job](now), randomUUID()],
       );
     }
   } finally {

@@ -12,7 +12,7 @@ import pino from 'pino';
 import { isSeeded, seedVolume } from '../scripts/seed-volume/seed-database.ts';
 import { loadEnv } from '../server/env.ts';
 import type { MailMessage } from '../server/mail/mailer.ts';
-import { createRuntime, type Runtime } from '../server/runtime.ts';
+import { createRuntime, type Runtime, type ScheduledJobName } from '../server/runtime.ts';
 import { benchDatabaseUrl, markScheduledRunsDone } from './lib.ts';
 
 /** The origin the benchmarks' browser-less clients claim (APP_URL). */
@@ -36,7 +36,10 @@ export interface VolumeBench {
  *   while the benchmark measures: marked done before the app starts
  * @param dataDirPrefix the temporary data directory's name prefix
  */
-export async function startVolumeBench(jobs: readonly string[], dataDirPrefix: string): Promise<VolumeBench> {
+export async function startVolumeBench(
+  jobs: readonly ScheduledJobName[],
+  dataDirPrefix: string,
+): Promise<VolumeBench> {
   const databaseUrl = await benchDatabaseUrl();
   if (databaseUrl) await markScheduledRunsDone(databaseUrl, jobs);
   const dataDir = databaseUrl

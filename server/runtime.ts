@@ -43,6 +43,21 @@ export interface Runtime {
 }
 
 /** The auth secret: AUTH_SECRET, or (outside production) a random one kept in DATA_DIR with 0600. */
+/**
+ * How often each scheduled job runs (decision 013): the key of the period `now` falls in, one run
+ * per key across every instance on the database. Daily jobs by UTC day, the exclusion screening by
+ * UTC month (decision 027). The benches read it to mark a period's run done (bench/lib.ts).
+ */
+export const scheduledJobPeriods = {
+  'expired-sessions': utcDay,
+  'credential-expiry': utcDay,
+  'exclusion-screening': utcMonth,
+  'provider-reminders': utcDay,
+} as const satisfies Record<string, (now: Date) => string>;
+
+/** A scheduled job's name (scheduled_job_runs.job). */
+export type ScheduledJobName = keyof typeof scheduledJobPeriods;
+
 export function resolveAuthSecret(env: Env, logger: Logger): string {
   if (env.AUTH_SECRET) return env.AUTH_SECRET;
   const file = path.join(env.dataDir, 'auth-secret');
@@ -187,7 +202,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     const jobs: ScheduledJob[] = [
       {
         name: 'expired-sessions',
-        periodOf: utcDay,
+        periodOf: scheduledJobPeriods['expired-sessions'],
         run: async (now) => {
           const deleted = await deleteExpiredSessions(database.db, now);
           logger.info(deleted, 'deleted expired sessions and verification tokens');
@@ -196,7 +211,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       {
         // Issue 14: expiring credentials, once per UTC day across all instances (decision 023).
         name: 'credential-expiry',
-        periodOf: utcDay,
+        periodOf: scheduledJobPeriods['credential-expiry'],
         run: async (now) => {
           await runExpiryMonitor({ db: database.db, mailer, appUrl: env.appUrl, logger }, now);
         },
@@ -205,7 +220,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
         // Issue 30: every approved provider and review screened against every list, once a UTC month;
         // the digest names what is new and which lists are stale (decision 027).
         name: 'exclusion-screening',
-        periodOf: utcMonth,
+        periodOf: scheduledJobPeriods['exclusion-screening'],
         leaseMs: 60 * 60 * 1000,
         run: async (now) => {
           await runScreeningMonitor({ db: database.db, mailer, appUrl: env.appUrl, logger }, now, 'monthly');
@@ -214,7 +229,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       {
         // Issue 14: recredentialing (180/90/30 days) and re-attestation reminders (decision 024).
         name: 'provider-reminders',
-        periodOf: utcDay,
+        periodOf: scheduledJobPeriods['provider-reminders'],
         run: async (now) => {
           await runProviderReminders(
             {
