@@ -116,7 +116,7 @@ async function main() {
     try {
       await createCompletedApplication({
         db: handle.db,
-        storage: createStorage(loadEnv(env)),
+        storage: await createStorage(loadEnv(env)),
         cipher: loadFieldCipher({ dataDir }),
         userId,
         applicationId,

@@ -159,7 +159,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       production: env.NODE_ENV === 'production',
       sessionIdleMinutes: env.SESSION_IDLE_MINUTES,
     });
-    const storage = createStorage(env);
+    const storage = await createStorage(env);
     const completionDelivery = createCompletionDelivery({
       db: database.db,
       health: database.health,

@@ -17,7 +17,7 @@
  */
 import type { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import {
   defaultRosterColumns,
   type RosterColumnKey,
@@ -113,7 +113,9 @@ export async function writeRosterXlsx(
   output: Writable,
   createdAt: Date,
 ): Promise<void> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+  // Loaded on the first export, not at start-up (about 37 MB and 0.26 s on Node 24; decision 032).
+  const { default: excel } = (await import('exceljs')) as { default: typeof ExcelJS };
+  const workbook = new excel.stream.xlsx.WorkbookWriter({
     stream: output,
     useSharedStrings: false,
     useStyles: true,

@@ -8,14 +8,17 @@ import path from 'node:path';
 import type { Env } from '../env.ts';
 import { createLocalStorage } from './local-storage.ts';
 import type { ObjectStorage } from './object-storage.ts';
-import { createS3Storage } from './s3-storage.ts';
 
 /** Bucket of document objects (spec §3); also the local driver's folder name. */
 export const DOCUMENTS_BUCKET = 'provider-documents';
 
-/** The storage driver selected by env. */
-export function createStorage(env: Env): ObjectStorage {
+/**
+ * The storage driver selected by env. The S3 driver's module (the AWS SDK: about 60 MB and 0.3 s to
+ * load on Node 24) is loaded only when it is the one configured (decision 032).
+ */
+export async function createStorage(env: Env): Promise<ObjectStorage> {
   if (env.STORAGE_DRIVER === 's3') {
+    const { createS3Storage } = await import('./s3-storage.ts');
     return createS3Storage({
       bucket: env.S3_BUCKET,
       region: env.S3_REGION,
