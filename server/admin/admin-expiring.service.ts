@@ -6,17 +6,22 @@
  * (see EXPIRING_COUNT_CAP: every window holds what has expired, a large share of the rows at volume).
  */
 import { sql } from 'drizzle-orm';
-import type { ExpiringListItem } from '../../domain/api/admin.ts';
+import { DEFAULT_PAGE_SIZE, type ExpiringListItem } from '../../domain/api/admin.ts';
+import type { CredentialKind } from '../../domain/credentials/expiring-credentials.ts';
 import {
   type ExpiringFilter,
   type ExpiringRow,
   expiringFrom,
+  expiringFromBound,
   presentCredential,
-  readRows,
+  readRowsSql,
   serial,
+  windowBound,
 } from '../credentials/current-credentials.ts';
 import type { Queryable } from '../db/client.ts';
+import { preparedSql } from '../db/prepared-reads.ts';
 import { countRows, offsetOf, type Page, type PageRequest } from './admin-list-query.ts';
+import { listVersion, rememberedTotal } from './list-totals.ts';
 
 /**
  * The tab's totals stop at this many credentials ("1,000+"), and its pages reach this far; the CSV
@@ -26,10 +31,38 @@ import { countRows, offsetOf, type Page, type PageRequest } from './admin-list-q
  */
 export const EXPIRING_COUNT_CAP = 1_000;
 
+type ExpiringPageRow = ExpiringRow & {
+  /** The 'Expiring' list's version (list-totals.ts), read with the rows. */
+  list_version: string;
+};
+
+/**
+ * One page of DEFAULT_PAGE_SIZE credentials of `kind` (undefined: every kind) in a window ending
+ * before (`exclusive`) or on the placeholder `day`, as a prepared statement: planned once per
+ * connection, its generic plan the same merge of index scans in (date, id) order that the LIMIT stops
+ * early. The limit is written in the statement (a generic plan that does not know it expects a tenth
+ * of the rows and joins the profiles by hashing the table). Placeholders: `day`, `offset`.
+ */
+function pageStatement(kind: CredentialKind | undefined, exclusive: boolean) {
+  const from = expiringFromBound(kind, exclusive, sql`${sql.placeholder('day')}`);
+  return preparedSql<ExpiringPageRow>(
+    `admin_expiring_${exclusive ? 'before' : 'through'}_${kind ?? 'all'}`,
+    readRowsSql(
+      from,
+      sql.raw(String(DEFAULT_PAGE_SIZE)),
+      sql`${sql.placeholder('offset')}`,
+      sql`${listVersion('expiring')} as list_version`,
+    ),
+  );
+}
+
+const pageStatements = new Map<string, ReturnType<typeof pageStatement>>();
+
 /**
  * One page of the 'Expiring' tab (issue 14): credentials of current applications in `filter`'s
- * window at `now`, by expiry date ascending then row id; `total` counted up to EXPIRING_COUNT_CAP,
- * and pages past it are empty.
+ * window at `now`, by expiry date ascending then row id; `total` counted up to EXPIRING_COUNT_CAP
+ * when the list changed since it was last counted (list-totals.ts), else remembered; pages past the
+ * cap are empty.
  * @param now the clock (the route passes `new Date()`; tests move it). Days are UTC calendar days.
  */
 export async function listExpiringCredentials(
@@ -37,15 +70,41 @@ export async function listExpiringCredentials(
   { window, kind, ...paging }: ExpiringFilter & PageRequest,
   now: Date,
 ): Promise<Page<ExpiringListItem>> {
-  const from = expiringFrom({ window, kind }, now);
+  const { day, exclusive } = windowBound({ window, kind }, now);
   const offset = offsetOf(paging);
+  const name = `${exclusive}:${kind ?? 'all'}`;
+  let statement = pageStatements.get(name);
+  if (!statement) {
+    statement = pageStatement(kind, exclusive);
+    pageStatements.set(name, statement);
+  }
   // Beyond the cap there is no page to show (and an OFFSET that deep would check every skipped row).
-  const [rows, count] = await Promise.all([
-    offset < EXPIRING_COUNT_CAP
-      ? serial(db, (tx) => readRows(tx, from, paging.pageSize, offset))
-      : ([] as ExpiringRow[]),
+  const rows: ExpiringPageRow[] =
+    offset >= EXPIRING_COUNT_CAP
+      ? []
+      : paging.pageSize === DEFAULT_PAGE_SIZE
+        ? (await statement(db, { day, offset })).rows
+        : await serial(db, (tx) =>
+            tx
+              .execute<ExpiringPageRow>(
+                readRowsSql(
+                  expiringFrom({ window, kind }, now),
+                  sql`${paging.pageSize}`,
+                  sql`${offset}`,
+                  sql`${listVersion('expiring')} as list_version`,
+                ),
+              )
+              .then((result) => result.rows),
+          );
+  const count = await rememberedTotal(db, 'expiring', `${name}:${day}`, rows[0]?.list_version, () =>
     // Counted in the page's order so PostgreSQL walks the same index path and stops at the cap.
-    serial(db, (tx) => countRows(tx, sql`${from} order by c.expires_on, c.row_id`, EXPIRING_COUNT_CAP)),
-  ]);
+    serial(db, (tx) =>
+      countRows(
+        tx,
+        sql`${expiringFrom({ window, kind }, now)} order by c.expires_on, c.row_id`,
+        EXPIRING_COUNT_CAP,
+      ),
+    ),
+  );
   return { items: rows.map((row) => presentCredential(row, now)), ...count, ...paging };
 }

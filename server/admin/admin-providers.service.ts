@@ -4,13 +4,15 @@
  * and the search expression: ./admin-list-query.ts.
  */
 
-import { sql } from 'drizzle-orm';
-import type { CardDocument } from '../../domain/api/admin.ts';
+import { type SQL, sql } from 'drizzle-orm';
+import { type CardDocument, DEFAULT_PAGE_SIZE } from '../../domain/api/admin.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
-import type { ApplicationCycle } from '../../domain/credentials/provider-credential.ts';
+import type { ApplicationCycle, CredentialRecord } from '../../domain/credentials/provider-credential.ts';
 import type { Role } from '../../domain/roles.ts';
 import type { Queryable } from '../db/client.ts';
+import { preparedSql } from '../db/prepared-reads.ts';
 import { profiles, providerApplications, userRoles } from '../db/schema/core.ts';
+import { providerCredentials } from '../db/schema/credentials.ts';
 import { documents } from '../db/schema/documents.ts';
 import {
   countRows,
@@ -20,6 +22,7 @@ import {
   type PageRequest,
   providerMatches,
 } from './admin-list-query.ts';
+import { listVersion, rememberedTotal } from './list-totals.ts';
 
 /** Documents listed on one provider card (the card also shows the full count). */
 export const CARD_DOCUMENT_LIMIT = 10;
@@ -53,6 +56,8 @@ export interface ProviderCard {
   documentCount: number;
   /** The newest CARD_DOCUMENT_LIMIT of them, newest first. */
   documents: CardDocument[];
+  /** The provider's stored credential (provider_credentials), or null when none was ever granted. */
+  credential: CredentialRecord | null;
 }
 
 interface ProviderCardRow extends Record<string, unknown> {
@@ -60,42 +65,37 @@ interface ProviderCardRow extends Record<string, unknown> {
   first_name: string;
   last_name: string;
   email: string;
-  joined_at: Date;
+  joined_at: string;
   role: Role | null;
   application_id: string | null;
   application_status: ApplicationStatus | null;
-  application_created_at: Date | null;
-  application_submitted_at: Date | null;
+  application_created_at: string | null;
+  application_submitted_at: string | null;
   application_exclusion_match: string | null;
   application_cycle: ApplicationCycle | null;
   application_count: number;
   document_count: number;
   documents: CardDocument[];
+  credential_application_id: string | null;
+  credentialed_at: string | null;
+  approved_at: string | null;
+  ends_on: string | null;
+  ended_on: string | null;
+  /** The providers list's version (list-totals.ts), read with the rows. */
+  list_version: string;
 }
 
 /**
- * Users newest first (by profiles.created_at), optionally filtered by a name or email substring or
- * an exact NPI or license number (`providerMatches`),
- * with each card's current application, counts and newest documents: one query for the page (the
- * page of profiles, then one lateral lookup per card on indexed columns) and one count.
- * @param search free text; '' lists everybody
+ * The cards of the profiles in `page_ids` (a CTE of `user_id`s the caller defines before this),
+ * newest first: each card's role, current application, counts, newest documents and stored
+ * credential, by one lateral lookup per card on indexed columns, plus the list's version.
  */
-export async function listProviderCards(
-  db: Queryable,
-  { search, ...paging }: PageRequest & { search?: string },
-): Promise<Page<ProviderCard>> {
-  const term = normalizeSearch(search);
-  const where = term ? sql`where ${providerMatches(term)}` : sql``;
+function cardsOf(pageIds: SQL): SQL {
   const d = documents;
   const a = providerApplications;
-  const pageQuery = db.execute<ProviderCardRow>(sql`
-    with page_ids as (
-      -- Without a search, an index-only scan of profiles_created_at_idx (created_at, user_id) skips
-      -- the offset; the page's 20 profiles are then read by primary key.
-      select ${profiles.userId} as user_id from ${profiles} ${where}
-      order by ${profiles.createdAt} desc nulls last
-      limit ${paging.pageSize} offset ${offsetOf(paging)}
-    ), page as (
+  const c = providerCredentials;
+  return sql`
+    with page_ids as (${pageIds}), page as (
       select ${profiles.userId} as user_id, ${profiles.firstName} as first_name,
              ${profiles.lastName} as last_name, ${profiles.email} as email, ${profiles.createdAt} as joined_at
       from page_ids join ${profiles} on ${profiles.userId} = page_ids.user_id
@@ -105,9 +105,13 @@ export async function listProviderCards(
            cur.submitted_at as application_submitted_at, cur.exclusion_match as application_exclusion_match,
            cur.cycle as application_cycle,
            (select count(*)::int from ${a} where ${a.userId} = page.user_id) as application_count,
-           docs.document_count, docs.documents
+           docs.document_count, docs.documents,
+           ${c.applicationId} as credential_application_id, ${c.credentialedAt} as credentialed_at,
+           ${c.approvedAt} as approved_at, ${c.endsOn} as ends_on, ${c.endedOn} as ended_on,
+           ${listVersion('providers')} as list_version
     from page
     left join ${userRoles} on ${userRoles.userId} = page.user_id
+    left join ${c} on ${c.userId} = page.user_id
     left join lateral (
       select ${a.id} as id, ${a.applicationStatus} as application_status, ${a.createdAt} as created_at,
              ${a.submittedAt} as submitted_at, ${a.exclusionMatch} as exclusion_match, ${a.cycle} as cycle
@@ -128,14 +132,85 @@ export async function listProviderCards(
         where ${a.userId} = page.user_id
       ) ud
     ) docs on true
-    order by page.joined_at desc nulls last
-  `);
-  const [result, count] = await Promise.all([
-    pageQuery,
-    countRows(db, sql`from ${profiles} ${where}`, Boolean(term)),
-  ]);
+    order by page.joined_at desc nulls last, page.user_id`;
+}
+
+/** One page of every profile, newest first, with its cards. */
+function unfilteredPageSql(limit: SQL, offset: SQL): SQL {
+  return cardsOf(sql`
+    select ${profiles.userId} as user_id from ${profiles}
+    order by ${profiles.createdAt} desc nulls last
+    limit ${limit} offset ${offset}`);
+}
+
+/**
+ * `unfilteredPageSql` for the web's page size as a prepared statement. Without a search, an
+ * index-only scan of profiles_created_at_idx (created_at, user_id) skips the offset; the page's
+ * profiles are then read by primary key. The limit is written in the statement: a generic plan that
+ * does not know it expects a tenth of the table and joins it by hashing.
+ */
+const defaultSizePage = preparedSql<ProviderCardRow>(
+  'admin_provider_cards_page',
+  unfilteredPageSql(sql.raw(String(DEFAULT_PAGE_SIZE)), sql`${sql.placeholder('offset')}`),
+);
+
+/**
+ * The cards of the profiles `ids` (a search's page, found by `searchPageIds`): a prepared statement,
+ * whose generic plan suits any ids. The search itself is planned for its own term (a LIKE pattern's
+ * selectivity decides between the trigram index and the created_at order).
+ */
+const cardsOfIds = preparedSql<ProviderCardRow>(
+  'admin_provider_cards_of',
+  cardsOf(sql`select unnest(${sql.placeholder('ids')}::text[]) as user_id`),
+);
+
+/** The user ids of one page of a search, newest first (planned per term). */
+async function searchPageIds(db: Queryable, term: string, paging: PageRequest): Promise<string[]> {
+  const result = await db.execute<{ user_id: string }>(sql`
+    select ${profiles.userId} as user_id from ${profiles} where ${providerMatches(term)}
+    order by ${profiles.createdAt} desc nulls last
+    limit ${paging.pageSize} offset ${offsetOf(paging)}`);
+  return result.rows.map((row) => row.user_id);
+}
+
+/**
+ * Users newest first (by profiles.created_at), optionally filtered by a name or email substring or
+ * an exact NPI or license number (`providerMatches`), with each card's current application, counts,
+ * newest documents and stored credential. Without a search: one prepared statement for the page; with
+ * one: the page's ids (planned for the term), then their cards (prepared). The total is counted (exact
+ * without a search, capped with one) when the providers list changed since it was last counted
+ * (list-totals.ts), else remembered.
+ * @param search free text; '' lists everybody
+ */
+export async function listProviderCards(
+  db: Queryable,
+  { search, ...paging }: PageRequest & { search?: string },
+): Promise<Page<ProviderCard>> {
+  const term = normalizeSearch(search);
+  let rows: ProviderCardRow[];
+  if (term) {
+    const ids = await searchPageIds(db, term, paging);
+    rows = ids.length === 0 ? [] : (await cardsOfIds(db, { ids })).rows;
+  } else {
+    rows =
+      paging.pageSize === DEFAULT_PAGE_SIZE
+        ? (await defaultSizePage(db, { offset: offsetOf(paging) })).rows
+        : (
+            await db.execute<ProviderCardRow>(
+              unfilteredPageSql(sql`${paging.pageSize}`, sql`${offsetOf(paging)}`),
+            )
+          ).rows;
+  }
+  const where = term ? sql`where ${providerMatches(term)}` : sql``;
+  const count = await rememberedTotal(
+    db,
+    'providers',
+    term ? `search:${term}` : 'all',
+    rows[0]?.list_version,
+    () => countRows(db, sql`from ${profiles} ${where}`, Boolean(term)),
+  );
   return {
-    items: result.rows.map((row) => ({
+    items: rows.map((row) => ({
       userId: row.user_id,
       firstName: row.first_name,
       lastName: row.last_name,
@@ -160,6 +235,16 @@ export async function listProviderCards(
       applicationCount: row.application_count,
       documentCount: row.document_count,
       documents: row.documents,
+      credential:
+        row.credential_application_id && row.credentialed_at && row.approved_at && row.ends_on
+          ? {
+              applicationId: row.credential_application_id,
+              credentialedAt: new Date(row.credentialed_at),
+              approvedAt: new Date(row.approved_at),
+              endsOn: row.ends_on,
+              endedOn: row.ended_on,
+            }
+          : null,
     })),
     ...count,
     ...paging,

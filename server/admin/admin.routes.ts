@@ -43,11 +43,7 @@ import { credentialKindLabel, daysLeftText } from '../../domain/credentials/expi
 import { sectionCatalog } from '../../domain/sections/section-catalog.ts';
 import type { AppInstance } from '../app-types.ts';
 import { presentApplication } from '../applications/applications.routes.ts';
-import {
-  findProviderCredential,
-  findProviderCredentials,
-  presentCredential,
-} from '../applications/provider-credential.ts';
+import { findProviderCredential, presentCredential } from '../applications/provider-credential.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { requirePermission } from '../auth/actor.ts';
 import {
@@ -230,14 +226,10 @@ export async function adminRoutes(app: AppInstance) {
       await requirePermission(request, 'read:provider:any');
       const page = await listProviderCards(app.deps.db, request.query);
       const now = new Date();
-      const credentials = await findProviderCredentials(
-        app.deps.db,
-        page.items.map((p) => p.userId),
-      );
       return {
         providers: page.items.map((p) => ({
           ...p,
-          credential: presentCredential(credentials.get(p.userId) ?? null, now),
+          credential: presentCredential(p.credential, now),
           joinedAt: p.joinedAt.toISOString(),
           currentApplication: p.currentApplication && {
             ...p.currentApplication,

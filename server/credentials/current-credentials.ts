@@ -60,21 +60,43 @@ export interface Cursor {
 }
 
 /**
+ * The last day of `filter`'s window at `now` (UTC calendar days, `YYYY-MM-DD`) and whether it is
+ * exclusive: 'expired' is everything before today, a window of N days everything up to today + N.
+ */
+export function windowBound(filter: ExpiringFilter, now: Date): { day: string; exclusive: boolean } {
+  return filter.window === 'expired'
+    ? { day: isoDayFrom(now, 0), exclusive: true }
+    : { day: isoDayFrom(now, Number(filter.window)), exclusive: false };
+}
+
+/**
  * FROM ... WHERE of the credentials `filter` selects at `now`, after `cursor` when given. The bounds
  * on `c.expires_on` and `c.row_id` reach each branch of the union as index conditions, so the branches
  * are merged in (date, id) order and a LIMIT stops early (see credentialSourceSelect).
  */
 export function expiringFrom(filter: ExpiringFilter, now: Date, cursor?: Cursor): SQL {
-  const window =
-    filter.window === 'expired'
-      ? sql`c.expires_on < ${isoDayFrom(now, 0)}::date`
-      : sql`c.expires_on <= ${isoDayFrom(now, Number(filter.window))}::date`;
+  const { day, exclusive } = windowBound(filter, now);
+  return expiringFromBound(filter.kind, exclusive, sql`${day}`, cursor);
+}
+
+/**
+ * `expiringFrom` with the window's last day given as SQL (a value, or a placeholder of a prepared
+ * statement: admin-expiring.service.ts): credentials of `kind` (absent: every kind) expiring before
+ * `day` when `exclusive`, else on or before it.
+ */
+export function expiringFromBound(
+  kind: CredentialKind | undefined,
+  exclusive: boolean,
+  day: SQL,
+  cursor?: Cursor,
+): SQL {
+  const window = exclusive ? sql`c.expires_on < ${day}::date` : sql`c.expires_on <= ${day}::date`;
   const after = cursor
     ? sql` and (c.expires_on, c.row_id) > (${cursor.expiresOn}::date, ${cursor.rowId}::uuid)`
     : sql``;
-  const kinds = filter.kind ? [filter.kind] : credentialKinds;
+  const kinds = kind ? [kind] : credentialKinds;
   const union = sql.join(
-    kinds.map((kind) => credentialSourceSelect(kind)),
+    kinds.map((k) => credentialSourceSelect(k)),
     sql` union all `,
   );
   return sql`from (${union}) c
@@ -208,9 +230,18 @@ export async function readRows(
   limit: number,
   offset: number,
 ): Promise<ExpiringRow[]> {
-  const result = await db.execute<ExpiringRow>(sql`
+  const result = await db.execute<ExpiringRow>(readRowsSql(from, sql`${limit}`, sql`${offset}`));
+  return result.rows;
+}
+
+/**
+ * The statement of `readRows` with its limit and offset as SQL (values or placeholders) and, when
+ * given, `extra` columns selected with each row (e.g. a list's version).
+ */
+export function readRowsSql(from: SQL, limit: SQL, offset: SQL, extra?: SQL): SQL {
+  return sql`
     select page.*, ${profiles.firstName} as first_name, ${profiles.lastName} as last_name,
-           ${profiles.email} as email, ${personalInformation.npiNumber} as npi
+           ${profiles.email} as email, ${personalInformation.npiNumber} as npi${extra ? sql`, ${extra}` : sql``}
     from (
       select c.kind, c.row_id, c.application_id, c.expires_on, c.n1, c.n2, c.n3,
              ${providerApplications.userId} as user_id
@@ -221,8 +252,7 @@ export async function readRows(
     left join ${profiles} on ${profiles.userId} = page.user_id
     left join ${personalInformation} on ${personalInformation.applicationId} = page.application_id
     order by page.expires_on, page.row_id
-  `);
-  return result.rows;
+  `;
 }
 
 /**

@@ -59,6 +59,7 @@ import { paidClaimInLastFiveYears } from '../../domain/sections/malpractice-clai
 import { workHistoryGapLines } from '../../domain/sections/work-history-gaps.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { countRows } from '../admin/admin-list-query.ts';
+import { listVersion, rememberedTotal } from '../admin/list-totals.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
 import {
   findProviderCredential,
@@ -73,6 +74,7 @@ import {
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
+import { preparedSql } from '../db/prepared-reads.ts';
 import { auditLog } from '../db/schema/audit.ts';
 import { user } from '../db/schema/auth.ts';
 import { committeeAgendaItems, committeeAppeals, decisionReferrals } from '../db/schema/committee.ts';
@@ -1148,14 +1150,115 @@ export async function getVersion(db: Database, applicationId: string, version: n
   };
 }
 
+/** One row of the review queue's statement (`reviewQueueStatement`), as node-postgres reads it. */
+interface ReviewQueueRow extends Record<string, unknown> {
+  application_id: string;
+  kind: 'application' | 'credential_update';
+  user_id: string;
+  application_status: ApplicationStatus;
+  submitted_at: string | null;
+  reviewer_id: string | null;
+  provider_name: string | null;
+  reviewer_name: string | null;
+  open_request: boolean;
+  checklist_done: number;
+  checklist_needs_reverification: number;
+  checklist_total: number;
+  attested_at: string | null;
+  oldest_verified_on: string | null;
+  update_opened_at: string | null;
+  update_sections: string[] | null;
+  /** The review queue's version (admin/list-totals.ts), read with the rows. */
+  list_version: string;
+}
+
+/** The queue's filters that change its statement: one prepared statement per combination. */
+interface ReviewQueueVariant {
+  status: ApplicationStatus | undefined;
+  assignedToMe: boolean;
+}
+
+/**
+ * The WHERE of the queue's applications and of its open credential updates (issue 29 item 4) for
+ * `variant`; `reviewer` is the caller's id (a placeholder in the prepared page, a value in a count).
+ */
+function reviewQueueWhere({ status, assignedToMe }: ReviewQueueVariant, reviewer: unknown) {
+  const a = providerApplications;
+  const statuses: ApplicationStatus[] = status ? [status] : [...reviewStatuses];
+  return {
+    applications: and(
+      inArray(a.applicationStatus, statuses),
+      assignedToMe ? sql`${a.reviewerId} = ${reviewer}` : undefined,
+    ),
+    updates: and(
+      isNull(credentialUpdates.reviewedAt),
+      assignedToMe ? sql`${a.reviewerId} = ${reviewer}` : undefined,
+    ),
+  };
+}
+
+/**
+ * One page of the queue for `variant`, as one statement: the page's ids first, from the partial
+ * indexes alone (an index-only scan that skips the offset without touching the rows: asking for the
+ * names and counts in the same select evaluated them for every skipped row too, page 400 took 70 ms
+ * p95 at 100,000 in review, bench/admin.bench.ts); only then the page's rows' names, open request,
+ * checklist counts, attestation and open update, and the queue's version. Placeholders: `offset`,
+ * and `reviewer` when assigned to the caller.
+ */
+function reviewQueueStatement(variant: ReviewQueueVariant) {
+  const a = providerApplications;
+  const u = credentialUpdates;
+  const where = reviewQueueWhere(variant, sql.placeholder('reviewer'));
+  // Issue 29 item 4: open credential updates are listed too (no status filter), ordered with the
+  // applications by when they were sent. Their rows come from the partial index
+  // credential_updates_queue_idx (opened_at, id), the applications' from the review queue index.
+  const updates = variant.status
+    ? sql``
+    : sql` union all
+        select ${u.applicationId} as id, 'credential_update' as kind, ${u.openedAt} as sort_at
+        from ${u} join ${a} on ${a.id} = ${u.applicationId} where ${where.updates}`;
+  return preparedSql<ReviewQueueRow>(
+    `admin_review_queue_${variant.status ?? 'all'}_${variant.assignedToMe ? 'mine' : 'everyone'}`,
+    sql`
+    with page as (
+      select q.id, q.kind, q.sort_at from (
+        select ${a.id} as id, 'application' as kind, ${a.submittedAt} as sort_at from ${a} where ${where.applications}
+        ${updates}
+      ) q order by q.sort_at, q.id limit ${REVIEW_QUEUE_PAGE_SIZE} offset ${sql.placeholder('offset')}
+    )
+    select page.id as application_id, page.kind, qa.user_id, qa.application_status, qa.submitted_at,
+      qa.reviewer_id,
+      (select p.first_name || ' ' || p.last_name from profiles p where p.user_id = qa.user_id) as provider_name,
+      (select ru.name from "user" ru where ru.id = qa.reviewer_id) as reviewer_name,
+      exists (select 1 from information_requests r where r.application_id = qa.id and r.responded_at is null) as open_request,
+      (select count(*)::int from verification_items v where v.application_id = qa.id and v.status in ('verified', 'waived')) as checklist_done,
+      -- Issue 29 follow-up: read from verification_items_progress_idx like the count above.
+      (select count(*)::int from verification_items v where v.application_id = qa.id and v.status = 'needs_reverification') as checklist_needs_reverification,
+      (select count(*)::int from verification_items v where v.application_id = qa.id) as checklist_total,
+      -- Issue 32 item 7: what starts the decision's clock.
+      (select max(t.signed_at) from application_attestations t where t.application_id = qa.id) as attested_at,
+      (select min(v.verified_at)::text from verification_items v where v.application_id = qa.id and v.status = 'verified') as oldest_verified_on,
+      upd.opened_at as update_opened_at, upd.sections as update_sections,
+      ${listVersion('reviewQueue')} as list_version
+    from page
+    join ${a} qa on qa.id = page.id
+    left join ${u} upd on page.kind = 'credential_update' and upd.application_id = page.id and upd.reviewed_at is null
+    order by page.sort_at, page.id`,
+  );
+}
+
+const reviewQueueStatements = new Map<string, ReturnType<typeof reviewQueueStatement>>();
+
 /**
  * The review queue (issue 13): submitted and under-review applications, oldest submission first, and
  * (without a status filter) the open credential updates of approved applications by when they were
  * sent (issue 29 item 4, kind 'credential_update'), one page of REVIEW_QUEUE_PAGE_SIZE, with days
  * since submission (an update: since it was sent) as of `now`, the reviewer, whether a request is
- * open and checklist progress (verified or waived, needing re-verification, total). Served by the
- * partial index provider_applications_review_queue_idx (submitted_at, id) and, per row of the page
- * only, the verification_items_progress_idx and information_requests_one_open_idx (decision 018).
+ * open and checklist progress (verified or waived, needing re-verification, total). One prepared
+ * statement per filter (`reviewQueueStatement`), served by the partial index
+ * provider_applications_review_queue_idx (submitted_at, id) and, per row of the page only, the
+ * verification_items_progress_idx and information_requests_one_open_idx (decision 018). The total is
+ * counted when the queue changed since it was last counted (admin/list-totals.ts), else remembered.
  */
 export async function reviewQueue(
   db: Database,
@@ -1164,102 +1267,73 @@ export async function reviewQueue(
   now: Date,
   limits: DecisionClockLimits = defaultDecisionClockLimits,
 ): Promise<ReviewQueue> {
-  const statuses: ApplicationStatus[] = query.status ? [query.status] : [...reviewStatuses];
-  const where = and(
-    inArray(providerApplications.applicationStatus, statuses),
-    query.assigned === 'me' ? eq(providerApplications.reviewerId, actor.userId) : undefined,
-  );
+  const variant: ReviewQueueVariant = { status: query.status, assignedToMe: query.assigned === 'me' };
+  const name = `${variant.status ?? 'all'}:${variant.assignedToMe}`;
+  let statement = reviewQueueStatements.get(name);
+  if (!statement) {
+    statement = reviewQueueStatement(variant);
+    reviewQueueStatements.set(name, statement);
+  }
   const offset = (query.page - 1) * REVIEW_QUEUE_PAGE_SIZE;
-  const a = providerApplications;
-  const u = credentialUpdates;
-  // Issue 29 item 4: open credential updates are listed too (no status filter), ordered with the
-  // applications by when they were sent. Their rows come from the partial index
-  // credential_updates_queue_idx (opened_at, id), the applications' from the review queue index.
-  const updatesWhere = and(
-    isNull(u.reviewedAt),
-    query.assigned === 'me' ? eq(a.reviewerId, actor.userId) : undefined,
+  const { rows } = await statement(
+    db,
+    variant.assignedToMe ? { offset, reviewer: actor.userId } : { offset },
   );
-  const updates = query.status
-    ? sql``
-    : sql` union all
-        select ${u.applicationId} as id, 'credential_update' as kind, ${u.openedAt} as sort_at
-        from ${u} join ${a} on ${a.id} = ${u.applicationId} where ${updatesWhere}`;
-  // The page's ids first, from the partial indexes alone (an index-only scan that skips the offset
-  // without touching the rows); only then the 25 rows' names, request and checklist counts. Asking
-  // for those in the same select evaluated the correlated subqueries for every skipped row too
-  // (page 400 took 70 ms p95 at 100,000 in review; bench/admin.bench.ts).
-  const pageIds = await db.execute<{ id: string; kind: 'application' | 'credential_update' }>(sql`
-    select q.id, q.kind from (
-      select ${a.id} as id, 'application' as kind, ${a.submittedAt} as sort_at from ${a} where ${where}
-      ${updates}
-    ) q order by q.sort_at, q.id limit ${REVIEW_QUEUE_PAGE_SIZE} offset ${offset}`);
-  const ids = [...new Set(pageIds.rows.map((r) => r.id))];
-  // A one-table select leaves its columns unqualified: inside the subqueries they would bind to the
-  // subquery's own table (profiles.user_id), so the application's columns are named in full there.
-  const qualified = {
-    id: sql.raw('"provider_applications"."id"'),
-    userId: sql.raw('"provider_applications"."user_id"'),
-    reviewerId: sql.raw('"provider_applications"."reviewer_id"'),
-  };
-  const [rows, openUpdates, counted, countedUpdates] = await Promise.all([
-    ids.length === 0
-      ? Promise.resolve([])
-      : db
-          .select({
-            applicationId: a.id,
-            userId: a.userId,
-            applicationStatus: a.applicationStatus,
-            submittedAt: a.submittedAt,
-            reviewerId: a.reviewerId,
-            providerName: sql<string>`(select p.first_name || ' ' || p.last_name from profiles p where p.user_id = ${qualified.userId})`,
-            reviewerName: sql<
-              string | null
-            >`(select u.name from "user" u where u.id = ${qualified.reviewerId})`,
-            openRequest: sql<boolean>`exists (select 1 from information_requests r where r.application_id = ${qualified.id} and r.responded_at is null)`,
-            checklistDone: sql<number>`(select count(*)::int from verification_items v where v.application_id = ${qualified.id} and v.status in ('verified', 'waived'))`,
-            // Issue 29 follow-up: read from verification_items_progress_idx like the count above.
-            checklistNeedsReverification: sql<number>`(select count(*)::int from verification_items v where v.application_id = ${qualified.id} and v.status = 'needs_reverification')`,
-            checklistTotal: sql<number>`(select count(*)::int from verification_items v where v.application_id = ${qualified.id})`,
-            // Issue 32 item 7: what starts the decision's clock.
-            attestedAt: sql<Date | null>`(select max(t.signed_at) from application_attestations t where t.application_id = ${qualified.id})`,
-            oldestVerifiedOn: sql<
-              string | null
-            >`(select min(v.verified_at)::text from verification_items v where v.application_id = ${qualified.id} and v.status = 'verified')`,
-          })
-          .from(a)
-          .where(inArray(a.id, ids)),
-    pageIds.rows.some((r) => r.kind === 'credential_update')
-      ? db
-          .select({ applicationId: u.applicationId, openedAt: u.openedAt, sections: u.sections })
-          .from(u)
-          .where(and(inArray(u.applicationId, ids), isNull(u.reviewedAt)))
-      : Promise.resolve([]),
-    // Counted up to LIST_COUNT_CAP like the other admin lists: the count reads the partial index
-    // row by row, and past 10,000 the exact number helps no reviewer.
-    countRows(db, sql`from ${providerApplications} where ${where}`, true),
-    query.status
-      ? Promise.resolve({ total: 0, totalCapped: false })
-      : countRows(db, sql`from ${u} join ${a} on ${a.id} = ${u.applicationId} where ${updatesWhere}`, true),
-  ]);
-  const byId = new Map(rows.map((r) => [r.applicationId, r]));
-  const updateOf = new Map(openUpdates.map((r) => [r.applicationId, r]));
+  const a = providerApplications;
+  const where = reviewQueueWhere(variant, actor.userId);
+  const counted = await rememberedTotal(
+    db,
+    'reviewQueue',
+    variant.assignedToMe ? `${name}:${actor.userId}` : name,
+    rows[0]?.list_version,
+    async () => {
+      // Counted up to LIST_COUNT_CAP like the other admin lists: the count reads the partial index
+      // row by row, and past 10,000 the exact number helps no reviewer.
+      const [applications, updates] = await Promise.all([
+        countRows(db, sql`from ${a} where ${where.applications}`, true),
+        variant.status
+          ? Promise.resolve({ total: 0, totalCapped: false })
+          : countRows(
+              db,
+              sql`from ${credentialUpdates} join ${a} on ${a.id} = ${credentialUpdates.applicationId} where ${where.updates}`,
+              true,
+            ),
+      ]);
+      return {
+        total: applications.total + updates.total,
+        totalCapped: applications.totalCapped || updates.totalCapped,
+      };
+    },
+  );
   const day = 24 * 60 * 60 * 1000;
   return {
-    items: pageIds.rows.flatMap(({ id, kind }) => {
-      const r = byId.get(id);
-      const update = kind === 'credential_update' ? updateOf.get(id) : undefined;
-      if (!r || (kind === 'credential_update' && !update)) return [];
-      const submittedAt = r.submittedAt ?? now;
+    items: rows.flatMap((r) => {
+      const update =
+        r.kind === 'credential_update' && r.update_opened_at
+          ? { openedAt: new Date(r.update_opened_at), sections: r.update_sections ?? [] }
+          : undefined;
+      if (r.kind === 'credential_update' && !update) return [];
+      const submittedAt = r.submitted_at ? new Date(r.submitted_at) : now;
       const waitingSince = update?.openedAt ?? submittedAt;
-      const { attestedAt, oldestVerifiedOn, ...row } = r;
       return [
         {
-          ...row,
-          kind,
+          applicationId: r.application_id,
+          userId: r.user_id,
+          applicationStatus: r.application_status,
+          reviewerId: r.reviewer_id,
+          reviewerName: r.reviewer_name,
+          openRequest: r.open_request,
+          checklistDone: r.checklist_done,
+          checklistNeedsReverification: r.checklist_needs_reverification,
+          checklistTotal: r.checklist_total,
+          kind: r.kind,
           decisionDue:
-            kind === 'application'
+            r.kind === 'application'
               ? decisionDue(
-                  { attestedAt: attestedAt ? new Date(attestedAt) : null, oldestVerifiedOn },
+                  {
+                    attestedAt: r.attested_at ? new Date(r.attested_at) : null,
+                    oldestVerifiedOn: r.oldest_verified_on,
+                  },
                   limits,
                   now,
                 )
@@ -1267,7 +1341,7 @@ export async function reviewQueue(
           credentialUpdate: update
             ? { openedAt: update.openedAt.toISOString(), sections: update.sections }
             : null,
-          providerName: r.providerName ?? '',
+          providerName: r.provider_name ?? '',
           submittedAt: submittedAt.toISOString(),
           daysSinceSubmission: Math.max(0, Math.floor((now.getTime() - waitingSince.getTime()) / day)),
         },
@@ -1275,8 +1349,8 @@ export async function reviewQueue(
     }),
     page: query.page,
     pageSize: REVIEW_QUEUE_PAGE_SIZE,
-    total: counted.total + countedUpdates.total,
-    totalCapped: counted.totalCapped || countedUpdates.totalCapped,
+    total: counted.total,
+    totalCapped: counted.totalCapped,
   };
 }
 
