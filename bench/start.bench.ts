@@ -2,8 +2,8 @@
  * `npm run bench:start` (issue 35): how long the server takes from process start to healthy, and its
  * resident memory once idle, for each way it has been run, measured interleaved in one run:
  *
- * - 'Node 20, tsx (before)': the machine's Node 20 (`/usr/bin/node`, when it is a 20) running
- *   `--import tsx server/main.ts`, as `npm start` did before issue 35;
+ * - 'Node 20, tsx (npm start before issue 35)': the machine's Node 20 (`/usr/bin/node`, when it is
+ *   a 20) running `--import tsx server/main.ts`, as `npm start` did (on today's code);
  * - 'Node 24, tsx': the pinned Node 24 (this process's own, from node_modules/.bin) with tsx, as the
  *   tests and benches run the sources;
  * - 'Node 24, dist (npm start)': `node dist/server/main.js`, compiled by `npm run build:server` first.
@@ -52,7 +52,7 @@ function waysToRun(): Way[] {
     const version = execFileSync(SYSTEM_NODE, ['-v'], { encoding: 'utf8' }).trim();
     if (version.startsWith('v20.')) {
       ways.push({
-        name: `Node ${version}, tsx (before)`,
+        name: `Node ${version}, tsx (npm start before issue 35)`,
         node: SYSTEM_NODE,
         args: ['--import', 'tsx', 'server/main.ts'],
       });
