@@ -1,6 +1,14 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+import { prerenderPublicPages } from './scripts/prerender.ts';
+
+/**
+ * Compile-time constants, shared by the browser's build and the prerendering's Node build (so a
+ * prerendered page and its hydration agree): the year of the build, which the landing page's footer
+ * shows until the visitor's own year replaces it (web/features/landing/landing-page.tsx).
+ */
+const define = { __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()) };
 
 /**
  * Each Mantine component brings its own stylesheet (decision 016). Mantine ships one CSS file per
@@ -32,9 +40,11 @@ function mantineStylesPerComponent(): Plugin {
  *   chunk, cached across releases that change only the app; the rest of what the first page needs
  *   is one `app` chunk (not a dozen small ones, each a round trip); what only the lazy pages use is
  *   split by page, as Rolldown does by default.
+ * - The public pages (`/`, `/auth`) are also prerendered to HTML (scripts/prerender.ts, decision 033).
  */
 export default defineConfig({
   root: 'web',
+  define,
   plugins: [
     mantineStylesPerComponent(),
     react(),
@@ -44,6 +54,17 @@ export default defineConfig({
       threshold: 1024,
       algorithms: [defineAlgorithm('brotliCompress'), defineAlgorithm('gzip', { level: 9 })],
     }),
+    // `/` and `/auth` as HTML with their critical CSS inline, hydrated by main.tsx (`/auth` with its
+    // form's chunk preloaded, so an early click on its tabs is not lost; the landing page's links work
+    // without script); `/dashboard` as index.html preloading the app shell's and the dashboard's
+    // chunks (decision 033).
+    prerenderPublicPages(
+      { define },
+      {
+        '/auth': ['features/auth/auth-page.tsx'],
+        '/dashboard': ['components/app-shell.tsx', 'features/dashboard/dashboard-page.tsx'],
+      },
+    ),
   ],
   build: {
     outDir: '../dist/web',

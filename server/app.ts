@@ -49,7 +49,7 @@ export function webCacheControl(webDistDir: string, filePath: string): string {
 }
 
 /**
- * The public pages the web build prerendered (decision 032), by the path they answer: the build
+ * The public pages the web build prerendered (decision 033), by the path they answer: the build
  * writes `prerendered/index.html` for `/` and `prerendered/<name>.html` for `/<name>`
  * (scripts/prerender.ts). Read once, when the app is built; empty when the build has none.
  */

@@ -164,3 +164,66 @@ describe('serving the built web app', () => {
     }
   });
 });
+
+/**
+ * The public pages the build prerendered (issue 35, decision 033): `prerendered/index.html` answers
+ * a page load of `/` and `prerendered/auth.html` one of `/auth`, compressed and `no-cache` like the
+ * page; with a query string (`/auth?tab=sign-up`, which the prerendered HTML does not show) and at
+ * every other route, the app's index.html. The files are never served under their own names.
+ */
+describe('serving the prerendered public pages', () => {
+  let app: TestApp;
+  let webDir: string;
+  const LANDING = `<!doctype html><html lang="en"><head><title>Landing</title></head><body><div id="root" data-prerendered="/">${'<p>landing</p>'.repeat(200)}</div></body></html>`;
+  const SIGN_IN = `<!doctype html><html lang="en"><head><title>Sign In</title></head><body><div id="root" data-prerendered="/auth">${'<p>sign in</p>'.repeat(200)}</div></body></html>`;
+
+  beforeAll(async () => {
+    webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cred-web-pre-'));
+    writeWithCopies(webDir, 'index.html', INDEX_HTML);
+    writeWithCopies(webDir, 'assets/index-AbC123.js', SCRIPT);
+    writeWithCopies(webDir, 'prerendered/index.html', LANDING);
+    writeWithCopies(webDir, 'prerendered/auth.html', SIGN_IN);
+    app = await createTestApp({ WEB_DIST_DIR: webDir }, { serveWeb: true });
+  });
+  afterAll(async () => {
+    await app?.close();
+    fs.rmSync(webDir, { recursive: true, force: true });
+  });
+
+  it('sends the prerendered page at its path, compressed, as no-cache', async () => {
+    for (const [url, page] of [
+      ['/', LANDING],
+      ['/auth', SIGN_IN],
+    ] as const) {
+      const response = await rawGet(`${app.baseUrl}${url}`, { 'accept-encoding': 'br' });
+      expect(response.status, url).toBe(200);
+      expect(response.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(response.headers['cache-control'], url).toBe('no-cache');
+      expect(response.headers['content-encoding'], url).toBe('br');
+      expect(zlib.brotliDecompressSync(response.body).toString(), url).toBe(page);
+    }
+    const head = await fetch(`${app.baseUrl}/auth`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+
+  it("sends the app's index.html with a query string, at the other routes and for the files' own names", async () => {
+    for (const url of [
+      '/auth?tab=sign-up',
+      '/?ref=1',
+      '/dashboard',
+      '/forgot-password',
+      '/prerendered/auth.html',
+      '/prerendered/index.html',
+    ]) {
+      const response = await rawGet(`${app.baseUrl}${url}`);
+      expect(response.status, url).toBe(200);
+      expect(response.headers['cache-control'], url).toBe('no-cache');
+      expect(response.body.toString(), url).toBe(INDEX_HTML);
+    }
+    // The app's own files are served as before.
+    const script = await rawGet(`${app.baseUrl}/assets/index-AbC123.js`);
+    expect(script.body.toString()).toBe(SCRIPT);
+    expect(script.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+});

@@ -3,8 +3,10 @@
  * Each route names its document title in `handle` (issue 17, web/app/page-titles.ts); the signed-in
  * screens sit in a layout route that renders the app shell (web/components/app-shell.tsx).
  */
+import type { QueryClient } from '@tanstack/react-query';
 import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
-import { createBrowserRouter, Outlet } from 'react-router';
+import { createBrowserRouter, type DataRouter, Outlet, type RouteObject } from 'react-router';
+import { isStaff } from '../domain/roles.ts';
 import type { SectionKey } from '../domain/sections/registry.ts';
 import { sectionSlugs } from '../domain/sections/section-catalog.ts';
 import { ADMIN_TAB_PARAM, adminTabs, DEFAULT_ADMIN_TAB } from './app/admin-tabs.ts';
@@ -16,9 +18,12 @@ import {
   MEETING_PATH,
   TWO_FACTOR_SETUP_PATH,
 } from './app/paths.ts';
+import type { Me } from './app/session.ts';
 import { FullPageLoader } from './components/full-page-loader.tsx';
 import { RequireRole, RequireSignIn } from './components/require-role.tsx';
 import type { AdminTabPanels } from './features/admin/admin-page.tsx';
+import { applicationListQuery } from './features/dashboard/applications-api.ts';
+import { profileQuery } from './features/dashboard/profile-api.ts';
 // The landing page is part of the app's first chunk: `/` renders without a second round trip.
 import LandingPage from './features/landing/landing-page.tsx';
 import { sectionRoutes } from './features/sections/section-routes.tsx';
@@ -85,9 +90,23 @@ function lazyPage<Page extends ComponentType<any>>(load: () => Promise<{ default
   return Object.assign(lazy(preload), { preload });
 }
 
-/** What a route may carry in `handle` besides its title: the chunks to start loading at startup. */
+/**
+ * What a route may carry in `handle` besides its title: the chunks to start loading at startup, and
+ * the API reads to start once the session check has answered (`prefetchCurrentPageData`).
+ */
 interface PreloadHandle {
   preload?: readonly (() => Promise<unknown>)[];
+  prefetch?: (queryClient: QueryClient, me: Me) => void;
+}
+
+/**
+ * /dashboard's first reads, started when the session shows a provider whom its guard lets in
+ * (RequireRole allow="provider"), never for anyone else (a staff member's would answer 403).
+ */
+function prefetchDashboard(queryClient: QueryClient, me: Me): void {
+  if (me.twoFactorRequired || isStaff(me.roles)) return;
+  void queryClient.prefetchQuery(applicationListQuery);
+  void queryClient.prefetchQuery(profileQuery);
 }
 
 /** A route's title handle (web/app/page-titles.ts). */
@@ -117,7 +136,11 @@ function Page({ children }: { children: ReactNode }) {
   return <Suspense fallback={<FullPageLoader />}>{children}</Suspense>;
 }
 
-export const router = createBrowserRouter([
+/**
+ * The app's routes, shared by the browser's router (`createAppRouter`) and the build's prerendering
+ * of the public pages (web/prerender.tsx, decision 033), so both render the same tree.
+ */
+export const routes: RouteObject[] = [
   {
     element: (
       <Page>
@@ -142,7 +165,7 @@ export const router = createBrowserRouter([
           {
             path: '/dashboard',
             element: <RequireRole allow="provider">{(me) => <DashboardPage me={me} />}</RequireRole>,
-            handle: title(pageNames.dashboard, DashboardPage.preload),
+            handle: { ...title(pageNames.dashboard, DashboardPage.preload), prefetch: prefetchDashboard },
           },
           {
             path: '/admin',
@@ -188,15 +211,32 @@ export const router = createBrowserRouter([
       { path: '*', element: <NotFoundPage />, handle: title(pageNames.notFound) },
     ],
   },
-]);
+];
+
+/** The browser's router over `routes` (main.tsx creates it once). */
+export function createAppRouter(): DataRouter {
+  return createBrowserRouter(routes);
+}
 
 /**
  * Starts loading the code of the page the app opened on (its chunk and the app shell's), in
  * parallel with the session check, instead of after it: the guards wait for the session, and a
  * lazy page's chunk would otherwise only be requested once they render it (decision 021).
  */
-export function preloadCurrentPage(): void {
+export function preloadCurrentPage(router: DataRouter): void {
   for (const match of router.state.matches) {
     for (const preload of (match.route.handle as PreloadHandle | undefined)?.preload ?? []) void preload();
+  }
+}
+
+/**
+ * Starts the API reads of the page the app opened on as soon as the session check answered with
+ * `me` (main.tsx), in parallel with the page's code, instead of after the page's first render: on
+ * /dashboard the applications and the profile (decision 033). Signed out, nothing is read.
+ */
+export function prefetchCurrentPageData(router: DataRouter, queryClient: QueryClient, me: Me | null): void {
+  if (!me) return;
+  for (const match of router.state.matches) {
+    (match.route.handle as PreloadHandle | undefined)?.prefetch?.(queryClient, me);
   }
 }

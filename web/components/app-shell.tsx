@@ -9,9 +9,9 @@
  * Which screen is a section screen comes from the route's title handle (web/app/page-titles.ts):
  * `{ sectionKey }` plus the `:applicationId` parameter.
  */
-import { Anchor, AppShell, Box, Burger, Drawer, Group, ScrollArea, Text } from '@mantine/core';
+import { Anchor, AppShell, Box, Burger, Group, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Suspense } from 'react';
+import { lazy, Suspense, useDeferredValue } from 'react';
 import { Link, Outlet, useMatches, useParams } from 'react-router';
 import { isStaff } from '../../domain/roles.ts';
 import type { SectionKey } from '../../domain/sections/registry.ts';
@@ -19,8 +19,10 @@ import { PRODUCT_NAME } from '../app/page-titles.ts';
 import { ACCOUNT_PATH, homePathOf } from '../app/paths.ts';
 import { type Me, useSession } from '../app/session.ts';
 import { FullPageLoader } from './full-page-loader.tsx';
-import { SectionNavigator } from './section-navigator.tsx';
 import { SignOutButton } from './sign-out-button.tsx';
+
+// The section navigator (side list and drawer): section screens only, so a chunk of its own (decision 033).
+const ShellNavigator = lazy(() => import('./shell-navigator.tsx'));
 
 /** Height of the header, in px. */
 const HEADER_HEIGHT = 56;
@@ -28,7 +30,6 @@ const HEADER_HEIGHT = 56;
 const NAVBAR_WIDTH = 260;
 /** The short name shown instead of the product's name on a phone. */
 const SHORT_PRODUCT_NAME = 'Credentialing';
-const NAVIGATOR_LABEL = 'Application sections';
 
 /** The section key of the deepest matched route, when it is a section screen. */
 function useCurrentSectionKey(): SectionKey | undefined {
@@ -102,30 +103,9 @@ function SignedInShell({ me }: { me: Me }) {
     >
       <ShellHeader me={me} menu={navigator ? { opened, toggle } : undefined} />
       {navigator && (
-        // Not rendered below `sm` (display: none, not only moved off screen): the drawer holds the list there.
-        <AppShell.Navbar aria-label={NAVIGATOR_LABEL} visibleFrom="sm">
-          <ScrollArea h="100%" p="xs">
-            <SectionNavigator applicationId={navigator.applicationId} currentKey={navigator.sectionKey} />
-          </ScrollArea>
-        </AppShell.Navbar>
-      )}
-      {navigator && (
-        <Drawer
-          opened={opened}
-          onClose={close}
-          hiddenFrom="sm"
-          size="xs"
-          title="Sections"
-          closeButtonProps={{ 'aria-label': 'Close the section menu' }}
-        >
-          <nav aria-label={NAVIGATOR_LABEL}>
-            <SectionNavigator
-              applicationId={navigator.applicationId}
-              currentKey={navigator.sectionKey}
-              onNavigate={close}
-            />
-          </nav>
-        </Drawer>
+        <Suspense fallback={null}>
+          <ShellNavigator navigator={navigator} opened={opened} close={close} />
+        </Suspense>
       )}
       {/* The pages render their own `main` (one per page, not nested). */}
       <AppShell.Main component="div">
@@ -142,7 +122,8 @@ function SignedInShell({ me }: { me: Me }) {
  * known, or signed out, it renders the page alone: the page's guard shows the loader or redirects.
  */
 export default function AppShellLayout() {
-  const { data: me } = useSession();
+  // As the guards (require-role.tsx): the session's answer renders the shell as a transition.
+  const me = useDeferredValue(useSession().data);
   if (!me) return <Outlet />;
   return <SignedInShell me={me} />;
 }

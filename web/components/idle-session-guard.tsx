@@ -11,8 +11,7 @@
  */
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../api.ts';
-import { useHasUnsavedChanges } from '../forms/dirty-forms.ts';
-import { skipUnsavedChangesPrompt } from '../forms/unsaved-changes.tsx';
+import { skipUnsavedChangesPrompt, useHasUnsavedChanges } from '../forms/dirty-forms.ts';
 
 const IdleWarningDialog = lazy(() => import('./idle-warning-dialog.tsx'));
 

@@ -3,7 +3,7 @@
  * (staff before enrolment) -> the set-up page; staff on a provider page -> /admin; a provider on
  * /admin -> /dashboard. The server enforces the same rules on every API call.
  */
-import { lazy, type ReactNode, Suspense } from 'react';
+import { lazy, type ReactNode, Suspense, useDeferredValue } from 'react';
 import { Navigate } from 'react-router';
 import { isStaff } from '../../domain/roles.ts';
 import { homePathOf, roleHomePath } from '../app/paths.ts';
@@ -46,7 +46,12 @@ export function RequireRole({
  * page itself. Signed out -> /auth.
  */
 export function RequireSignIn({ children }: { children: (me: Me) => ReactNode }) {
-  const { data: me, isPending, isError } = useSession();
+  // The session check's answer renders the page as a transition (in slices), not as one long task
+  // (decision 033): `useDeferredValue` of the query's state, which arrives as an urgent update.
+  const session = useSession();
+  const me = useDeferredValue(session.data);
+  const isPending = useDeferredValue(session.isPending);
+  const isError = useDeferredValue(session.isError);
   if (isPending) return <FullPageLoader />;
   if (isError || !me) return <Navigate to="/auth" replace />;
   return (

@@ -4,10 +4,11 @@
  * Shared by the dashboard and the section screens; the server's refusal (409: nothing changed, or
  * updates not open) is shown under the button, in its own words.
  */
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { credentialUpdateTexts } from '../../domain/credentials/credential-updates.ts';
 import { useSubmitUpdate } from '../app/credential-update.ts';
+import { LazyModal } from './lazy-modal.tsx';
 
 export function SubmitUpdateButton({
   applicationId,
@@ -44,7 +45,7 @@ export function SubmitUpdateButton({
           </Text>
         </Alert>
       )}
-      <Modal
+      <LazyModal
         opened={opened}
         onClose={() => !submit.isPending && setOpened(false)}
         title={credentialUpdateTexts.submitUpdate}
@@ -62,7 +63,7 @@ export function SubmitUpdateButton({
             </Button>
           </Group>
         </Stack>
-      </Modal>
+      </LazyModal>
     </Stack>
   );
 }

@@ -35,3 +35,20 @@ export function markFormDirty(): () => void {
 export function useHasUnsavedChanges(): boolean {
   return useSyncExternalStore(subscribe, () => dirtyForms.size > 0);
 }
+
+/** Set when the app itself leaves the page (automatic logoff): no prompt may stop that. */
+let leavingOnPurpose = false;
+
+/**
+ * Let the next page unload happen without the browser's prompt, whatever forms are dirty. For the
+ * automatic logoff (web/components/idle-session-guard.tsx): a prompt would keep the screen, with
+ * its PHI, open after the session ended. Read by the unsaved-edit guard (unsaved-changes.tsx).
+ */
+export function skipUnsavedChangesPrompt(): void {
+  leavingOnPurpose = true;
+}
+
+/** Whether `skipUnsavedChangesPrompt` was called: the app is leaving the page on purpose. */
+export function isLeavingOnPurpose(): boolean {
+  return leavingOnPurpose;
+}

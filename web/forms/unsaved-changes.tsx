@@ -15,7 +15,7 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { type BlockerFunction, useBlocker } from 'react-router';
 import { ConfirmDialog } from '../components/confirm-dialog.tsx';
-import { markFormDirty } from './dirty-forms.ts';
+import { isLeavingOnPurpose, markFormDirty, skipUnsavedChangesPrompt } from './dirty-forms.ts';
 
 /** The dialog's texts, defined once. */
 export const unsavedChangesTexts = {
@@ -55,17 +55,9 @@ export function UnsavedChangesDialog({
   );
 }
 
-/** Set when the app itself leaves the page (automatic logoff): no prompt may stop that. */
-let leavingOnPurpose = false;
-
-/**
- * Let the next page unload happen without the browser's prompt, whatever forms are dirty. For the
- * automatic logoff (web/components/idle-session-guard.tsx): a prompt would keep the screen, with
- * its PHI, open after the session ended.
- */
-export function skipUnsavedChangesPrompt(): void {
-  leavingOnPurpose = true;
-}
+// The automatic logoff's way out of the prompt lives with the dirty-form registry (a small module),
+// so the idle-session guard does not load this dialog's code (decision 033).
+export { skipUnsavedChangesPrompt };
 
 /**
  * Guard a form screen while `dirty` is true.
@@ -81,7 +73,7 @@ export function useUnsavedChangesGuard(dirty: boolean) {
     ({ currentLocation, nextLocation }) =>
       dirtyRef.current &&
       !allowed.current &&
-      !leavingOnPurpose &&
+      !isLeavingOnPurpose() &&
       currentLocation.pathname !== nextLocation.pathname &&
       // Sign Out navigates to /auth after the session ended on the server: nothing is left to keep.
       nextLocation.pathname !== '/auth',
@@ -94,7 +86,7 @@ export function useUnsavedChangesGuard(dirty: boolean) {
   useEffect(() => {
     if (!dirty) return;
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
-      if (allowed.current || leavingOnPurpose) return;
+      if (allowed.current || isLeavingOnPurpose()) return;
       event.preventDefault();
       // Older browsers show their prompt only when returnValue is set.
       event.returnValue = '';

@@ -31,8 +31,7 @@ import { EMAIL_CONFIRMED_PARAM, EMAIL_CONFIRMED_PATH } from '../../../domain/ema
 import { PASSWORD_MIN_LENGTH } from '../../../domain/password-policy.ts';
 import { ApiError, api, isEmailNotVerified } from '../../api.ts';
 import { AUTH_TAB_PARAM, type AuthTab, homePathOf } from '../../app/paths.ts';
-import { meQueryKey, useSession } from '../../app/session.ts';
-import { FullPageLoader } from '../../components/full-page-loader.tsx';
+import { meQueryKey, usePrerenderedPageSession } from '../../app/session.ts';
 import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
 import { dismissToast, notifyError, notifySuccess } from '../../notify.ts';
 import { badgeColor } from '../../theme.ts';
@@ -305,7 +304,10 @@ function SignInPanel() {
 }
 
 export default function AuthPage() {
-  const { data: me, isPending } = useSession();
+  // The form shows while the session check is under way (as the landing page does, decision 016):
+  // the prerendered page (decision 033) is that first render, and a signed-in caller is sent home
+  // once the check answers.
+  const me = usePrerenderedPageSession();
   const [params, setParams] = useSearchParams();
   // The open tab is in the URL (issue 28): 'Get Started' links to the Sign Up tab (SIGN_UP_PATH).
   const tab: AuthTab = params.get(AUTH_TAB_PARAM) === 'sign-up' ? 'sign-up' : 'sign-in';
@@ -319,7 +321,6 @@ export default function AuthPage() {
       },
       { replace: true },
     );
-  if (isPending) return <FullPageLoader />;
   if (me) return <Navigate to={homePathOf(me)} replace />;
   return (
     <main>

@@ -1,5 +1,5 @@
 /** Queries and mutations of the provider's applications (spec §7 provider_applications). */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
   applicationListSchema,
@@ -11,26 +11,39 @@ import { api } from '../../api.ts';
 
 /** An application as the API returns it (domain/api/applications.ts). */
 export type Application = z.infer<typeof applicationSchema>;
-type ApplicationList = z.infer<typeof applicationListSchema>;
+/**
+ * How long a read started before its page rendered stays fresh (ms): the page's first render uses
+ * it instead of reading again. Saves invalidate it at once, as before.
+ */
+export const PREFETCH_FRESH_MS = 2_000;
+
+/** GET /api/applications' body: the provider's applications and their credential. */
+export type ApplicationList = z.infer<typeof applicationListSchema>;
 
 export const applicationsQueryKey = ['applications'] as const;
 
+/**
+ * GET /api/applications, read once for both of its parts (`useApplications`, `useCredential`). The
+ * router starts it as soon as the session shows a provider on /dashboard (web/router.tsx), in
+ * parallel with the page's code, instead of after the page's first render (decision 033).
+ */
+export const applicationListQuery = queryOptions({
+  queryKey: applicationsQueryKey,
+  queryFn: () => api<ApplicationList>('GET', '/api/applications'),
+  staleTime: PREFETCH_FRESH_MS,
+});
+
+/** The provider's applications. */
 export function useApplications() {
-  return useQuery({
-    queryKey: applicationsQueryKey,
-    queryFn: async () => (await api<ApplicationList>('GET', '/api/applications')).applications,
-  });
+  return useQuery({ ...applicationListQuery, select: (list) => list.applications });
 }
 
 /**
- * The provider's credential, apart from the cycle in progress (issue 29 item 1). Its key sits under
- * ['applications'], so whatever refreshes the applications refreshes it too.
+ * The provider's credential, apart from the cycle in progress (issue 29 item 1): the same read as
+ * the applications, so whatever refreshes the applications refreshes it too.
  */
 export function useCredential() {
-  return useQuery({
-    queryKey: [...applicationsQueryKey, 'credential'],
-    queryFn: async () => (await api<ApplicationList>('GET', '/api/applications')).credential,
-  });
+  return useQuery({ ...applicationListQuery, select: (list) => list.credential });
 }
 
 /** 'Withdraw' of the provider's draft (issue 29 item 2): the credential is untouched. */

@@ -28,7 +28,7 @@ import {
 } from '../../../domain/sections/work-history-gaps.ts';
 import { ApiError, api } from '../../api.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
-import { type Application, applicationsQueryKey } from './applications-api.ts';
+import { type Application, type ApplicationList, applicationsQueryKey } from './applications-api.ts';
 import { LazyAttestationDialog } from './lazy-attestation-dialog.tsx';
 
 /**
@@ -73,8 +73,13 @@ function useCompleteApplication(applicationId: string) {
     mutationFn: (attestation?: AttestationInput) =>
       api<Completion>('POST', `/api/applications/${applicationId}/completion`, attestation),
     onSuccess: (completion) =>
-      queryClient.setQueryData<Application[]>(applicationsQueryKey, (applications) =>
-        applications?.map((a) => (a.id === applicationId ? { ...a, completion } : a)),
+      queryClient.setQueryData<ApplicationList>(
+        applicationsQueryKey,
+        (list) =>
+          list && {
+            ...list,
+            applications: list.applications.map((a) => (a.id === applicationId ? { ...a, completion } : a)),
+          },
       ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: applicationsQueryKey }),
   });

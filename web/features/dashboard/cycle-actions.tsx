@@ -4,9 +4,10 @@
  * the application is opened to review and confirm; 'Withdraw' on a draft says the credential is not
  * affected. Texts: domain/credentials/provider-credential.ts `cycleTexts`.
  */
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { cycleTexts } from '../../../domain/credentials/provider-credential.ts';
+import { LazyModal } from '../../components/lazy-modal.tsx';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import { useCreateApplication, useWithdrawApplication } from './applications-api.ts';
 import { copiedSummary, notCopiedSummary } from './recredentialing.tsx';
@@ -37,7 +38,7 @@ function ConfirmedAction({
       <Button color={color} variant={variant} onClick={() => setOpened(true)}>
         {label}
       </Button>
-      <Modal
+      <LazyModal
         opened={opened}
         onClose={() => setOpened(false)}
         title={title}
@@ -62,7 +63,7 @@ function ConfirmedAction({
             </Button>
           </Group>
         </Stack>
-      </Modal>
+      </LazyModal>
     </>
   );
 }

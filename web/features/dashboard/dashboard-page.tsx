@@ -4,7 +4,7 @@
  * (issue 17, web/components/app-shell.tsx), on this screen as on every signed-in one. The current application is the first draft, else the newest.
  */
 import { Button, Card, Container, Group, Progress, Stack, Text, Title } from '@mantine/core';
-import { useEffect } from 'react';
+import { lazy, memo, Suspense, useDeferredValue, useEffect } from 'react';
 import type { ProviderCredentialDto } from '../../../domain/api/provider-credential.ts';
 import { pickCurrentApplication } from '../../../domain/application-status.ts';
 import { recredentialingOpen } from '../../../domain/credentials/recredentialing.ts';
@@ -29,8 +29,15 @@ import { ExpiringCredentialsCard } from './expiring-credentials-card.tsx';
 import { useProfile } from './profile-api.ts';
 import { ReattestationCard } from './reattestation-card.tsx';
 import { CopiedFromCard, copiedSummary, notCopiedSummary, RecredentialingNote } from './recredentialing.tsx';
-import { ActionRequiredBanner, DecisionNote } from './review-status.tsx';
 import { SectionsCard } from './section-cards.tsx';
+
+// The review's banner and decision note (issue 13) show only once an application is completed; with
+// the appeal form they bring zod and the review contract's schemas, so they load when first shown,
+// not with every dashboard (decision 033).
+const ActionRequiredBanner = lazy(() =>
+  import('./review-status.tsx').then((m) => ({ default: m.ActionRequiredBanner })),
+);
+const DecisionNote = lazy(() => import('./review-status.tsx').then((m) => ({ default: m.DecisionNote })));
 
 /**
  * Starts a draft (spec §4); after an earlier application the server pre-fills it (issue 14). The
@@ -127,7 +134,11 @@ function StatusCard({
             information.
           </Text>
         )}
-        {review && <DecisionNote applicationId={application.id} review={review} />}
+        {review && (
+          <Suspense fallback={null}>
+            <DecisionNote applicationId={application.id} review={review} />
+          </Suspense>
+        )}
         {recredentialing && <RecredentialingNote {...recredentialing} />}
         {decidedOrWithdrawn &&
           credential &&
@@ -168,24 +179,60 @@ function PreviousApplicationsCard({ applications }: { applications: Application[
   );
 }
 
+/**
+ * The page: its API reads, and the view of their answers. Each answer arrives as an urgent render
+ * (TanStack Query's store); the view gets them through `useDeferredValue`, so the page's first full
+ * render (every card) runs as a transition, in slices that let the browser paint and respond, not as
+ * one long task per answer; meanwhile the memoised view keeps what it shows (decision 033).
+ */
 export default function DashboardPage({ me }: { me: Me }) {
-  const { data: applications, isPending, isError } = useApplications();
-  const credential = useCredential().data;
-  const current = applications ? pickCurrentApplication(applications) : undefined;
-  useEffect(() => {
-    if (isError) notifyError('Error', 'Failed to load applications');
-  }, [isError]);
+  const applicationsQuery = useApplications();
+  const credentialQuery = useCredential();
   const profileQuery = useProfile();
+  useEffect(() => {
+    if (applicationsQuery.isError) notifyError('Error', 'Failed to load applications');
+  }, [applicationsQuery.isError]);
   // Spec §8: only a failed load is an error; a provider without a profile row just has no names.
   useEffect(() => {
     if (profileQuery.isError) notifyError('Error', 'Failed to load profile information');
   }, [profileQuery.isError]);
-  const profile = profileQuery.data ?? me.profile;
+  const applications = useDeferredValue(applicationsQuery.data);
+  const current = applications ? pickCurrentApplication(applications) : undefined;
   // The review state (issue 13) of a completed application: the banner and the decision.
   const review = useProviderReview(
     current?.id ?? '',
     current !== undefined && current.applicationStatus !== 'draft',
   );
+  return (
+    <DashboardView
+      applications={applications}
+      failed={useDeferredValue(applicationsQuery.isError)}
+      credential={useDeferredValue(credentialQuery.data)}
+      profile={useDeferredValue(profileQuery.data ?? me.profile)}
+      review={useDeferredValue(review.data)}
+    />
+  );
+}
+
+interface DashboardViewProps {
+  /** The provider's applications; undefined while loading. */
+  applications: Application[] | undefined;
+  /** The applications could not be loaded. */
+  failed: boolean;
+  credential: ProviderCredentialDto | undefined;
+  profile: { firstName: string; lastName: string } | null | undefined;
+  review: ProviderReview | undefined;
+}
+
+/** What the dashboard shows for its reads' answers (re-rendered only when one of them changes). */
+const DashboardView = memo(function DashboardView({
+  applications,
+  failed,
+  credential,
+  profile,
+  review,
+}: DashboardViewProps) {
+  const current = applications ? pickCurrentApplication(applications) : undefined;
   const previous =
     applications && applications.length > 1 ? applications.filter((a) => a.id !== current?.id) : [];
   // Issue 29: a withdrawn cycle renews nothing of its own; while the credential runs, the expiring
@@ -203,12 +250,12 @@ export default function DashboardPage({ me }: { me: Me }) {
         <Title order={1} size="h3" py="md">
           Welcome, {profile?.firstName} {profile?.lastName}
         </Title>
-        {isPending ? (
-          <InlineLoader />
-        ) : isError ? (
+        {failed ? (
           <Card withBorder padding="lg">
             <Text>We could not load your applications. Reload the page to try again.</Text>
           </Card>
+        ) : !applications ? (
+          <InlineLoader />
         ) : !current ? (
           <Card withBorder padding="xl" component="section">
             <Stack align="center" ta="center">
@@ -221,20 +268,22 @@ export default function DashboardPage({ me }: { me: Me }) {
           </Card>
         ) : (
           <Stack>
-            {review.data?.openRequest && (
-              <ActionRequiredBanner applicationId={current.id} request={review.data.openRequest} />
+            {review?.openRequest && (
+              <Suspense fallback={null}>
+                <ActionRequiredBanner applicationId={current.id} request={review.openRequest} />
+              </Suspense>
             )}
             <ExpiringCredentialsCard applicationId={renewable.applicationId} approved={renewable.approved} />
             <CredentialUpdateCard applicationId={renewable.applicationId} approved={renewable.approved} />
-            {review.data?.reattestationRequired && (
+            {review?.reattestationRequired && (
               <ReattestationCard applicationId={current.id} signer={profile ?? null} />
             )}
             {current.copiedFromId && current.applicationStatus === 'draft' && (
-              <CopiedFromCard source={applications?.find((a) => a.id === current.copiedFromId)} />
+              <CopiedFromCard source={applications.find((a) => a.id === current.copiedFromId)} />
             )}
             <StatusCard
               application={current}
-              review={review.data}
+              review={review}
               signer={profile ?? null}
               credential={credential}
             />
@@ -245,4 +294,4 @@ export default function DashboardPage({ me }: { me: Me }) {
       </Container>
     </main>
   );
-}
+});

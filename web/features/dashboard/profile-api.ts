@@ -1,8 +1,9 @@
 /** The provider's profile (spec §7 profiles: one row by user id), for the dashboard's welcome line. */
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { profileResponseSchema } from '../../../domain/api/session.ts';
 import { api } from '../../api.ts';
+import { PREFETCH_FRESH_MS } from './applications-api.ts';
 
 /** GET /api/profile's body (domain/api/session.ts). */
 type ProfileResponse = z.infer<typeof profileResponseSchema>;
@@ -12,9 +13,13 @@ export type Profile = NonNullable<ProfileResponse['profile']>;
  * GET /api/profile: the profile, or null when the provider has none (spec §8: not-found is tolerated).
  * The query fails only when the profile could not be loaded (5xx, network).
  */
+export const profileQuery = queryOptions({
+  queryKey: ['profile'],
+  queryFn: async () => (await api<ProfileResponse>('GET', '/api/profile')).profile,
+  staleTime: PREFETCH_FRESH_MS,
+});
+
+/** The profile query (`profileQuery`), which the router may already have started (web/router.tsx). */
 export function useProfile() {
-  return useQuery({
-    queryKey: ['profile'],
-    queryFn: async () => (await api<ProfileResponse>('GET', '/api/profile')).profile,
-  });
+  return useQuery(profileQuery);
 }

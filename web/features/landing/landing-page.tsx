@@ -7,10 +7,10 @@
  * not wait for that round trip, and a signed-in user sees it for that moment only (decision 016).
  */
 import { Anchor, Box, Button, Container, Group, Stack, Text, Title } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { Link, Navigate } from 'react-router';
 import { SIGN_UP_PATH } from '../../app/paths.ts';
-import { useSession } from '../../app/session.ts';
+import { usePrerenderedPageSession } from '../../app/session.ts';
 
 // The steps, documents and protection panels (issue 17): they read the domain registry, which brings
 // zod, so they are a lazy chunk and the first paint stays as light as before (decision 016).
@@ -18,8 +18,25 @@ const LandingDetails = lazy(() => import('./landing-details.tsx'));
 /** Room kept for the panels while their chunk loads (px), so the footer does not jump. */
 const DETAILS_MIN_HEIGHT = 420;
 
+/** Nothing to subscribe to: the year is read at each render. */
+const noSubscription = () => () => {};
+
+/**
+ * The visitor's current year. The prerendered page (decision 033) shows the build's year; hydration
+ * renders that too (React reads the server snapshot then), and React renders again at once with the
+ * visitor's year if it differs, instead of a hydration mismatch.
+ */
+function useCurrentYear(): number {
+  return useSyncExternalStore(
+    noSubscription,
+    () => new Date().getFullYear(),
+    () => __BUILD_YEAR__,
+  );
+}
+
 export default function LandingPage() {
-  const { data: me } = useSession();
+  const year = useCurrentYear();
+  const me = usePrerenderedPageSession();
   if (me) return <Navigate to="/dashboard" replace />;
   return (
     <>
@@ -63,7 +80,7 @@ export default function LandingPage() {
       <footer>
         <Container size="lg" py="md">
           <Text size="sm" c="dimmed" ta="center">
-            © {new Date().getFullYear()} Healthcare Provider Credentialing System. All rights reserved.{' '}
+            © {year} Healthcare Provider Credentialing System. All rights reserved.{' '}
             <Anchor component={Link} to="/auth" size="sm" underline="always">
               Sign In
             </Anchor>
