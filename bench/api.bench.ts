@@ -2,7 +2,8 @@
  * `npm run bench:api` (issue 18): throughput and latency of the authenticated API against the real
  * server, next to a bare Fastify `{hello:'world'}` server measured in the same run.
  *
- * Both servers are child processes (`node --import tsx server/main.ts`, as bench:cluster starts it).
+ * Both servers are child processes; the app is the compiled server as `npm start` runs it
+ * (`node dist/server/main.js`, compiled first: bench/lib.ts `compiledServerArgs`).
  * The database is a fresh one on DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres),
  * dropped afterwards. BENCH_USERS providers (default 10) sign up, confirm and sign in, and each starts
  * one application; an administrator signs in and enrols a second factor (decision 014). Then, per
@@ -46,6 +47,7 @@ import {
   type AutocannonResult,
   autocannon,
   BENCH_PASSWORD,
+  compiledServerArgs,
   createDatabaseOn,
   markScheduledRunsDone,
 } from './lib.ts';
@@ -186,12 +188,7 @@ async function main() {
     let output = '';
     const server = spawn(
       process.execPath,
-      [
-        ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-        '--import',
-        'tsx',
-        'server/main.ts',
-      ],
+      [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...compiledServerArgs()],
       {
         env: {
           PATH: process.env.PATH,

@@ -1,10 +1,13 @@
 /** Helpers shared by the benchmarks (this file is not a benchmark: run-all only runs *.bench.ts). */
+import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { MailMessage } from '../server/mail/mailer.ts';
+import { packageRoot } from '../server/paths.ts';
 import { type ScheduledJobName, scheduledJobPeriods } from '../server/runtime.ts';
 import {
   enrolSecondFactor,
@@ -38,6 +41,19 @@ export const autocannon = createRequire(import.meta.url)('autocannon') as (optio
   headers?: Record<string, string>;
   setupClient?: (client: AutocannonClient) => void;
 }) => Promise<AutocannonResult>;
+
+/**
+ * Node's arguments that run the production server: compiles it first (`npm run build:server`, about
+ * 5 s) so the bench measures the current sources as `npm start` runs them, `node dist/server/main.js`
+ * (decision 032). Spawn with `process.execPath` (this bench's Node: the pinned 24).
+ */
+export function compiledServerArgs(): string[] {
+  execFileSync(process.execPath, [path.join(packageRoot, 'scripts', 'build-server.ts')], {
+    cwd: packageRoot,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return [path.join(packageRoot, 'dist', 'server', 'main.js')];
+}
 
 /** The nearest-rank `p`th percentile (0-100) of `sorted`, which is in ascending order. */
 export function percentile(sorted: number[], p: number): number {

@@ -8,7 +8,7 @@
  *    (bench/floor/: React 19 and Mantine, at the project's versions, rendering only a bare sign-in
  *    form) is built beside it and served by a small HTTP server in this process the way the real
  *    server serves the app: the brotli copy, a year of `immutable` caching for the hashed assets.
- * 2. The real server (`node --import tsx server/main.ts`) runs in a child process with
+ * 2. The real server, compiled as `npm start` runs it (`node dist/server/main.js`), runs in a child process with
  *    NODE_ENV=production, WEB_DIST_DIR pointing at the build, random AUTH_SECRET and
  *    FIELD_ENCRYPTION_KEYS, and SMTP_URL pointing at an SMTP receiver in this process (production
  *    requires all three). Database: a fresh one on DATABASE_URL's server (default
@@ -43,7 +43,7 @@ import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from '../server/db/embedded-postgres.ts';
 import { HttpClient, linkFromOutbox, pollFor, signUpConfirmSignIn } from '../tests/http-client.ts';
-import { createDatabaseOn } from './lib.ts';
+import { compiledServerArgs, createDatabaseOn } from './lib.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const ADMIN_DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -338,7 +338,7 @@ async function main() {
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
     let output = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, compiledServerArgs(), {
       env: {
         PATH: process.env.PATH,
         NODE_ENV: 'production',
