@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
-import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+import { defineConfig } from 'vite';
 import { prerenderPublicPages } from './scripts/prerender.ts';
+import { compressedCopies, mantineStylesPerComponent } from './vite-plugins.ts';
 
 /**
  * Compile-time constants, shared by the browser's build and the prerendering's Node build (so a
@@ -9,26 +9,6 @@ import { prerenderPublicPages } from './scripts/prerender.ts';
  * shows until the visitor's own year replaces it (web/features/landing/landing-page.tsx).
  */
 const define = { __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()) };
-
-/**
- * Each Mantine component brings its own stylesheet (decision 016). Mantine ships one CSS file per
- * component (`@mantine/core/styles/Button.css`, the documented alternative to the 250 kB
- * `styles.css`), matching the class-name module each component imports (`Button.module.mjs`). This
- * adds that import to the module, so the CSS lands in the chunk of the code that renders it: the
- * landing page blocks only on its own components' styles, and a lazy page's styles load with it.
- * A component's CSS follows the CSS of the components it is built on, as Mantine's docs require,
- * because it imports them first. Mantine's global styles are in web/styles/first-paint.css.
- */
-function mantineStylesPerComponent(): Plugin {
-  const classModule = /[\\/]@mantine[\\/]core[\\/]esm[\\/].*[\\/](\w+)\.module\.mjs$/;
-  return {
-    name: 'mantine-styles-per-component',
-    transform(code, id) {
-      const name = classModule.exec(id)?.[1];
-      return name ? { code: `import '@mantine/core/styles/${name}.css';\n${code}`, map: null } : undefined;
-    },
-  };
-}
 
 /**
  * The web app: built to dist/web and served by the API server on the same port (decision 016).
@@ -48,12 +28,7 @@ export default defineConfig({
   plugins: [
     mantineStylesPerComponent(),
     react(),
-    compression({
-      include: /\.(js|mjs|css|html|svg|txt|json|webmanifest)$/,
-      // Below 1 kB compression saves less than the request headers weigh.
-      threshold: 1024,
-      algorithms: [defineAlgorithm('brotliCompress'), defineAlgorithm('gzip', { level: 9 })],
-    }),
+    compressedCopies(),
     // `/` and `/auth` as HTML with their critical CSS inline, hydrated by main.tsx (`/auth` with its
     // form's chunk preloaded, so an early click on its tabs is not lost; the landing page's links work
     // without script); `/dashboard` as index.html preloading the app shell's and the dashboard's
