@@ -4,10 +4,10 @@
  * The session itself is an HttpOnly cookie the browser sends; no token is kept in browser storage.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSyncExternalStore } from 'react';
 import type { z } from 'zod';
 import type { meResponseSchema, SessionResponse } from '../../domain/api/session.ts';
 import { api } from '../api.ts';
+import { useHydrated } from './hydration.ts';
 
 /** The signed-in caller, as GET /api/me and /api/session answer (domain/api/session.ts). */
 export type Me = z.infer<typeof meResponseSchema>;
@@ -26,20 +26,13 @@ export function useSession() {
   return useQuery(sessionQuery);
 }
 
-/** Nothing to subscribe to: whether the page is hydrated is read at each render. */
-const noSubscription = () => () => {};
-
 /**
  * The caller for a page the build prerendered signed out (`/`, `/auth`; decision 033): undefined
  * while React hydrates that HTML (the server snapshot), so hydration renders what was prerendered
  * even when the session check has already answered; then, at once, `useSession()`'s answer.
  */
 export function usePrerenderedPageSession(): SessionResponse | undefined {
-  const hydrated = useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+  const hydrated = useHydrated();
   const { data } = useSession();
   return hydrated ? data : undefined;
 }
