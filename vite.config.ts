@@ -29,14 +29,13 @@ export default defineConfig({
     mantineStylesPerComponent(),
     react(),
     compressedCopies(),
-    // `/` and `/auth` as HTML with their critical CSS inline, hydrated by main.tsx (`/auth` with its
-    // form's chunk preloaded, so an early click on its tabs is not lost; the landing page's links work
-    // without script); `/dashboard` as index.html preloading the app shell's and the dashboard's
+    // `/` and `/auth` as HTML with their critical CSS inline, hydrated by main.tsx (their chunks are
+    // not preloaded: every request before the first paint delays it; /auth's tabs say aria-disabled
+    // until hydrated); `/dashboard` as index.html preloading the app shell's and the dashboard's
     // chunks (decision 033).
     prerenderPublicPages(
       { define },
       {
-        '/auth': ['features/auth/auth-page.tsx'],
         '/dashboard': ['components/app-shell.tsx', 'features/dashboard/dashboard-page.tsx'],
       },
     ),
