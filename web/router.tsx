@@ -6,7 +6,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, type DataRouter, Outlet, type RouteObject } from 'react-router';
-import { isStaff } from '../domain/roles.ts';
 import type { SectionKey } from '../domain/sections/registry.ts';
 import { sectionSlugs } from '../domain/sections/section-catalog.ts';
 import { ADMIN_TAB_PARAM, adminTabs, DEFAULT_ADMIN_TAB } from './app/admin-tabs.ts';
@@ -20,7 +19,7 @@ import {
 } from './app/paths.ts';
 import type { Me } from './app/session.ts';
 import { FullPageLoader } from './components/full-page-loader.tsx';
-import { RequireRole, RequireSignIn } from './components/require-role.tsx';
+import { RequireRole, RequireSignIn, roleAllows } from './components/require-role.tsx';
 import type { AdminTabPanels } from './features/admin/admin-page.tsx';
 import { applicationListQuery } from './features/dashboard/applications-api.ts';
 import { profileQuery } from './features/dashboard/profile-api.ts';
@@ -104,7 +103,7 @@ interface PreloadHandle {
  * (RequireRole allow="provider"), never for anyone else (a staff member's would answer 403).
  */
 function prefetchDashboard(queryClient: QueryClient, me: Me): void {
-  if (me.twoFactorRequired || isStaff(me.roles)) return;
+  if (!roleAllows(me, 'provider')) return;
   void queryClient.prefetchQuery(applicationListQuery);
   void queryClient.prefetchQuery(profileQuery);
 }

@@ -16,6 +16,17 @@ const IdleSessionGuard = lazy(() =>
 );
 
 /**
+ * Whether RequireRole lets `me` in: the second factor their roles need is done, and they are `allow`
+ * ('provider', 'staff': any staff role of issue 32, 'any': everyone). The router asks it too, before
+ * starting a page's reads (web/router.tsx `prefetchDashboard`).
+ */
+export function roleAllows(me: Me, allow: 'provider' | 'staff' | 'any'): boolean {
+  if (me.twoFactorRequired) return false;
+  const staff = isStaff(me.roles);
+  return allow === 'any' || (allow === 'provider' ? !staff : staff);
+}
+
+/**
  * Render `children(me)` for a signed-in caller who is `allow` ('provider', 'staff': any staff role of
  * issue 32, 'any': everyone) and has the second factor their roles need; send everyone else where
  * they belong.
@@ -31,10 +42,7 @@ export function RequireRole({
     <RequireSignIn>
       {(me) => {
         if (me.twoFactorRequired) return <Navigate to={homePathOf(me)} replace />;
-        const staff = isStaff(me.roles);
-        if ((allow === 'provider' && staff) || (allow === 'staff' && !staff)) {
-          return <Navigate to={roleHomePath(me.roles)} replace />;
-        }
+        if (!roleAllows(me, allow)) return <Navigate to={roleHomePath(me.roles)} replace />;
         return children(me);
       }}
     </RequireSignIn>
