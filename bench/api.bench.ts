@@ -16,6 +16,9 @@
  * applications in review, checklists, section rows with expiry dates, documents) are written into the
  * same database, so the provider list, a name search, the review queue and the 'Expiring' tab each
  * answer full pages; each row names the items its answer held, read once before it is measured.
+ * Their answers are remembered while nothing they read changes (server/admin/list-cache.ts), so two
+ * more rows (no goal) measure the first page while a writer bumps every list 10 and 500 times a
+ * second: the cost when answers are read from the database again.
  *
  * Prints req/s, p50/p99 latency (ms), the ratio to bare Fastify and the server's CPU time per request,
  * with the core count and the load average before and after (other work on the machine skews it).
@@ -87,6 +90,39 @@ interface Case {
   goal?: Goal;
   /** What an answer holds, e.g. '20 of 2,000 providers', from its JSON body (read once before measuring). */
   describe?: (body: unknown) => string;
+  /**
+   * Writes per second to a table every admin list reads, made while this row is measured (each a
+   * statement that changes no row, which still bumps the lists' versions: list-cache.ts): how the
+   * remembered answers hold up on a database being written to.
+   */
+  writesPerSecond?: number;
+}
+
+/**
+ * Write to `databaseUrl` about `perSecond` times a second until the returned stop is called (a write
+ * still running skips its tick). Each write is an UPDATE of profiles that changes no row.
+ * @returns stop, which resolves with the number of writes made
+ */
+async function startListWrites(databaseUrl: string, perSecond: number): Promise<() => Promise<number>> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  let writes = 0;
+  let running: Promise<unknown> | undefined;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = client
+      .query('update profiles set first_name = first_name where false')
+      .then(() => writes++)
+      .finally(() => {
+        running = undefined;
+      });
+  }, 1000 / perSecond);
+  return async () => {
+    clearInterval(timer);
+    await running;
+    await client.end();
+    return writes;
+  };
 }
 
 /** CPU time (user + system) `pid` has used so far, in ms, from /proc/<pid>/stat (Linux; 100 ticks/s). */
@@ -343,6 +379,20 @@ async function main() {
         'credentials',
         'credentials',
       ),
+      // The same first page while the lists are written to (no goal): 10 writes a second is a busy
+      // credentialing office; at 500 almost every answer is read from the database again.
+      ...[10, 500].map(
+        (writesPerSecond): Case => ({
+          ...adminCase(
+            `GET /api/admin/providers page 1, ${writesPerSecond} writes/s`,
+            '/api/admin/providers?page=1&pageSize=20',
+            'providers',
+            'providers',
+          ),
+          goal: undefined,
+          writesPerSecond,
+        }),
+      ),
     ];
 
     const only = process.env.BENCH_ONLY;
@@ -367,10 +417,15 @@ async function main() {
         if (answer.status !== 200) throw new Error(`${benchCase.name} answered ${answer.status}: ${text}`);
         items = benchCase.describe(JSON.parse(text));
       }
+      const stopWrites = benchCase.writesPerSecond
+        ? await startListWrites(database.url, benchCase.writesPerSecond)
+        : undefined;
       await run(benchCase, WARM_UP_SECONDS);
       const cpuBefore = cpuMs(benchCase.pid);
       const result = await run(benchCase, SECONDS);
       const cpuMsPerRequest = (cpuMs(benchCase.pid) - cpuBefore) / Math.max(1, result['2xx']);
+      const writes = await stopWrites?.();
+      if (writes !== undefined) items += `; ${writes.toLocaleString('en-US')} writes`;
       if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
         throw new Error(
           `${benchCase.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`,

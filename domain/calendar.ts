@@ -8,6 +8,11 @@ export function isoDay(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
+/** The first instant (ms since the epoch) of the UTC day after `now`'s: when every "days left" moves. */
+export function nextUtcDayStart(now: Date): number {
+  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+}
+
 /** `day` (YYYY-MM-DD) plus `months` calendar months, the day clamped to the month's end (Feb 29 + 12 -> Feb 28). */
 export function addMonths(day: string, months: number): string {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];

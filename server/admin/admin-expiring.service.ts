@@ -21,7 +21,6 @@ import {
 import type { Queryable } from '../db/client.ts';
 import { preparedSql } from '../db/prepared-reads.ts';
 import { countRows, offsetOf, type Page, type PageRequest } from './admin-list-query.ts';
-import { listVersion, rememberedTotal } from './list-totals.ts';
 
 /**
  * The tab's totals stop at this many credentials ("1,000+"), and its pages reach this far; the CSV
@@ -30,11 +29,6 @@ import { listVersion, rememberedTotal } from './list-totals.ts';
  * count in 10-25 ms, 10,000 took 160 ms.
  */
 export const EXPIRING_COUNT_CAP = 1_000;
-
-type ExpiringPageRow = ExpiringRow & {
-  /** The 'Expiring' list's version (list-totals.ts), read with the rows. */
-  list_version: string;
-};
 
 /**
  * One page of DEFAULT_PAGE_SIZE credentials of `kind` (undefined: every kind) in a window ending
@@ -45,14 +39,9 @@ type ExpiringPageRow = ExpiringRow & {
  */
 function pageStatement(kind: CredentialKind | undefined, exclusive: boolean) {
   const from = expiringFromBound(kind, exclusive, sql`${sql.placeholder('day')}`);
-  return preparedSql<ExpiringPageRow>(
+  return preparedSql<ExpiringRow>(
     `admin_expiring_${exclusive ? 'before' : 'through'}_${kind ?? 'all'}`,
-    readRowsSql(
-      from,
-      sql.raw(String(DEFAULT_PAGE_SIZE)),
-      sql`${sql.placeholder('offset')}`,
-      sql`${listVersion('expiring')} as list_version`,
-    ),
+    readRowsSql(from, sql.raw(String(DEFAULT_PAGE_SIZE)), sql`${sql.placeholder('offset')}`),
   );
 }
 
@@ -61,8 +50,8 @@ const pageStatements = new Map<string, ReturnType<typeof pageStatement>>();
 /**
  * One page of the 'Expiring' tab (issue 14): credentials of current applications in `filter`'s
  * window at `now`, by expiry date ascending then row id; `total` counted up to EXPIRING_COUNT_CAP
- * when the list changed since it was last counted (list-totals.ts), else remembered; pages past the
- * cap are empty.
+ * (the page and the count read in parallel); pages past the cap are empty. The route remembers the
+ * answer until a write changes the list or the UTC day changes (list-cache.ts).
  * @param now the clock (the route passes `new Date()`; tests move it). Days are UTC calendar days.
  */
 export async function listExpiringCredentials(
@@ -78,25 +67,21 @@ export async function listExpiringCredentials(
     statement = pageStatement(kind, exclusive);
     pageStatements.set(name, statement);
   }
-  // Beyond the cap there is no page to show (and an OFFSET that deep would check every skipped row).
-  const rows: ExpiringPageRow[] =
+  const readRows = async (): Promise<ExpiringRow[]> =>
+    // Beyond the cap there is no page to show (and an OFFSET that deep would check every skipped row).
     offset >= EXPIRING_COUNT_CAP
       ? []
       : paging.pageSize === DEFAULT_PAGE_SIZE
         ? (await statement(db, { day, offset })).rows
         : await serial(db, (tx) =>
             tx
-              .execute<ExpiringPageRow>(
-                readRowsSql(
-                  expiringFrom({ window, kind }, now),
-                  sql`${paging.pageSize}`,
-                  sql`${offset}`,
-                  sql`${listVersion('expiring')} as list_version`,
-                ),
+              .execute<ExpiringRow>(
+                readRowsSql(expiringFrom({ window, kind }, now), sql`${paging.pageSize}`, sql`${offset}`),
               )
               .then((result) => result.rows),
           );
-  const count = await rememberedTotal(db, 'expiring', `${name}:${day}`, rows[0]?.list_version, () =>
+  const [rows, count] = await Promise.all([
+    readRows(),
     // Counted in the page's order so PostgreSQL walks the same index path and stops at the cap.
     serial(db, (tx) =>
       countRows(
@@ -105,6 +90,6 @@ export async function listExpiringCredentials(
         EXPIRING_COUNT_CAP,
       ),
     ),
-  );
+  ]);
   return { items: rows.map((row) => presentCredential(row, now)), ...count, ...paging };
 }

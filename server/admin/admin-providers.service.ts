@@ -22,7 +22,6 @@ import {
   type PageRequest,
   providerMatches,
 } from './admin-list-query.ts';
-import { listVersion, rememberedTotal } from './list-totals.ts';
 
 /** Documents listed on one provider card (the card also shows the full count). */
 export const CARD_DOCUMENT_LIMIT = 10;
@@ -81,14 +80,12 @@ interface ProviderCardRow extends Record<string, unknown> {
   approved_at: string | null;
   ends_on: string | null;
   ended_on: string | null;
-  /** The providers list's version (list-totals.ts), read with the rows. */
-  list_version: string;
 }
 
 /**
  * The cards of the profiles in `page_ids` (a CTE of `user_id`s the caller defines before this),
  * newest first: each card's role, current application, counts, newest documents and stored
- * credential, by one lateral lookup per card on indexed columns, plus the list's version.
+ * credential, by one lateral lookup per card on indexed columns.
  */
 function cardsOf(pageIds: SQL): SQL {
   const d = documents;
@@ -107,8 +104,7 @@ function cardsOf(pageIds: SQL): SQL {
            (select count(*)::int from ${a} where ${a.userId} = page.user_id) as application_count,
            docs.document_count, docs.documents,
            ${c.applicationId} as credential_application_id, ${c.credentialedAt} as credentialed_at,
-           ${c.approvedAt} as approved_at, ${c.endsOn} as ends_on, ${c.endedOn} as ended_on,
-           ${listVersion('providers')} as list_version
+           ${c.approvedAt} as approved_at, ${c.endsOn} as ends_on, ${c.endedOn} as ended_on
     from page
     left join ${userRoles} on ${userRoles.userId} = page.user_id
     left join ${c} on ${c.userId} = page.user_id
@@ -176,10 +172,10 @@ async function searchPageIds(db: Queryable, term: string, paging: PageRequest): 
 /**
  * Users newest first (by profiles.created_at), optionally filtered by a name or email substring or
  * an exact NPI or license number (`providerMatches`), with each card's current application, counts,
- * newest documents and stored credential. Without a search: one prepared statement for the page; with
- * one: the page's ids (planned for the term), then their cards (prepared). The total is counted (exact
- * without a search, capped with one) when the providers list changed since it was last counted
- * (list-totals.ts), else remembered.
+ * newest documents and stored credential, and the total (exact without a search, capped with one),
+ * the page and the count read in parallel. Without a search: one prepared statement for the page;
+ * with one: the page's ids (planned for the term), then their cards (prepared). The route remembers
+ * the answer until a write changes the providers list (list-cache.ts).
  * @param search free text; '' lists everybody
  */
 export async function listProviderCards(
@@ -187,28 +183,24 @@ export async function listProviderCards(
   { search, ...paging }: PageRequest & { search?: string },
 ): Promise<Page<ProviderCard>> {
   const term = normalizeSearch(search);
-  let rows: ProviderCardRow[];
-  if (term) {
-    const ids = await searchPageIds(db, term, paging);
-    rows = ids.length === 0 ? [] : (await cardsOfIds(db, { ids })).rows;
-  } else {
-    rows =
-      paging.pageSize === DEFAULT_PAGE_SIZE
-        ? (await defaultSizePage(db, { offset: offsetOf(paging) })).rows
-        : (
-            await db.execute<ProviderCardRow>(
-              unfilteredPageSql(sql`${paging.pageSize}`, sql`${offsetOf(paging)}`),
-            )
-          ).rows;
-  }
+  const readRows = async (): Promise<ProviderCardRow[]> => {
+    if (term) {
+      const ids = await searchPageIds(db, term, paging);
+      return ids.length === 0 ? [] : (await cardsOfIds(db, { ids })).rows;
+    }
+    return paging.pageSize === DEFAULT_PAGE_SIZE
+      ? (await defaultSizePage(db, { offset: offsetOf(paging) })).rows
+      : (
+          await db.execute<ProviderCardRow>(
+            unfilteredPageSql(sql`${paging.pageSize}`, sql`${offsetOf(paging)}`),
+          )
+        ).rows;
+  };
   const where = term ? sql`where ${providerMatches(term)}` : sql``;
-  const count = await rememberedTotal(
-    db,
-    'providers',
-    term ? `search:${term}` : 'all',
-    rows[0]?.list_version,
-    () => countRows(db, sql`from ${profiles} ${where}`, Boolean(term)),
-  );
+  const [rows, count] = await Promise.all([
+    readRows(),
+    countRows(db, sql`from ${profiles} ${where}`, Boolean(term)),
+  ]);
   return {
     items: rows.map((row) => ({
       userId: row.user_id,

@@ -39,6 +39,7 @@ import {
 } from '../../domain/api/admin.ts';
 import { errorResponseSchema } from '../../domain/app-error.ts';
 import { auditActionLabel, auditActions } from '../../domain/audit-actions.ts';
+import { isoDay, nextUtcDayStart } from '../../domain/calendar.ts';
 import { credentialKindLabel, daysLeftText } from '../../domain/credentials/expiring-credentials.ts';
 import { sectionCatalog } from '../../domain/sections/section-catalog.ts';
 import type { AppInstance } from '../app-types.ts';
@@ -62,9 +63,11 @@ import {
 } from './admin-audit.service.ts';
 import { listAllDocuments } from './admin-documents.service.ts';
 import { listExpiringCredentials } from './admin-expiring.service.ts';
+import { normalizeSearch, type Page } from './admin-list-query.ts';
 import { getProviderDetails } from './admin-provider-details.service.ts';
-import { listProviderCards } from './admin-providers.service.ts';
+import { listProviderCards, type ProviderCard } from './admin-providers.service.ts';
 import { getAdminStats } from './admin-stats.service.ts';
+import { sendRememberedAnswer } from './list-cache.ts';
 
 const errorResponses = {
   400: errorResponseSchema,
@@ -185,6 +188,24 @@ export function auditExportDetails(filter: AuditLogFilter): Record<string, strin
   };
 }
 
+/** The 'Users & Applications' answer (providerListSchema) of `page` at `now` (credential states by UTC day). */
+function presentProviderList(page: Page<ProviderCard>, now: Date) {
+  return {
+    providers: page.items.map((p) => ({
+      ...p,
+      credential: presentCredential(p.credential, now),
+      joinedAt: p.joinedAt.toISOString(),
+      currentApplication: p.currentApplication && {
+        ...p.currentApplication,
+        createdAt: p.currentApplication.createdAt.toISOString(),
+        submittedAt: p.currentApplication.submittedAt?.toISOString() ?? null,
+      },
+      documents: p.documents.map(presentCardDocument),
+    })),
+    ...pageFieldsOf(page),
+  };
+}
+
 // ---- Routes -----------------------------------------------------------------------------------------
 
 export async function adminRoutes(app: AppInstance) {
@@ -222,24 +243,16 @@ export async function adminRoutes(app: AppInstance) {
         response: { 200: providerListSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await requirePermission(request, 'read:provider:any');
-      const page = await listProviderCards(app.deps.db, request.query);
       const now = new Date();
-      return {
-        providers: page.items.map((p) => ({
-          ...p,
-          credential: presentCredential(p.credential, now),
-          joinedAt: p.joinedAt.toISOString(),
-          currentApplication: p.currentApplication && {
-            ...p.currentApplication,
-            createdAt: p.currentApplication.createdAt.toISOString(),
-            submittedAt: p.currentApplication.submittedAt?.toISOString() ?? null,
-          },
-          documents: p.documents.map(presentCardDocument),
-        })),
-        ...pageFieldsOf(page),
-      };
+      const { search, page, pageSize } = request.query;
+      // Remembered until a write changes the list or the UTC day changes a credential's state.
+      const key = `${normalizeSearch(search)}\u0000${page}\u0000${pageSize}\u0000${isoDay(now)}`;
+      return sendRememberedAnswer(reply, app.deps.db, 'providers', key, async () => ({
+        body: presentProviderList(await listProviderCards(app.deps.db, request.query), now),
+        validUntil: nextUtcDayStart(now),
+      }));
     },
   );
 
@@ -404,11 +417,20 @@ export async function adminRoutes(app: AppInstance) {
         response: { 200: expiringListSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await requirePermission(request, 'read:provider:any');
       await requirePermission(request, 'read:section:any');
-      const page = await listExpiringCredentials(app.deps.db, request.query, new Date());
-      return { credentials: page.items, ...pageFieldsOf(page) };
+      const now = new Date();
+      const { window, kind, page, pageSize } = request.query;
+      // Remembered until a write changes the list or the UTC day moves the window and the days left.
+      const key = `${window}\u0000${kind ?? 'all'}\u0000${page}\u0000${pageSize}\u0000${isoDay(now)}`;
+      return sendRememberedAnswer(reply, app.deps.db, 'expiring', key, async () => {
+        const listed = await listExpiringCredentials(app.deps.db, request.query, now);
+        return {
+          body: { credentials: listed.items, ...pageFieldsOf(listed) },
+          validUntil: nextUtcDayStart(now),
+        };
+      });
     },
   );
 

@@ -234,14 +234,11 @@ export async function readRows(
   return result.rows;
 }
 
-/**
- * The statement of `readRows` with its limit and offset as SQL (values or placeholders) and, when
- * given, `extra` columns selected with each row (e.g. a list's version).
- */
-export function readRowsSql(from: SQL, limit: SQL, offset: SQL, extra?: SQL): SQL {
+/** The statement of `readRows` with its limit and offset as SQL (values or placeholders). */
+export function readRowsSql(from: SQL, limit: SQL, offset: SQL): SQL {
   return sql`
     select page.*, ${profiles.firstName} as first_name, ${profiles.lastName} as last_name,
-           ${profiles.email} as email, ${personalInformation.npiNumber} as npi${extra ? sql`, ${extra}` : sql``}
+           ${profiles.email} as email, ${personalInformation.npiNumber} as npi
     from (
       select c.kind, c.row_id, c.application_id, c.expires_on, c.n1, c.n2, c.n3,
              ${providerApplications.userId} as user_id

@@ -39,6 +39,7 @@ import {
 import { errorResponseSchema, errorResponses } from '../../domain/app-error.ts';
 import { attestationInputSchema, attestationRecordSchema } from '../../domain/attestation.ts';
 import type { Permission } from '../../domain/permissions.ts';
+import { sendRememberedAnswer } from '../admin/list-cache.ts';
 import type { AppInstance } from '../app-types.ts';
 import { reattest } from '../attestations/attestation.service.ts';
 import { createReattestationLimit } from '../attestations/reattestation-limit.ts';
@@ -248,9 +249,22 @@ export async function reviewAdminRoutes(app: AppInstance) {
         response: { 200: reviewQueueSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { actor } = await reviewer(request);
-      return reviewQueue(app.deps.db, actor, request.query, new Date(), decisionClockLimitsOf(app.deps.env));
+      const { status, assigned, page } = request.query;
+      // Remembered until a write changes the queue or the clock moves a day in it; 'assigned to me'
+      // is each reviewer's own.
+      const key = `${status ?? 'all'}\u0000${assigned === 'me' ? actor.userId : ''}\u0000${page}`;
+      return sendRememberedAnswer(reply, app.deps.db, 'reviewQueue', key, async () => {
+        const { queue, validUntil } = await reviewQueue(
+          app.deps.db,
+          actor,
+          request.query,
+          new Date(),
+          decisionClockLimitsOf(app.deps.env),
+        );
+        return { body: queue, validUntil };
+      });
     },
   );
 }

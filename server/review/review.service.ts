@@ -23,6 +23,7 @@ import { REVIEW_QUEUE_PAGE_SIZE } from '../../domain/api/review.ts';
 import { AppError } from '../../domain/app-error.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
 import type { AuditAction } from '../../domain/audit-actions.ts';
+import { nextUtcDayStart } from '../../domain/calendar.ts';
 import { cleanFileReview } from '../../domain/committee/clean-file.ts';
 import type { Decider, DecisionTrack } from '../../domain/committee/committee-decisions.ts';
 import {
@@ -59,7 +60,6 @@ import { paidClaimInLastFiveYears } from '../../domain/sections/malpractice-clai
 import { workHistoryGapLines } from '../../domain/sections/work-history-gaps.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { countRows } from '../admin/admin-list-query.ts';
-import { listVersion, rememberedTotal } from '../admin/list-totals.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
 import {
   findProviderCredential,
@@ -1168,8 +1168,6 @@ interface ReviewQueueRow extends Record<string, unknown> {
   oldest_verified_on: string | null;
   update_opened_at: string | null;
   update_sections: string[] | null;
-  /** The review queue's version (admin/list-totals.ts), read with the rows. */
-  list_version: string;
 }
 
 /** The queue's filters that change its statement: one prepared statement per combination. */
@@ -1202,7 +1200,7 @@ function reviewQueueWhere({ status, assignedToMe }: ReviewQueueVariant, reviewer
  * indexes alone (an index-only scan that skips the offset without touching the rows: asking for the
  * names and counts in the same select evaluated them for every skipped row too, page 400 took 70 ms
  * p95 at 100,000 in review, bench/admin.bench.ts); only then the page's rows' names, open request,
- * checklist counts, attestation and open update, and the queue's version. Placeholders: `offset`,
+ * checklist counts, attestation and open update. Placeholders: `offset`,
  * and `reviewer` when assigned to the caller.
  */
 function reviewQueueStatement(variant: ReviewQueueVariant) {
@@ -1238,8 +1236,7 @@ function reviewQueueStatement(variant: ReviewQueueVariant) {
       -- Issue 32 item 7: what starts the decision's clock.
       (select max(t.signed_at) from application_attestations t where t.application_id = qa.id) as attested_at,
       (select min(v.verified_at)::text from verification_items v where v.application_id = qa.id and v.status = 'verified') as oldest_verified_on,
-      upd.opened_at as update_opened_at, upd.sections as update_sections,
-      ${listVersion('reviewQueue')} as list_version
+      upd.opened_at as update_opened_at, upd.sections as update_sections
     from page
     join ${a} qa on qa.id = page.id
     left join ${u} upd on page.kind = 'credential_update' and upd.application_id = page.id and upd.reviewed_at is null
@@ -1249,6 +1246,38 @@ function reviewQueueStatement(variant: ReviewQueueVariant) {
 
 const reviewQueueStatements = new Map<string, ReturnType<typeof reviewQueueStatement>>();
 
+/** One page of the queue's rows and its total (capped at LIST_COUNT_CAP), read in parallel. */
+async function readReviewQueuePage(
+  db: Database,
+  variant: ReviewQueueVariant,
+  statement: ReturnType<typeof reviewQueueStatement>,
+  offset: number,
+  reviewerId: string,
+): Promise<{ rows: ReviewQueueRow[]; counted: { total: number; totalCapped: boolean } }> {
+  const a = providerApplications;
+  const where = reviewQueueWhere(variant, reviewerId);
+  const [{ rows }, applications, updates] = await Promise.all([
+    statement(db, variant.assignedToMe ? { offset, reviewer: reviewerId } : { offset }),
+    // Counted up to LIST_COUNT_CAP like the other admin lists: the count reads the partial index row
+    // by row, and past 10,000 the exact number helps no reviewer.
+    countRows(db, sql`from ${a} where ${where.applications}`, true),
+    variant.status
+      ? Promise.resolve({ total: 0, totalCapped: false })
+      : countRows(
+          db,
+          sql`from ${credentialUpdates} join ${a} on ${a.id} = ${credentialUpdates.applicationId} where ${where.updates}`,
+          true,
+        ),
+  ]);
+  return {
+    rows,
+    counted: {
+      total: applications.total + updates.total,
+      totalCapped: applications.totalCapped || updates.totalCapped,
+    },
+  };
+}
+
 /**
  * The review queue (issue 13): submitted and under-review applications, oldest submission first, and
  * (without a status filter) the open credential updates of approved applications by when they were
@@ -1257,8 +1286,10 @@ const reviewQueueStatements = new Map<string, ReturnType<typeof reviewQueueState
  * open and checklist progress (verified or waived, needing re-verification, total). One prepared
  * statement per filter (`reviewQueueStatement`), served by the partial index
  * provider_applications_review_queue_idx (submitted_at, id) and, per row of the page only, the
- * verification_items_progress_idx and information_requests_one_open_idx (decision 018). The total is
- * counted when the queue changed since it was last counted (admin/list-totals.ts), else remembered.
+ * verification_items_progress_idx and information_requests_one_open_idx (decision 018).
+ * @returns the queue, and until when (ms since the epoch) it reads the same without a write: the next
+ *   UTC day or a row's next whole day waiting, whichever is first (`now` itself when a row has no
+ *   submission time); the route remembers the answer that long (admin/list-cache.ts)
  */
 export async function reviewQueue(
   db: Database,
@@ -1266,7 +1297,7 @@ export async function reviewQueue(
   query: ReviewQueueQuery,
   now: Date,
   limits: DecisionClockLimits = defaultDecisionClockLimits,
-): Promise<ReviewQueue> {
+): Promise<{ queue: ReviewQueue; validUntil: number }> {
   const variant: ReviewQueueVariant = { status: query.status, assignedToMe: query.assigned === 'me' };
   const name = `${variant.status ?? 'all'}:${variant.assignedToMe}`;
   let statement = reviewQueueStatements.get(name);
@@ -1275,38 +1306,11 @@ export async function reviewQueue(
     reviewQueueStatements.set(name, statement);
   }
   const offset = (query.page - 1) * REVIEW_QUEUE_PAGE_SIZE;
-  const { rows } = await statement(
-    db,
-    variant.assignedToMe ? { offset, reviewer: actor.userId } : { offset },
-  );
-  const a = providerApplications;
-  const where = reviewQueueWhere(variant, actor.userId);
-  const counted = await rememberedTotal(
-    db,
-    'reviewQueue',
-    variant.assignedToMe ? `${name}:${actor.userId}` : name,
-    rows[0]?.list_version,
-    async () => {
-      // Counted up to LIST_COUNT_CAP like the other admin lists: the count reads the partial index
-      // row by row, and past 10,000 the exact number helps no reviewer.
-      const [applications, updates] = await Promise.all([
-        countRows(db, sql`from ${a} where ${where.applications}`, true),
-        variant.status
-          ? Promise.resolve({ total: 0, totalCapped: false })
-          : countRows(
-              db,
-              sql`from ${credentialUpdates} join ${a} on ${a.id} = ${credentialUpdates.applicationId} where ${where.updates}`,
-              true,
-            ),
-      ]);
-      return {
-        total: applications.total + updates.total,
-        totalCapped: applications.totalCapped || updates.totalCapped,
-      };
-    },
-  );
+  const { rows, counted } = await readReviewQueuePage(db, variant, statement, offset, actor.userId);
   const day = 24 * 60 * 60 * 1000;
-  return {
+  // Every decision due moves at the next UTC day; each row's days waiting at its own next whole day.
+  let validUntil = nextUtcDayStart(now);
+  const queue: ReviewQueue = {
     items: rows.flatMap((r) => {
       const update =
         r.kind === 'credential_update' && r.update_opened_at
@@ -1315,6 +1319,11 @@ export async function reviewQueue(
       if (r.kind === 'credential_update' && !update) return [];
       const submittedAt = r.submitted_at ? new Date(r.submitted_at) : now;
       const waitingSince = update?.openedAt ?? submittedAt;
+      const daysWaiting = Math.max(0, Math.floor((now.getTime() - waitingSince.getTime()) / day));
+      // A row without a submission time says `now` itself: that answer holds for no later request.
+      validUntil = r.submitted_at
+        ? Math.min(validUntil, waitingSince.getTime() + (daysWaiting + 1) * day)
+        : now.getTime();
       return [
         {
           applicationId: r.application_id,
@@ -1343,7 +1352,7 @@ export async function reviewQueue(
             : null,
           providerName: r.provider_name ?? '',
           submittedAt: submittedAt.toISOString(),
-          daysSinceSubmission: Math.max(0, Math.floor((now.getTime() - waitingSince.getTime()) / day)),
+          daysSinceSubmission: daysWaiting,
         },
       ];
     }),
@@ -1352,6 +1361,7 @@ export async function reviewQueue(
     total: counted.total,
     totalCapped: counted.totalCapped,
   };
+  return { queue, validUntil };
 }
 
 /**
