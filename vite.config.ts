@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { prerenderPublicPages } from './scripts/prerender.ts';
-import { compressedCopies, mantineStylesPerComponent } from './vite-plugins.ts';
+import { compressedCopies, earlyEntry, mantineStylesPerComponent } from './vite-plugins.ts';
 
 /**
  * Compile-time constants, shared by the browser's build and the prerendering's Node build (so a
@@ -29,6 +29,9 @@ export default defineConfig({
     mantineStylesPerComponent(),
     react(),
     compressedCopies(),
+    // web/early.ts, built on its own and loaded first: the session check and the first page's reads
+    // start from it, before the app's code has loaded (decision 033).
+    earlyEntry('early.ts'),
     // `/` and `/auth` as HTML with their critical CSS inline, hydrated by main.tsx (their chunks are
     // not preloaded: every request before the first paint delays it; /auth's tabs say aria-disabled
     // until hydrated); `/dashboard` as index.html preloading the app shell's and the dashboard's

@@ -145,7 +145,9 @@ function writeWithCopies(file: string, content: string): void {
 
 /**
  * The page: `template` (the built index.html) with `html` in `#root`, the title, and the linked
- * stylesheets replaced by `css` inline.
+ * stylesheets replaced by `css` inline. The early entry's script tag (vite-plugins.ts `earlyEntry`)
+ * is left out: the page paints without the session, and a request before the first paint delays it;
+ * the app's entry starts the session check itself there.
  */
 export function pageDocument(
   template: string,
@@ -154,6 +156,7 @@ export function pageDocument(
   const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   let document = template.replace(/<title>[^<]*<\/title>/, `<title>${escapeText(page.title)}</title>`);
   document = document.replace(/\s*<link rel="stylesheet"[^>]*>/g, '');
+  document = document.replace(/\s*<script[^>]*data-early-entry[^>]*><\/script>/g, '');
   document = document.replace(
     '</head>',
     `<style>${page.css.replace(/<\/style/gi, '<\\/style')}</style>\n</head>`,

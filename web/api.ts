@@ -19,6 +19,25 @@ export class ApiError extends Error {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** The fetch options of every API call: cookies included, JSON in and out (`init` added last). */
+export function apiRequestInit(method: Method, body?: unknown, init: RequestInit = {}): RequestInit {
+  return {
+    method,
+    credentials: 'same-origin',
+    headers:
+      body === undefined
+        ? { accept: 'application/json' }
+        : { 'content-type': 'application/json', accept: 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    ...init,
+  };
+}
+
+/** The ApiError of a call that never reached the server. */
+export function networkError(): ApiError {
+  return new ApiError(0, 'network', 'Cannot reach the server. Check your connection and try again.');
+}
+
 /**
  * Call `path` (e.g. '/api/applications') and return the parsed JSON body (undefined for 204).
  * @throws ApiError with the server's message, or code 'network' when the server cannot be reached
@@ -31,19 +50,18 @@ export async function api<T>(
 ): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(path, {
-      method,
-      credentials: 'same-origin',
-      headers:
-        body === undefined
-          ? { accept: 'application/json' }
-          : { 'content-type': 'application/json', accept: 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      ...init,
-    });
+    response = await fetch(path, apiRequestInit(method, body, init));
   } catch {
-    throw new ApiError(0, 'network', 'Cannot reach the server. Check your connection and try again.');
+    throw networkError();
   }
+  return readApiResponse<T>(response);
+}
+
+/**
+ * The parsed JSON body of an API `response` (undefined when empty).
+ * @throws ApiError with the server's code, message, field issues and password reasons when not 2xx
+ */
+export async function readApiResponse<T>(response: Response): Promise<T> {
   const text = await response.text();
   const data = text ? safeJson(text) : undefined;
   if (!response.ok) {
@@ -140,8 +158,7 @@ export function uploadWithProgress<T>(
           : error.message || `The upload failed (${xhr.status}).`;
       reject(new ApiError(xhr.status, error.code ?? 'internal', message));
     };
-    xhr.onerror = () =>
-      reject(new ApiError(0, 'network', 'Cannot reach the server. Check your connection and try again.'));
+    xhr.onerror = () => reject(networkError());
     xhr.send(form);
   });
 }

@@ -7,7 +7,8 @@ import { onTwoFactorRequired } from './api.ts';
 import { TWO_FACTOR_SETUP_PATH } from './app/paths.ts';
 import { meQueryKey, sessionQuery } from './app/session.ts';
 import { AppRoot, createQueryClient } from './app-root.tsx';
-import { createAppRouter, prefetchCurrentPageData, preloadCurrentPage } from './router.tsx';
+import { dropEarlyReads } from './early-reads.ts';
+import { createAppRouter, preloadCurrentPage } from './router.tsx';
 
 const queryClient = createQueryClient();
 const router = createAppRouter();
@@ -21,13 +22,15 @@ onTwoFactorRequired(() => {
   if (window.location.pathname !== TWO_FACTOR_SETUP_PATH) void router.navigate(TWO_FACTOR_SETUP_PATH);
 });
 
-// The session check starts now, in parallel with the first page's code, not after it (decision 016);
-// once it answers, the opened page's API reads start, still in parallel with its code (decision 033).
-queryClient.fetchQuery(sessionQuery).then(
-  (me) => prefetchCurrentPageData(router, queryClient, me),
-  () => {},
-);
+// The session check (and the opened page's first reads) started before this code had loaded
+// (web/early.ts, decision 033); the query takes that answer now, while the first page's code loads.
+queryClient.fetchQuery(sessionQuery).catch(() => {});
 preloadCurrentPage(router);
+// Early reads the first page did not take are for a page no longer shown.
+const stopDropping = router.subscribe(() => {
+  dropEarlyReads();
+  stopDropping();
+});
 
 const container = document.getElementById('root')!;
 const app = (

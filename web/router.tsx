@@ -3,7 +3,6 @@
  * Each route names its document title in `handle` (issue 17, web/app/page-titles.ts); the signed-in
  * screens sit in a layout route that renders the app shell (web/components/app-shell.tsx).
  */
-import type { QueryClient } from '@tanstack/react-query';
 import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 import { createBrowserRouter, type DataRouter, Outlet, type RouteObject } from 'react-router';
 import type { SectionKey } from '../domain/sections/registry.ts';
@@ -17,12 +16,9 @@ import {
   MEETING_PATH,
   TWO_FACTOR_SETUP_PATH,
 } from './app/paths.ts';
-import type { Me } from './app/session.ts';
 import { FullPageLoader } from './components/full-page-loader.tsx';
-import { RequireRole, RequireSignIn, roleAllows } from './components/require-role.tsx';
+import { RequireRole, RequireSignIn } from './components/require-role.tsx';
 import type { AdminTabPanels } from './features/admin/admin-page.tsx';
-import { applicationListQuery } from './features/dashboard/applications-api.ts';
-import { profileQuery } from './features/dashboard/profile-api.ts';
 // The landing page is part of the app's first chunk: `/` renders without a second round trip.
 import LandingPage from './features/landing/landing-page.tsx';
 import { sectionRoutes } from './features/sections/section-routes.tsx';
@@ -90,22 +86,11 @@ function lazyPage<Page extends ComponentType<any>>(load: () => Promise<{ default
 }
 
 /**
- * What a route may carry in `handle` besides its title: the chunks to start loading at startup, and
- * the API reads to start once the session check has answered (`prefetchCurrentPageData`).
+ * What a route may carry in `handle` besides its title: the chunks to start loading at startup. (A
+ * page's first API reads start earlier still, before the app's code: web/early-reads.ts.)
  */
 interface PreloadHandle {
   preload?: readonly (() => Promise<unknown>)[];
-  prefetch?: (queryClient: QueryClient, me: Me) => void;
-}
-
-/**
- * /dashboard's first reads, started when the session shows a provider whom its guard lets in
- * (RequireRole allow="provider"), never for anyone else (a staff member's would answer 403).
- */
-function prefetchDashboard(queryClient: QueryClient, me: Me): void {
-  if (!roleAllows(me, 'provider')) return;
-  void queryClient.prefetchQuery(applicationListQuery);
-  void queryClient.prefetchQuery(profileQuery);
 }
 
 /** A route's title handle (web/app/page-titles.ts). */
@@ -164,7 +149,7 @@ export const routes: RouteObject[] = [
           {
             path: '/dashboard',
             element: <RequireRole allow="provider">{(me) => <DashboardPage me={me} />}</RequireRole>,
-            handle: { ...title(pageNames.dashboard, DashboardPage.preload), prefetch: prefetchDashboard },
+            handle: title(pageNames.dashboard, DashboardPage.preload),
           },
           {
             path: '/admin',
@@ -225,17 +210,5 @@ export function createAppRouter(): DataRouter {
 export function preloadCurrentPage(router: DataRouter): void {
   for (const match of router.state.matches) {
     for (const preload of (match.route.handle as PreloadHandle | undefined)?.preload ?? []) void preload();
-  }
-}
-
-/**
- * Starts the API reads of the page the app opened on as soon as the session check answered with
- * `me` (main.tsx), in parallel with the page's code, instead of after the page's first render: on
- * /dashboard the applications and the profile (decision 033). Signed out, nothing is read.
- */
-export function prefetchCurrentPageData(router: DataRouter, queryClient: QueryClient, me: Me | null): void {
-  if (!me) return;
-  for (const match of router.state.matches) {
-    (match.route.handle as PreloadHandle | undefined)?.prefetch?.(queryClient, me);
   }
 }

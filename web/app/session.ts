@@ -7,6 +7,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { z } from 'zod';
 import type { meResponseSchema, SessionResponse } from '../../domain/api/session.ts';
 import { api } from '../api.ts';
+import { SESSION_READ, takeEarlyRead } from '../early-reads.ts';
 import { useHydrated } from './hydration.ts';
 
 /** The signed-in caller, as GET /api/me and /api/session answer (domain/api/session.ts). */
@@ -14,10 +15,13 @@ export type Me = z.infer<typeof meResponseSchema>;
 
 export const meQueryKey = ['me'] as const;
 
-/** The session check as a query; main.tsx starts it with the app, before the first page's code loads. */
+/**
+ * The session check as a query; main.tsx fetches it with the app, before the first page's code
+ * loads, and its first fetch takes the answer of the check web/early.ts started earlier still.
+ */
 export const sessionQuery = queryOptions({
   queryKey: meQueryKey,
-  queryFn: () => api<SessionResponse>('GET', '/api/session'),
+  queryFn: () => takeEarlyRead<SessionResponse>(SESSION_READ) ?? api<SessionResponse>('GET', SESSION_READ),
   staleTime: 30_000,
   retry: 1,
 });

@@ -5,8 +5,8 @@
  */
 import { lazy, type ReactNode, Suspense, useDeferredValue } from 'react';
 import { Navigate } from 'react-router';
-import { isStaff } from '../../domain/roles.ts';
 import { homePathOf, roleHomePath } from '../app/paths.ts';
+import { type PageAudience, roleAllows } from '../app/role-access.ts';
 import { type Me, useSession } from '../app/session.ts';
 import { FullPageLoader } from './full-page-loader.tsx';
 
@@ -16,28 +16,11 @@ const IdleSessionGuard = lazy(() =>
 );
 
 /**
- * Whether RequireRole lets `me` in: the second factor their roles need is done, and they are `allow`
- * ('provider', 'staff': any staff role of issue 32, 'any': everyone). The router asks it too, before
- * starting a page's reads (web/router.tsx `prefetchDashboard`).
- */
-export function roleAllows(me: Me, allow: 'provider' | 'staff' | 'any'): boolean {
-  if (me.twoFactorRequired) return false;
-  const staff = isStaff(me.roles);
-  return allow === 'any' || (allow === 'provider' ? !staff : staff);
-}
-
-/**
  * Render `children(me)` for a signed-in caller who is `allow` ('provider', 'staff': any staff role of
  * issue 32, 'any': everyone) and has the second factor their roles need; send everyone else where
  * they belong.
  */
-export function RequireRole({
-  allow,
-  children,
-}: {
-  allow: 'provider' | 'staff' | 'any';
-  children: (me: Me) => ReactNode;
-}) {
+export function RequireRole({ allow, children }: { allow: PageAudience; children: (me: Me) => ReactNode }) {
   return (
     <RequireSignIn>
       {(me) => {

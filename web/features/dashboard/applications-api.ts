@@ -8,6 +8,7 @@ import type {
 } from '../../../domain/api/applications.ts';
 import type { CycleTransition } from '../../../domain/api/provider-credential.ts';
 import { api } from '../../api.ts';
+import { APPLICATIONS_READ, takeEarlyRead } from '../../early-reads.ts';
 
 /** An application as the API returns it (domain/api/applications.ts). */
 export type Application = z.infer<typeof applicationSchema>;
@@ -23,13 +24,14 @@ export type ApplicationList = z.infer<typeof applicationListSchema>;
 export const applicationsQueryKey = ['applications'] as const;
 
 /**
- * GET /api/applications, read once for both of its parts (`useApplications`, `useCredential`). The
- * router starts it as soon as the session shows a provider on /dashboard (web/router.tsx), in
- * parallel with the page's code, instead of after the page's first render (decision 033).
+ * GET /api/applications, read once for both of its parts (`useApplications`, `useCredential`). On
+ * /dashboard, web/early.ts starts it as soon as the session shows a provider, before the app's code
+ * has loaded, and the first fetch takes that answer (decision 033).
  */
 export const applicationListQuery = queryOptions({
   queryKey: applicationsQueryKey,
-  queryFn: () => api<ApplicationList>('GET', '/api/applications'),
+  queryFn: () =>
+    takeEarlyRead<ApplicationList>(APPLICATIONS_READ) ?? api<ApplicationList>('GET', APPLICATIONS_READ),
   staleTime: PREFETCH_FRESH_MS,
 });
 

@@ -1,0 +1,90 @@
+/**
+ * The app's first API reads, started before the app's code has loaded (decision 033).
+ *
+ * web/early.ts is built on its own (vite-plugins.ts `earlyEntry`: one file of a few kB sharing no
+ * module with the app, so the app's entry does not wait on it) and the HTML loads it before the
+ * app's entry. It runs as soon as it has arrived, while the app's ~140 kB of imports are still
+ * downloading, and calls `startEarlyReads`: the session check at once and, on a page listed in
+ * `firstPageReads`, that page's reads as soon as the session shows a caller its guard lets in. The
+ * fetches' responses are left on `globalThis` (the two builds share no module state); the app's
+ * queries take them with `takeEarlyRead`, which reads each with the app's own `readApiResponse`
+ * (so errors are the app's ApiErrors), once; what the first page did not take is dropped when the
+ * app navigates (web/main.tsx). A page prerendered without the early entry (`/`, `/auth`) has
+ * nothing to take: its queries fetch as before.
+ */
+import type { SessionResponse } from '../domain/api/session.ts';
+import { apiRequestInit, networkError, readApiResponse } from './api.ts';
+import { type PageAudience, roleAllows } from './app/role-access.ts';
+
+/** GET /api/session: the signed-in caller, or null (web/app/session.ts `sessionQuery`). */
+export const SESSION_READ = '/api/session';
+/** GET /api/applications: the provider's applications and credential (features/dashboard). */
+export const APPLICATIONS_READ = '/api/applications';
+/** GET /api/profile: the provider's profile (features/dashboard). */
+export const PROFILE_READ = '/api/profile';
+
+/**
+ * The reads a page needs for its first screen, by path, and whom its guard lets in (the route's
+ * RequireRole in web/router.tsx): nobody else's reads start, so nothing answers 403.
+ */
+const firstPageReads: Record<string, { allow: PageAudience; reads: readonly string[] }> = {
+  '/dashboard': { allow: 'provider', reads: [APPLICATIONS_READ, PROFILE_READ] },
+};
+
+/** Where the early build leaves its responses for the app's build. */
+const EARLY_READS = Symbol.for('credentialing.earlyReads');
+
+/** The responses started early and not taken yet, by path. */
+function earlyReads(): Map<string, Promise<Response>> {
+  const global = globalThis as { [EARLY_READS]?: Map<string, Promise<Response>> };
+  global[EARLY_READS] ??= new Map();
+  return global[EARLY_READS];
+}
+
+/**
+ * Starts the session check and, once it answers, the first reads of the page at `pagePath` (a
+ * `location.pathname`) when its guard will let the caller in. Called once, by web/early.ts.
+ */
+export function startEarlyReads(pagePath: string): void {
+  const reads = earlyReads();
+  const start = (path: string) => {
+    const read = fetch(path, apiRequestInit('GET'));
+    // A read nobody takes (the app navigated first) must not end as an unhandled rejection; the
+    // query that takes it still sees the failure.
+    read.catch(() => {});
+    reads.set(path, read);
+    return read;
+  };
+  const session = start(SESSION_READ);
+  const page = firstPageReads[pagePath];
+  if (!page) return;
+  // Registered before the app can take the response, so this reads a copy before the app reads it.
+  session
+    .then(async (response) => {
+      if (!response.ok) return;
+      const me = (await response.clone().json()) as SessionResponse;
+      if (me && roleAllows(me, page.allow)) for (const path of page.reads) start(path);
+    })
+    .catch(() => {});
+}
+
+/**
+ * The early read of `path` as `api('GET', path)` would answer it (the parsed body; an ApiError when
+ * it failed), or undefined when none was started or it was taken already. A query's `queryFn` uses
+ * it as `takeEarlyRead(path) ?? api('GET', path)`, so its first fetch reuses the early answer and
+ * every later one asks the server.
+ */
+export function takeEarlyRead<T>(path: string): Promise<T> | undefined {
+  const reads = earlyReads();
+  const read = reads.get(path);
+  if (!read) return undefined;
+  reads.delete(path);
+  return read.then(readApiResponse<T>, () => {
+    throw networkError();
+  });
+}
+
+/** Drops the early reads not taken (the app left the page they were for). */
+export function dropEarlyReads(): void {
+  earlyReads().clear();
+}
