@@ -86,6 +86,18 @@ describe('remembered', () => {
     }
   });
 
+  it('refuses a sequence that is not a list’s, and leaves its lock free', async () => {
+    const refused = await db
+      .execute(sql`select * from admin_list_version('profiles_id_seq')`)
+      .catch((e) => e);
+    expect(String(refused?.cause?.message)).toMatch(/no list has the sequence profiles_id_seq/);
+    const free = await db.execute<{ free: boolean }>(
+      sql`select pg_try_advisory_lock(35, hashtext('profiles_id_seq')) as free`,
+    );
+    expect(free.rows[0]!.free).toBe(true);
+    await db.execute(sql`select pg_advisory_unlock(35, hashtext('profiles_id_seq'))`);
+  });
+
   it('does not keep a failed read, reads afresh in a transaction and after the maximum age', async () => {
     await expect(
       remembered(db, 'expiring', 'fails', async () => {

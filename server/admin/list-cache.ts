@@ -29,6 +29,7 @@ import { sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { FastifyReply } from 'fastify';
 import type { Queryable } from '../db/client.ts';
+import { preparedSql } from '../db/prepared-reads.ts';
 
 /** The remembered lists, each with its version sequence (migration 0034). */
 export const listVersionSequences = {
@@ -61,11 +62,15 @@ interface Entry {
 
 const memories = new WeakMap<Queryable, Map<string, Entry>>();
 
+/** `admin_list_version` as a named prepared statement: it is sent with every remembered answer. */
+const listVersionStatement = preparedSql<ListVersion>(
+  'admin_list_version',
+  sql`select version, settled from admin_list_version(${sql.placeholder('list')})`,
+);
+
 /** `list`'s version, and whether it is settled (one statement; takes no lock that outlives it). */
 export async function readListVersion(db: Queryable, list: VersionedList): Promise<ListVersion> {
-  const result = await db.execute<{ version: string; settled: boolean }>(
-    sql`select version, settled from admin_list_version(${listVersionSequences[list]})`,
-  );
+  const result = await listVersionStatement(db, { list: listVersionSequences[list] });
   return result.rows[0]!;
 }
 

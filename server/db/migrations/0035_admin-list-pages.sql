@@ -21,14 +21,24 @@ BEGIN
 END;
 $$;
 --> statement-breakpoint
+-- Static SQL (no EXECUTE), so PL/pgSQL plans each read once per connection: it runs on every request.
 CREATE FUNCTION admin_list_version(list_sequence text, OUT version text, OUT settled boolean)
 LANGUAGE plpgsql AS $$
 BEGIN
   settled := pg_try_advisory_lock(35, hashtext(list_sequence));
-  EXECUTE format('select case when is_called then last_value else 0 end::text from %I', list_sequence)
-    INTO version;
+  version := CASE list_sequence
+    WHEN 'admin_list_version_providers' THEN
+      (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM admin_list_version_providers)
+    WHEN 'admin_list_version_review_queue' THEN
+      (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM admin_list_version_review_queue)
+    WHEN 'admin_list_version_expiring' THEN
+      (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM admin_list_version_expiring)
+  END::text;
   IF settled THEN
     PERFORM pg_advisory_unlock(35, hashtext(list_sequence));
+  END IF;
+  IF version IS NULL THEN
+    RAISE EXCEPTION 'admin_list_version: no list has the sequence %', list_sequence;
   END IF;
 END;
 $$;
