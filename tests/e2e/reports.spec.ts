@@ -333,6 +333,9 @@ test('the Reports tab draws six reports with their tables and CSVs, passes axe a
     .getByRole('link', { name: 'Perpetua Quillfeather' })
     .click();
   await expect(page).toHaveURL(new RegExp(`/admin/applications/${openApplicationId}$`));
+  // The review page has replaced the tab (until its chunk has loaded, the router's transition keeps
+  // the tab on screen, and going back then would find it as it was).
+  await expect(page.getByRole('heading', { level: 1, name: 'Perpetua Quillfeather' })).toBeVisible();
   await page.goBack();
   await expect(page).toHaveURL(filteredUrl);
   await expect(backlog.getByText('1 open file', { exact: true })).toBeVisible();
