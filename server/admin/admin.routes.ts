@@ -39,7 +39,7 @@ import {
 } from '../../domain/api/admin.ts';
 import { errorResponseSchema } from '../../domain/app-error.ts';
 import { auditActionLabel, auditActions } from '../../domain/audit-actions.ts';
-import { isoDay, nextUtcDayStart } from '../../domain/calendar.ts';
+import { nextUtcDayStart } from '../../domain/calendar.ts';
 import { credentialKindLabel, daysLeftText } from '../../domain/credentials/expiring-credentials.ts';
 import { sectionCatalog } from '../../domain/sections/section-catalog.ts';
 import type { AppInstance } from '../app-types.ts';
@@ -248,7 +248,7 @@ export async function adminRoutes(app: AppInstance) {
       const now = new Date();
       const { search, page, pageSize } = request.query;
       // Remembered until a write changes the list or the UTC day changes a credential's state.
-      const key = `${normalizeSearch(search)}\u0000${page}\u0000${pageSize}\u0000${isoDay(now)}`;
+      const key = `${normalizeSearch(search)}\u0000${page}\u0000${pageSize}`;
       return sendRememberedAnswer(reply, app.deps.db, 'providers', key, async () => ({
         body: presentProviderList(await listProviderCards(app.deps.db, request.query), now),
         validUntil: nextUtcDayStart(now),
@@ -423,7 +423,7 @@ export async function adminRoutes(app: AppInstance) {
       const now = new Date();
       const { window, kind, page, pageSize } = request.query;
       // Remembered until a write changes the list or the UTC day moves the window and the days left.
-      const key = `${window}\u0000${kind ?? 'all'}\u0000${page}\u0000${pageSize}\u0000${isoDay(now)}`;
+      const key = `${window}\u0000${kind ?? 'all'}\u0000${page}\u0000${pageSize}`;
       return sendRememberedAnswer(reply, app.deps.db, 'expiring', key, async () => {
         const listed = await listExpiringCredentials(app.deps.db, request.query, now);
         return {

@@ -92,7 +92,7 @@ export interface RememberOptions<Value> {
  * callers must not change it.
  * @param db the app's database handle (the memory is this handle's); a transaction always reads
  * @param key everything the value depends on besides the database and the clock (filter, page, the
- *   day when the query takes one, the caller when it filters on them)
+ *   caller when it filters on them); what the clock changes ends the value through `validUntil`
  */
 export async function remembered<Value>(
   db: Queryable,
