@@ -35,11 +35,16 @@ function stubFetch(session: unknown) {
   return asked;
 }
 
+/** A new page load: the state the two builds share on globalThis starts empty. */
+function newPage() {
+  delete (globalThis as Record<symbol, unknown>)[Symbol.for('credentialing.earlyReads')];
+}
+
 /** Lets the session's answer start what follows it. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('the early reads (decision 033)', () => {
-  beforeEach(() => dropEarlyReads());
+  beforeEach(() => newPage());
   afterEach(() => vi.unstubAllGlobals());
 
   it("start a provider's dashboard reads once the session answers, and each is taken once", async () => {
@@ -59,7 +64,7 @@ describe('the early reads (decision 033)', () => {
 
   it("never start the dashboard's reads for staff, a caller without their second factor, or a visitor", async () => {
     for (const session of [caller(['admin']), caller(['user'], true), null]) {
-      dropEarlyReads();
+      newPage();
       const asked = stubFetch(session);
       startEarlyReads('/dashboard');
       await settle();
@@ -85,6 +90,7 @@ describe('the early reads (decision 033)', () => {
     startEarlyReads('/dashboard');
     // The app's own ApiError, read from the response by the app's build (web/api.ts).
     await expect(takeEarlyRead(SESSION_READ)).rejects.toBeInstanceOf(ApiError);
+    newPage();
     startEarlyReads('/dashboard');
     await expect(takeEarlyRead(SESSION_READ)).rejects.toMatchObject({ status: 500, message: 'down' });
     // A server that cannot be reached: the network error api() gives.
@@ -94,10 +100,50 @@ describe('the early reads (decision 033)', () => {
         throw new TypeError('Failed to fetch');
       }),
     );
+    newPage();
     startEarlyReads('/dashboard');
     await expect(takeEarlyRead(SESSION_READ)).rejects.toMatchObject({ status: 0, code: 'network' });
+    newPage();
     startEarlyReads('/');
     dropEarlyReads();
     await settle();
+  });
+
+  it('never hand the app a read started after it asked for that path itself (the early file arrived late)', async () => {
+    // First, the app's code ran before the early file: its session query found nothing to take and
+    // asked the server itself.
+    const asked = stubFetch(null);
+    expect(takeEarlyRead(SESSION_READ)).toBeUndefined();
+    // Second, the early file runs: the session check is not started again, nor anything after it.
+    startEarlyReads('/auth');
+    await settle();
+    expect(asked).toEqual([]);
+    // Last, the refetch after signing in finds nothing either, so it asks the server (a read from
+    // before the sign-in would say signed out and send the new session back to /auth).
+    expect(takeEarlyRead(SESSION_READ)).toBeUndefined();
+  });
+
+  it('leave out a dashboard read the app asked for while the session was still on its way', async () => {
+    const asked = stubFetch(caller(['user']));
+    startEarlyReads('/dashboard');
+    expect(takeEarlyRead(APPLICATIONS_READ)).toBeUndefined();
+    await expect(takeEarlyRead(SESSION_READ)).resolves.toMatchObject({ roles: ['user'] });
+    await settle();
+    expect(asked).toEqual([SESSION_READ, PROFILE_READ]);
+    expect(takeEarlyRead(APPLICATIONS_READ)).toBeUndefined();
+    await expect(takeEarlyRead(PROFILE_READ)).resolves.toEqual({ path: PROFILE_READ });
+  });
+
+  it('start and hand over nothing once the app has left the first page', async () => {
+    const asked = stubFetch(caller(['user']));
+    startEarlyReads('/dashboard');
+    // The app navigates before the session has answered: its dashboard reads never start.
+    dropEarlyReads();
+    await settle();
+    await settle();
+    expect(asked).toEqual([SESSION_READ]);
+    expect(takeEarlyRead(SESSION_READ)).toBeUndefined();
+    startEarlyReads('/dashboard');
+    expect(asked).toEqual([SESSION_READ]);
   });
 });

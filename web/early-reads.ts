@@ -34,30 +34,44 @@ const firstPageReads: Record<string, { allow: PageAudience; reads: readonly stri
 /** Where the early build leaves its responses for the app's build. */
 const EARLY_READS = Symbol.for('credentialing.earlyReads');
 
-/** The responses started early and not taken yet, by path. */
-function earlyReads(): Map<string, Promise<Response>> {
-  const global = globalThis as { [EARLY_READS]?: Map<string, Promise<Response>> };
-  global[EARLY_READS] ??= new Map();
+/**
+ * What the two builds share, on `globalThis`: per path, the response started early, or null once
+ * the app has asked for that path (taken, or asked before any was started); `closed` once the app
+ * has left the first page. Either way a read started later is never used: it would be older than
+ * what the app holds by then (e.g. the signed-out session the page began with, taken by the
+ * refetch after signing in).
+ */
+interface EarlyReads {
+  reads: Map<string, Promise<Response> | null>;
+  closed: boolean;
+}
+
+function earlyReads(): EarlyReads {
+  const global = globalThis as { [EARLY_READS]?: EarlyReads };
+  global[EARLY_READS] ??= { reads: new Map(), closed: false };
   return global[EARLY_READS];
 }
 
 /**
  * Starts the session check and, once it answers, the first reads of the page at `pagePath` (a
- * `location.pathname`) when its guard will let the caller in. Called once, by web/early.ts.
+ * `location.pathname`) when its guard will let the caller in. Called once, by web/early.ts. A read
+ * the app has already asked for itself (the early file arrived after the app's code had run) is
+ * not started, nor is any once the app has left the first page.
  */
 export function startEarlyReads(pagePath: string): void {
-  const reads = earlyReads();
+  const state = earlyReads();
   const start = (path: string) => {
+    if (state.closed || state.reads.has(path)) return undefined;
     const read = fetch(path, apiRequestInit('GET'));
     // A read nobody takes (the app navigated first) must not end as an unhandled rejection; the
     // query that takes it still sees the failure.
     read.catch(() => {});
-    reads.set(path, read);
+    state.reads.set(path, read);
     return read;
   };
   const session = start(SESSION_READ);
   const page = firstPageReads[pagePath];
-  if (!page) return;
+  if (!session || !page) return;
   // Registered before the app can take the response, so this reads a copy before the app reads it.
   session
     .then(async (response) => {
@@ -75,16 +89,20 @@ export function startEarlyReads(pagePath: string): void {
  * every later one asks the server.
  */
 export function takeEarlyRead<T>(path: string): Promise<T> | undefined {
-  const reads = earlyReads();
-  const read = reads.get(path);
+  const state = earlyReads();
+  if (state.closed) return undefined;
+  const read = state.reads.get(path);
+  // Asked for now: a read of this path started from here on would be older than the app's.
+  state.reads.set(path, null);
   if (!read) return undefined;
-  reads.delete(path);
   return read.then(readApiResponse<T>, () => {
     throw networkError();
   });
 }
 
-/** Drops the early reads not taken (the app left the page they were for). */
+/** Drops the early reads not taken, and starts none from now on (the app left the page they were for). */
 export function dropEarlyReads(): void {
-  earlyReads().clear();
+  const state = earlyReads();
+  state.closed = true;
+  state.reads.clear();
 }
