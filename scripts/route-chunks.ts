@@ -111,42 +111,8 @@ export function routeChunks(
   keepOut: readonly string[] = [],
 ): { plugin: Plugin; groups: Rolldown.CodeSplittingGroup[] } {
   let root = '';
-  /** module id -> the modules it uses (barrels seen through). */
-  const uses = new Map<string, Set<string>>();
-  const entries: string[] = [];
+  /** Per route: its modules the entry does not load, and those of them the kept-out modules use too. */
   const sets = new Map<string, { own: Set<string>; shared: Set<string> }>();
-
-  const reachable = (from: readonly string[]) => {
-    const seen = new Set<string>();
-    const stack = [...from];
-    while (stack.length > 0) {
-      const id = stack.pop() as string;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      for (const used of uses.get(id) ?? []) stack.push(used);
-    }
-    return seen;
-  };
-  const resolveUnderRoot = (module: string) => {
-    const id = path.resolve(root, module);
-    if (!uses.has(id)) throw new Error(`route-chunks: ${module} is not in the build`);
-    return id;
-  };
-  const setsOf = (route: string) => {
-    let found = sets.get(route);
-    if (!found) {
-      const initial = reachable(entries);
-      const kept = reachable(keepOut.map(resolveUnderRoot));
-      const modules = routes[route] ?? [];
-      const all = [...reachable(modules.map(resolveUnderRoot))].filter((id) => !initial.has(id));
-      found = {
-        own: new Set(all.filter((id) => !kept.has(id))),
-        shared: new Set(all.filter((id) => kept.has(id))),
-      };
-      sets.set(route, found);
-    }
-    return found;
-  };
 
   const plugin: Plugin = {
     name: 'route-chunks',
@@ -154,24 +120,31 @@ export function routeChunks(
     configResolved(config) {
       root = config.root;
     },
+    /**
+     * Walks the graph from the entries, the kept-out modules and each route's modules, parsing
+     * only the modules it reaches: through a barrel it follows only the names imported, so the
+     * thousands of modules a package's index re-exports and nobody uses are never read.
+     */
     async buildEnd(error) {
-      if (error) return;
-      uses.clear();
       sets.clear();
-      entries.length = 0;
-      const ids = [...this.getModuleIds()];
-      const bodies = new Map<string, readonly Statement[]>();
-      const barrels = new Map<string, Barrel>();
-      for (const id of ids) {
-        const info = this.getModuleInfo(id);
-        if (!info) continue;
-        if (info.isEntry) entries.push(id);
-        if (info.code === null || !/\.[cm]?[jt]sx?$/.test(id.split('?')[0] ?? '')) continue;
-        const body = this.parse(info.code).body;
-        bodies.set(id, body);
-        const barrel = id.includes(`${path.sep}node_modules${path.sep}`) ? barrelOf(body) : undefined;
-        if (barrel) barrels.set(id, barrel);
-      }
+      if (error) return;
+      const bodies = new Map<string, readonly Statement[] | null>();
+      const bodyOf = (id: string) => {
+        if (!bodies.has(id)) {
+          const code = this.getModuleInfo(id)?.code;
+          const script = /\.[cm]?[jt]sx?$/.test(id.split('?')[0] ?? '');
+          bodies.set(id, code != null && script ? this.parse(code).body : null);
+        }
+        return bodies.get(id) ?? null;
+      };
+      const barrels = new Map<string, Barrel | undefined>();
+      const barrelAt = (id: string) => {
+        if (!barrels.has(id)) {
+          const body = id.includes(`${path.sep}node_modules${path.sep}`) ? bodyOf(id) : null;
+          barrels.set(id, body ? barrelOf(body) : undefined);
+        }
+        return barrels.get(id);
+      };
       const resolved = new Map<string, string | undefined>();
       const resolve = async (source: string, importer: string) => {
         const key = `${importer}\0${source}`;
@@ -184,7 +157,7 @@ export function routeChunks(
         name: string,
         seen = new Set<string>(),
       ): Promise<string[]> => {
-        const barrel = barrels.get(barrelId);
+        const barrel = barrelAt(barrelId);
         if (!barrel) return [barrelId];
         if (seen.has(`${barrelId}\0${name}`)) return [];
         seen.add(`${barrelId}\0${name}`);
@@ -197,26 +170,51 @@ export function routeChunks(
         }
         return found;
       };
-      for (const id of ids) {
-        const info = this.getModuleInfo(id);
-        const used = new Set(info?.importedIds ?? []);
-        const body = bodies.get(id);
-        if (body && !barrels.has(id) && info?.importedIds.some((imported) => barrels.has(imported))) {
-          const named = new Map<string, string[] | '*'>();
-          for (const { source, names } of importsOf(body)) {
-            const target = await resolve(source, id);
-            if (!target || !barrels.has(target)) continue;
-            const before = named.get(target) ?? [];
-            named.set(target, before === '*' || names === '*' ? '*' : [...before, ...names]);
-          }
-          for (const [target, names] of named) {
-            if (names === '*') continue;
-            used.delete(target);
-            for (const name of names)
-              for (const provider of await providers(target, name)) used.add(provider);
-          }
+      /** The modules `id` uses: its imports, with a barrel replaced by the modules of the names taken from it. */
+      const usesOf = async (id: string): Promise<Set<string>> => {
+        const importedIds = this.getModuleInfo(id)?.importedIds ?? [];
+        const used = new Set(importedIds);
+        const body = barrelAt(id) || !importedIds.some((imported) => barrelAt(imported)) ? null : bodyOf(id);
+        if (!body) return used;
+        const named = new Map<string, string[] | '*'>();
+        for (const { source, names } of importsOf(body)) {
+          const target = await resolve(source, id);
+          if (!target || !barrelAt(target)) continue;
+          const before = named.get(target) ?? [];
+          named.set(target, before === '*' || names === '*' ? '*' : [...before, ...names]);
         }
-        uses.set(id, used);
+        for (const [target, names] of named) {
+          if (names === '*') continue;
+          used.delete(target);
+          for (const name of names) for (const provider of await providers(target, name)) used.add(provider);
+        }
+        return used;
+      };
+      const reachable = async (from: readonly string[]) => {
+        const seen = new Set<string>();
+        const stack = [...from];
+        while (stack.length > 0) {
+          const id = stack.pop() as string;
+          if (seen.has(id)) continue;
+          seen.add(id);
+          stack.push(...(await usesOf(id)));
+        }
+        return seen;
+      };
+      const resolveUnderRoot = (module: string) => {
+        const id = path.resolve(root, module);
+        if (!this.getModuleInfo(id)) throw new Error(`route-chunks: ${module} is not in the build`);
+        return id;
+      };
+      const entries = [...this.getModuleIds()].filter((id) => this.getModuleInfo(id)?.isEntry);
+      const initial = await reachable(entries);
+      const kept = await reachable(keepOut.map(resolveUnderRoot));
+      for (const [route, modules] of Object.entries(routes)) {
+        const all = [...(await reachable(modules.map(resolveUnderRoot)))].filter((id) => !initial.has(id));
+        sets.set(route, {
+          own: new Set(all.filter((id) => !kept.has(id))),
+          shared: new Set(all.filter((id) => kept.has(id))),
+        });
       }
     },
   };
@@ -226,8 +224,8 @@ export function routeChunks(
     return [
       // What the route shares with the kept-out modules, captured first: Rolldown puts a captured
       // module's imports in its group too, and these modules' imports are shared as well.
-      { name: `${name}-shared`, test: (id: string) => setsOf(route).shared.has(id), priority: 1 },
-      { name, test: (id: string) => setsOf(route).own.has(id), priority: 0 },
+      { name: `${name}-shared`, test: (id: string) => sets.get(route)?.shared.has(id) ?? false, priority: 1 },
+      { name, test: (id: string) => sets.get(route)?.own.has(id) ?? false, priority: 0 },
     ];
   });
   return { plugin, groups };
