@@ -15,7 +15,10 @@
  *    postgres://postgres@127.0.0.1:5432/postgres), dropped afterwards; when that server cannot be
  *    reached, an embedded cluster in the bench's temporary folder (as a fresh clone has).
  * 3. One provider signs up, confirms through the mail the receiver caught, signs in and starts an
- *    application; Lighthouse sends that session cookie (extraHeaders) for /dashboard only.
+ *    application. For /dashboard only, Chromium's cookie jar holds that session cookie and the time
+ *    zone cookie the app sets in a browser (web/rendered-page.ts; the zone is this machine's,
+ *    Chromium's too), and Lighthouse keeps them (no storage reset: each run is a fresh Chromium
+ *    anyway), so the page is what a signed-in provider's browser gets.
  * 4. Interleaved: run k of the floor, '/', '/auth' and '/dashboard', then run k+1, BENCH_RUNS rounds
  *    (default 3; each run in a fresh Debian Chromium, CHROME_PATH or /usr/bin/chromium), so a change
  *    of the machine's load falls on every page alike. Each figure reported is the median of its runs
@@ -41,6 +44,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
+import { TIME_ZONE_COOKIE } from '../domain/rendered-page.ts';
 import { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from '../server/db/embedded-postgres.ts';
 import { HttpClient, linkFromOutbox, pollFor, signUpConfirmSignIn } from '../tests/http-client.ts';
 import { compiledServerArgs, createDatabaseOn } from './lib.ts';
@@ -128,12 +132,50 @@ async function startMailReceiver(dir: string): Promise<{ port: number; close(): 
   return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** One Lighthouse run of `url` in a fresh Chromium, reported as `page`. */
+/**
+ * Puts `cookies` (name -> value) in the cookie jar of the Chromium listening on `port`, for `url`'s
+ * origin, as a browser that signed in holds them (CDP `Storage.setCookies`).
+ */
+async function setCookies(port: number, url: string, cookies: Record<string, string>): Promise<void> {
+  const version = (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as {
+    webSocketDebuggerUrl: string;
+  };
+  const socket = new WebSocket(version.webSocketDebuggerUrl);
+  try {
+    await new Promise((resolve, reject) => {
+      socket.onopen = resolve;
+      socket.onerror = () => reject(new Error('cannot reach Chromium to set the cookies'));
+    });
+    const answer = new Promise<void>((resolve, reject) => {
+      socket.onmessage = (event) => {
+        const message = JSON.parse(String(event.data)) as { id?: number; error?: { message: string } };
+        if (message.id !== 1) return;
+        if (message.error) reject(new Error(`Storage.setCookies: ${message.error.message}`));
+        else resolve();
+      };
+    });
+    // A `__Secure-` cookie (the session's, in production) must say so; Chromium keeps Secure cookies
+    // for http://127.0.0.1, a secure context, as the server's browsers do over HTTPS.
+    const list = Object.entries(cookies).map(([name, value]) => ({
+      name,
+      value,
+      url,
+      path: '/',
+      secure: /^__(Secure|Host)-/.test(name),
+    }));
+    socket.send(JSON.stringify({ id: 1, method: 'Storage.setCookies', params: { cookies: list } }));
+    await answer;
+  } finally {
+    socket.close();
+  }
+}
+
+/** One Lighthouse run of `url` in a fresh Chromium holding `cookies`, reported as `page`. */
 async function measure(
   page: string,
   url: string,
   webDir: string,
-  headers: Record<string, string>,
+  cookies: Record<string, string>,
 ): Promise<PageResult> {
   const chrome = await chromeLauncher.launch({
     chromePath: CHROME_PATH,
@@ -149,12 +191,15 @@ async function measure(
     ],
   });
   try {
+    const signedIn = Object.keys(cookies).length > 0;
+    if (signedIn) await setCookies(chrome.port, url, cookies);
     const result = await lighthouse(url, {
       port: chrome.port,
       output: 'json',
       logLevel: 'error',
       onlyCategories: [...CATEGORIES],
-      extraHeaders: headers,
+      // A reset would clear the cookies; the fresh Chromium's cache is empty anyway.
+      disableStorageReset: signedIn,
     });
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
     const lhr = result.lhr;
@@ -206,10 +251,10 @@ async function measure(
  * `measure`, tried up to three times: on a loaded machine Chromium's trace sometimes misses its
  * navigation start (Lighthouse's NO_NAVSTART / NO_FCP), which says nothing about the page.
  */
-async function measureWithRetry(page: string, url: string, webDir: string, headers: Record<string, string>) {
+async function measureWithRetry(page: string, url: string, webDir: string, cookies: Record<string, string>) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await measure(page, url, webDir, headers);
+      return await measure(page, url, webDir, cookies);
     } catch (error) {
       if (attempt >= 3 || !/NO_NAVSTART|NO_FCP|NO_LCP/.test(String(error))) throw error;
       process.stdout.write('r');
@@ -391,18 +436,26 @@ async function main() {
     }
 
     // Fourth, Lighthouse, interleaved: run k of the floor and of every page, then run k+1.
-    const pages: { page: string; url: string; dir: string; headers: Record<string, string> }[] = [
-      { page: FLOOR, url: floor.url, dir: floorDir, headers: {} },
-      { page: '/', url: `${baseUrl}/`, dir: webDir, headers: {} },
-      { page: '/auth', url: `${baseUrl}/auth`, dir: webDir, headers: {} },
-      { page: '/dashboard', url: `${baseUrl}/dashboard`, dir: webDir, headers: { cookie: client.cookie } },
+    const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const signedIn = Object.fromEntries(
+      client.cookie
+        .split('; ')
+        .filter(Boolean)
+        .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+    );
+    signedIn[TIME_ZONE_COOKIE] = encodeURIComponent(browserZone);
+    const pages: { page: string; url: string; dir: string; cookies: Record<string, string> }[] = [
+      { page: FLOOR, url: floor.url, dir: floorDir, cookies: {} },
+      { page: '/', url: `${baseUrl}/`, dir: webDir, cookies: {} },
+      { page: '/auth', url: `${baseUrl}/auth`, dir: webDir, cookies: {} },
+      { page: '/dashboard', url: `${baseUrl}/dashboard`, dir: webDir, cookies: signedIn },
     ];
     const loadBefore = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     const runs = new Map<string, PageResult[]>(pages.map(({ page }) => [page, []]));
     for (let round = 1; round <= RUNS; round++) {
       process.stdout.write(`Round ${round} of ${RUNS}:`);
-      for (const { page, url, dir, headers } of pages) {
-        const result = await measureWithRetry(page, url, dir, headers);
+      for (const { page, url, dir, cookies } of pages) {
+        const result = await measureWithRetry(page, url, dir, cookies);
         runs.get(page)!.push(result);
         process.stdout.write(` ${page} ${result.scores.performance}`);
       }

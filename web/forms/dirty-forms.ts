@@ -31,9 +31,16 @@ export function markFormDirty(): () => void {
   };
 }
 
-/** Whether any form on the screen has unsaved changes (a guarded form: useUnsavedChangesGuard). */
+/**
+ * Whether any form on the screen has unsaved changes (a guarded form: useUnsavedChangesGuard). A page
+ * rendered on the server (web/render-page.tsx) has none, nor does the hydration of it.
+ */
 export function useHasUnsavedChanges(): boolean {
-  return useSyncExternalStore(subscribe, () => dirtyForms.size > 0);
+  return useSyncExternalStore(
+    subscribe,
+    () => dirtyForms.size > 0,
+    () => false,
+  );
 }
 
 /** Set when the app itself leaves the page (automatic logoff): no prompt may stop that. */
