@@ -57,6 +57,10 @@ test('a provider’s dashboard comes rendered with their data and hydrates clean
     expect(html).toContain(`Created ${today}`);
     expect(html).toContain('<title>Dashboard - Credentialing</title>');
     expect(html).not.toContain('Okafor');
+    // Until hydrated, the shell says its controls are unavailable.
+    const shell = /<div[^>]*mantine-AppShell-root[^>]*>/.exec(html)?.[0] ?? '';
+    expect(shell).toContain('role="group"');
+    expect(shell).toContain('aria-disabled="true"');
     expect(headers['cache-control']).toBe('no-store');
     expect(headers.vary).toMatch(/cookie/i);
     const benHtml = (await dashboardDocument(ben)).html;
@@ -79,6 +83,7 @@ test('a provider’s dashboard comes rendered with their data and hydrates clean
       await anaPage.getByRole('button', { name: 'Withdraw' }).click();
       await expect(anaPage.getByRole('dialog')).toBeVisible({ timeout: 500 });
     }).toPass({ timeout: 10_000 });
+    await expect(anaPage.locator('.mantine-AppShell-root')).not.toHaveAttribute('aria-disabled', 'true');
     await anaPage.keyboard.press('Escape');
     await expect(anaPage.getByRole('dialog')).toBeHidden();
     expect(reads.filter((path) => path === '/api/session')).toEqual([]);
