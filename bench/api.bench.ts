@@ -20,9 +20,6 @@
  * more rows (no goal) measure the first page while a writer bumps every list 10 and 500 times a
  * second: the cost when answers are read from the database again.
  *
- * One more row measures a provider's page load of /dashboard, which the server renders with their
- * data (decision 033) from the web build in BENCH_WEB_DIR, else one built into the bench's folder.
- *
  * Prints req/s, p50/p99 latency (ms), the ratio to bare Fastify and the server's CPU time per request,
  * with the core count and the load average before and after (other work on the machine skews it).
  * Goals, a verdict per row, exit code 1 when a goal row misses: issue 18, GET /api/me and GET
@@ -33,14 +30,13 @@
  * BENCH_CPU_PROF=<dir> starts the server with `node --cpu-prof --cpu-prof-dir=<dir>`: the profile is
  * written when the server exits at the end (summarise it with `tsx bench/cpu-profile-summary.ts <file>`).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { TIME_ZONE_COOKIE } from '../domain/rendered-page.ts';
 import { seedVolume } from '../scripts/seed-volume/seed-database.ts';
 import { freePort } from '../server/db/embedded-postgres.ts';
 import {
@@ -83,13 +79,6 @@ const SEED_READING_JOBS = ['credential-expiry', 'provider-reminders', 'exclusion
 interface Target {
   path: string;
   cookie?: string;
-  /** Other request headers (the page row's Accept-Encoding). */
-  headers?: Record<string, string>;
-}
-
-/** The headers of a target's request. */
-function targetHeaders(target: Target): Record<string, string> {
-  return { ...target.headers, ...(target.cookie ? { cookie: target.cookie } : {}) };
 }
 
 interface Case {
@@ -99,8 +88,8 @@ interface Case {
   pid: number;
   /** The goal this row is held to, if any. */
   goal?: Goal;
-  /** What an answer holds, e.g. '20 of 2,000 providers', from its body (read once before measuring). */
-  describe?: (body: string) => string;
+  /** What an answer holds, e.g. '20 of 2,000 providers', from its JSON body (read once before measuring). */
+  describe?: (body: unknown) => string;
   /**
    * Writes per second to a table every admin list reads, made while this row is measured (each a
    * statement that changes no row, which still bumps the lists' versions: list-cache.ts): how the
@@ -213,7 +202,9 @@ async function run(benchCase: Case, seconds: number): Promise<AutocannonResult> 
     duration: seconds,
     setupClient: (client) => {
       const target = benchCase.targets[next++ % benchCase.targets.length]!;
-      client.setRequests([{ method: 'GET', path: target.path, headers: targetHeaders(target) }]);
+      client.setRequests([
+        { method: 'GET', path: target.path, headers: target.cookie ? { cookie: target.cookie } : {} },
+      ]);
     },
   });
 }
@@ -227,16 +218,6 @@ async function main() {
   fs.mkdirSync(dataDir, { recursive: true });
   const children: ChildProcess[] = [];
   try {
-    // The web build the server sends (for the /dashboard page row): BENCH_WEB_DIR, else built here.
-    let webDir = process.env.BENCH_WEB_DIR ? path.resolve(process.env.BENCH_WEB_DIR) : '';
-    if (!webDir) {
-      webDir = path.join(dataDir, 'web');
-      process.stdout.write('Building the web app... ');
-      execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', webDir, '--emptyOutDir'], {
-        stdio: ['ignore', 'ignore', 'inherit'],
-      });
-      console.log('done.');
-    }
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
     const profileDir = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
@@ -256,7 +237,6 @@ async function main() {
           LOG_LEVEL: 'warn',
           AUTH_IP_RATE_LIMIT: 'false',
           AUTH_SECRET: randomBytes(32).toString('base64url'),
-          WEB_DIST_DIR: webDir,
           FIELD_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -347,8 +327,8 @@ async function main() {
     // 'Expiring' tab, each with its default filter.
     const adminCase = (name: string, urlPath: string, list: string, noun: string): Case => ({
       ...serverCase(name, [{ path: urlPath, cookie: admin.cookie }], ADMIN_GOAL),
-      describe: (text) => {
-        const page = JSON.parse(text) as Record<string, unknown> & { total: number; totalCapped: boolean };
+      describe: (body) => {
+        const page = body as Record<string, unknown> & { total: number; totalCapped: boolean };
         const items = page[list];
         if (!Array.isArray(items)) throw new Error(`${name}: the answer has no ${list} list`);
         return `${items.length} of ${page.total.toLocaleString('en-US')}${page.totalCapped ? '+' : ''} ${noun}`;
@@ -373,22 +353,6 @@ async function main() {
         providers.map(({ cookie }) => ({ path: '/api/applications', cookie })),
         PROVIDER_GOAL,
       ),
-      {
-        // A provider's page load of /dashboard, rendered by the server with their data (issue 35
-        // goal 3, decision 033): three reads through the API and a React render, brotli-compressed.
-        ...serverCase(
-          'GET /dashboard page (rendered, br)',
-          providers.map(({ cookie }) => ({
-            path: '/dashboard',
-            cookie: `${cookie}; ${TIME_ZONE_COOKIE}=UTC`,
-            headers: { accept: 'text/html', 'accept-encoding': 'br' },
-          })),
-        ),
-        describe: (html) => {
-          if (!html.includes('data-prerendered="/dashboard"')) throw new Error('/dashboard was not rendered');
-          return `${(Buffer.byteLength(html) / 1024).toFixed(0)} kB of HTML`;
-        },
-      },
       serverCase('GET .../sections/payors', own('/sections/payors')),
       serverCase('GET .../sections/personal-information', own('/sections/personal-information')),
       adminCase(
@@ -446,10 +410,12 @@ async function main() {
       let items = '';
       if (benchCase.describe) {
         const target = benchCase.targets[0]!;
-        const answer = await fetch(`${benchCase.url}${target.path}`, { headers: targetHeaders(target) });
+        const answer = await fetch(`${benchCase.url}${target.path}`, {
+          headers: target.cookie ? { cookie: target.cookie } : {},
+        });
         const text = await answer.text();
         if (answer.status !== 200) throw new Error(`${benchCase.name} answered ${answer.status}: ${text}`);
-        items = benchCase.describe(text);
+        items = benchCase.describe(JSON.parse(text));
       }
       const stopWrites = benchCase.writesPerSecond
         ? await startListWrites(database.url, benchCase.writesPerSecond)

@@ -15,10 +15,9 @@
  *    postgres://postgres@127.0.0.1:5432/postgres), dropped afterwards; when that server cannot be
  *    reached, an embedded cluster in the bench's temporary folder (as a fresh clone has).
  * 3. One provider signs up, confirms through the mail the receiver caught, signs in and starts an
- *    application. For /dashboard only, Chromium's cookie jar holds that session cookie and the time
- *    zone cookie the app sets in a browser (web/rendered-page.ts; the zone is this machine's,
- *    Chromium's too), and Lighthouse keeps them (no storage reset: each run is a fresh Chromium
- *    anyway), so the page is what a signed-in provider's browser gets.
+ *    application. For /dashboard only, Chromium's cookie jar holds that session cookie, and Lighthouse
+ *    keeps it (no storage reset: each run is a fresh Chromium anyway), as a signed-in browser holds
+ *    it: a cookie the app itself sets would replace a Cookie header given as an extra header.
  * 4. Interleaved: run k of the floor, '/', '/auth' and '/dashboard', then run k+1, BENCH_RUNS rounds
  *    (default 3; each run in a fresh Debian Chromium, CHROME_PATH or /usr/bin/chromium), so a change
  *    of the machine's load falls on every page alike. Each figure reported is the median of its runs
@@ -48,7 +47,6 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
-import { TIME_ZONE_COOKIE } from '../domain/rendered-page.ts';
 import { type EmbeddedDatabase, freePort, startEmbeddedPostgres } from '../server/db/embedded-postgres.ts';
 import { HttpClient, linkFromOutbox, pollFor, signUpConfirmSignIn } from '../tests/http-client.ts';
 import { compiledServerArgs, createDatabaseOn } from './lib.ts';
@@ -443,14 +441,12 @@ async function main() {
     }
 
     // Fourth, Lighthouse, interleaved: run k of the floor and of every page, then run k+1.
-    const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     const signedIn = Object.fromEntries(
       client.cookie
         .split('; ')
         .filter(Boolean)
         .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
     );
-    signedIn[TIME_ZONE_COOKIE] = encodeURIComponent(browserZone);
     const pages: { page: string; url: string; dir: string; cookies: Record<string, string> }[] = [
       { page: FLOOR, url: floor.url, dir: floorDir, cookies: {} },
       { page: '/', url: `${baseUrl}/`, dir: webDir, cookies: {} },

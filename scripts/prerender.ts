@@ -22,22 +22,11 @@ import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import postcss, { type AtRule, type Rule } from 'postcss';
 import { build, type Plugin, type ResolvedConfig, type UserConfig } from 'vite';
-import {
-  RENDERED_PAGE_SLOTS,
-  renderedPageTemplateFile,
-  SERVER_RENDER_DIR,
-  SERVER_RENDERER_FILE,
-} from '../domain/rendered-page.ts';
 
 /** What web/prerender.tsx exports (built for Node, so imported untyped). */
 interface PrerenderModule {
   PRERENDERED_PATHS: readonly string[];
   prerenderPage(path: string): Promise<{ html: string; title: string }>;
-}
-
-/** What web/render-page.tsx exports that the build uses: the pages the server renders. */
-interface RenderPageModule {
-  SIGNED_IN_PAGE_READS: Record<string, readonly string[]>;
 }
 
 /** Where the server finds a prerendered page, relative to the build (server/app.ts reads the same). */
@@ -178,31 +167,6 @@ export function pageDocument(
 }
 
 /**
- * The template of a page the server renders per page load (web/render-page.tsx): the route's shell
- * (`shell`, from `shellDocument`) with the slots server/pages/signed-in-page.ts fills (the title,
- * `#root`'s HTML marked for hydration, the query cache after it). Its first paint is that HTML, so
- * nothing may hold it back: `css`, the whole of the stylesheets the shell links or preloads, is
- * inline instead (the links would each be a request before the first paint, and the browser would
- * meanwhile have the scripts too); and the early entry is left out: the page comes with its reads.
- */
-export function renderedPageTemplate(shell: string, pagePath: string, css: string): string {
-  let document = shell.replace(/<title>[^<]*<\/title>/, `<title>${RENDERED_PAGE_SLOTS.title}</title>`);
-  document = document.replace(/\s*<script[^>]*data-early-entry[^>]*><\/script>/g, '');
-  // index.html's comments (about its loading text, which this page has not) are left out too.
-  document = document.replace(/\s*<!--(?!rendered-page-)[\s\S]*?-->/g, '');
-  document = document.replace(/\s*<link rel="(?:stylesheet|preload" as="style)"[^>]*>/g, '');
-  const style = `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>\n</head>`;
-  document = document.replace('</head>', () => style);
-  const root = /<div id="root">[\s\S]*?<\/div><\/div>|<div id="root"><\/div>/;
-  if (!root.test(document)) throw new Error('index.html has no <div id="root">');
-  return document.replace(
-    root,
-    () =>
-      `<div id="root" data-prerendered="${pagePath}">${RENDERED_PAGE_SLOTS.html}</div>${RENDERED_PAGE_SLOTS.state}`,
-  );
-}
-
-/**
  * The Vite plugin. `ssrConfig` is the part of the app's config the Node build shares (its `define`s),
  * so both builds render the same.
  */
@@ -235,10 +199,8 @@ export function prerenderPublicPages(
       const outDir = path.resolve(config.root, config.build.outDir);
       const templateFile = path.join(outDir, 'index.html');
       if (!fs.existsSync(templateFile)) return;
-      // First, the renderers for Node: web/prerender.tsx (the public pages, now) and
-      // web/render-page.tsx (the signed-in pages, per page load by the server). Everything they
-      // import is bundled in, so the server loads them from any build directory.
-      const ssrDir = path.join(outDir, SERVER_RENDER_DIR);
+      // First, web/prerender.tsx for Node, beside node_modules so its imports resolve there.
+      const ssrDir = fs.mkdtempSync(path.join(config.root, '..', 'node_modules', '.prerender-'));
       try {
         await build({
           configFile: false,
@@ -247,25 +209,17 @@ export function prerenderPublicPages(
           logLevel: 'warn',
           define: ssrConfig.define,
           plugins: [react()],
-          publicDir: false,
-          ssr: { noExternal: true, target: 'node' },
           build: {
-            ssr: true,
+            ssr: 'prerender.tsx',
             outDir: ssrDir,
             emptyOutDir: true,
             sourcemap: false,
-            rolldownOptions: {
-              input: { prerender: 'prerender.tsx', 'render-page': 'render-page.tsx' },
-              output: { entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
-            },
+            rolldownOptions: { output: { entryFileNames: 'prerender.mjs' } },
           },
         });
         const module = (await import(
           pathToFileURL(path.join(ssrDir, 'prerender.mjs')).href
         )) as PrerenderModule;
-        const renderPage = (await import(
-          pathToFileURL(path.join(ssrDir, SERVER_RENDERER_FILE)).href
-        )) as RenderPageModule;
         // Second, the stylesheets index.html links (whole) and every other one (filtered per page).
         const template = fs.readFileSync(templateFile, 'utf8');
         const linked = [...template.matchAll(/<link rel="stylesheet"[^>]*href="\/?([^"]+)"/g)].map(
@@ -291,21 +245,10 @@ export function prerenderPublicPages(
         }
         for (const [route, files] of shellFiles) {
           if (module.PRERENDERED_PATHS.includes(route)) continue;
-          const shell = shellDocument(template, files);
-          writeWithCopies(path.join(outDir, prerenderedFileName(route)), shell);
-          if (route in renderPage.SIGNED_IN_PAGE_READS) {
-            const css = [linkedCss, ...files.styles.filter((file) => !linked.includes(file)).map(read)];
-            const page = renderedPageTemplate(shell, route, css.join('\n'));
-            fs.writeFileSync(path.join(outDir, renderedPageTemplateFile(route)), page);
-          }
-        }
-        for (const route of Object.keys(renderPage.SIGNED_IN_PAGE_READS)) {
-          if (!shellFiles.has(route))
-            throw new Error(`prerender: the rendered page ${route} has no route shell`);
+          writeWithCopies(path.join(outDir, prerenderedFileName(route)), shellDocument(template, files));
         }
       } finally {
-        // Only the server's renderer stays (with the chunks it imports).
-        fs.rmSync(path.join(ssrDir, 'prerender.mjs'), { force: true });
+        fs.rmSync(ssrDir, { recursive: true, force: true });
       }
     },
   };

@@ -17,7 +17,6 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { SERVER_RENDER_DIR } from '../domain/rendered-page.ts';
 import type { AppDeps, AppInstance, RegisteredRoute } from './app-types.ts';
 import { applicationRoutes } from './applications/applications.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
@@ -27,7 +26,6 @@ import { errorHandler, frameworkErrorHandler } from './http/error-handler.ts';
 import { isApiRequest, requestPath } from './http/request-route.ts';
 import { systemRoutes } from './http/system.routes.ts';
 import { rejectUnstorableText } from './http/unstorable-text.ts';
-import { loadSignedInPages, sendRenderedPage } from './pages/signed-in-page.ts';
 import { defaultWebDistDir } from './paths.ts';
 import { evidenceRoutes } from './review/evidence.routes.ts';
 import { integrationRoutes } from './review/integration.routes.ts';
@@ -186,12 +184,10 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
   // A page load of `/` or `/auth` without a query gets the page as the build prerendered it (its
   // first paint needs no script); any other, the app's index.html, which renders in the browser.
   const prerendered = spa ? prerenderedPages(webDistDir) : new Map<string, string>();
-  // A provider's page load of `/dashboard` gets the page rendered with their data (decision 033).
-  const signedInPages = spa ? await loadSignedInPages(webDistDir) : null;
   // Unknown /api paths, and any method but GET and HEAD on an unknown path (`POST /%41PI/x`,
   // `PUT /whatever`, issue 28 item 6): JSON 404, never the SPA. Only a browser's page load, a GET
   // or HEAD, is the web app's to answer.
-  app.setNotFoundHandler(async (request, reply) => {
+  app.setNotFoundHandler((request, reply) => {
     const path = requestPath(request);
     const pageLoad = request.method === 'GET' || request.method === 'HEAD';
     if (path.startsWith('/api/') || !spa || !pageLoad) {
@@ -199,10 +195,6 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
         .status(404)
         .header('cache-control', 'no-store')
         .send({ code: 'not_found', message: `No route for ${request.method} ${path.slice(0, 200)}` });
-    }
-    if (request.method === 'GET' && !request.url.includes('?') && signedInPages?.paths.has(path)) {
-      const document = await signedInPages.render(app as unknown as AppInstance, request, path);
-      if (document) return sendRenderedPage(request, reply, document);
     }
     // The SPA handles its own routes, including its 404 page.
     const page = (!request.url.includes('?') && prerendered.get(path)) || 'index.html';
@@ -215,7 +207,7 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
       // `/` is answered by the not-found handler above (the prerendered page, else index.html), and
       // the prerendered pages only at their own paths, never as files.
       index: false,
-      globIgnore: ['prerendered/**', `${SERVER_RENDER_DIR}/**`],
+      globIgnore: ['prerendered/**'],
       // The build writes a .br and a .gz beside every text asset (vite.config.ts); the one the
       // browser accepts is sent, with Vary: Accept-Encoding.
       preCompressed: true,

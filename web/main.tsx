@@ -1,5 +1,4 @@
 import './styles/first-paint.css';
-import { hydrate } from '@tanstack/react-query';
 import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
@@ -9,15 +8,9 @@ import { TWO_FACTOR_SETUP_PATH } from './app/paths.ts';
 import { meQueryKey, sessionQuery } from './app/session.ts';
 import { AppRoot, createQueryClient } from './app-root.tsx';
 import { dropEarlyReads } from './early-reads.ts';
-import { rememberTimeZone, takeRenderedQueryState } from './rendered-page.ts';
 import { createAppRouter, preloadCurrentPage } from './router.tsx';
 
-// The server renders /dashboard with the provider's data (web/render-page.tsx, decision 033), with
-// dates in the zone the browser reports here; the query cache it rendered with comes with the page.
-rememberTimeZone();
 const queryClient = createQueryClient();
-const renderedState = takeRenderedQueryState();
-if (renderedState) hydrate(queryClient, renderedState);
 const router = createAppRouter();
 
 // An administrator without a second factor (issue 16): any API call answering two_factor_required
@@ -46,9 +39,9 @@ const app = (
   </AppRoot>
 );
 // The first render is a transition, so React renders (or hydrates) in slices and yields to the
-// browser between them instead of one long task (decision 016). A page the build prerendered or the
-// server rendered (decision 033) is hydrated: its HTML stays and becomes interactive. Any other URL,
-// or the same path with a query the HTML did not render (`/auth?tab=sign-up`), is rendered afresh.
+// browser between them instead of one long task (decision 016). A page the build prerendered
+// (decision 033) is hydrated: its HTML stays and becomes interactive. Any other URL, or the same
+// path with a query the prerendered HTML did not render (`/auth?tab=sign-up`), is rendered afresh.
 if (container.dataset.prerendered === `${window.location.pathname}${window.location.search}`) {
   startTransition(() => {
     hydrateRoot(container, app);

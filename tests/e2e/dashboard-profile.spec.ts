@@ -5,7 +5,6 @@
  * server/auth/session.routes.test.ts; here the browser gets those answers through `page.route`.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { TIME_ZONE_COOKIE } from '../../domain/rendered-page.ts';
 import { signIn, signUpAndConfirm, uniqueEmail } from './helpers.ts';
 
 const PROFILE_ERROR = 'Failed to load profile information';
@@ -45,9 +44,6 @@ test('the profile error shows on a failed load, not for a missing profile', asyn
       json: { code: 'internal', message: 'Something went wrong on our side. Please try again in a moment.' },
     }),
   );
-  // The page then comes as the app's own, which reads the profile in the browser: a page the server
-  // renders comes with the profile (and, when the server cannot read it, is not rendered there).
-  await page.context().clearCookies({ name: TIME_ZONE_COOKIE });
   await page.reload();
   const toast = page.getByRole('alert').filter({ hasText: PROFILE_ERROR });
   await expect(toast).toBeVisible();

@@ -15,7 +15,6 @@ import { lazy, Suspense, useDeferredValue } from 'react';
 import { Link, Outlet, useMatches, useParams } from 'react-router';
 import { isStaff } from '../../domain/roles.ts';
 import type { SectionKey } from '../../domain/sections/registry.ts';
-import { useHydrated } from '../app/hydration.ts';
 import { PRODUCT_NAME } from '../app/page-titles.ts';
 import { ACCOUNT_PATH, homePathOf } from '../app/paths.ts';
 import { type Me, useSession } from '../app/session.ts';
@@ -95,14 +94,9 @@ function SignedInShell({ me }: { me: Me }) {
   const navigator =
     sectionKey && applicationId && !isStaff(me.roles) ? { sectionKey, applicationId } : undefined;
   const [opened, { toggle, close }] = useDisclosure(false);
-  // A page the server rendered (/dashboard, decision 033) shows before its script has run, and its
-  // buttons do nothing until React has hydrated it: until then the shell is a group that says its
-  // controls are unavailable (assistive technology announces it; automated clients wait).
-  const hydrated = useHydrated();
 
   return (
     <AppShell
-      {...(hydrated ? {} : { role: 'group', 'aria-disabled': true })}
       header={{ height: HEADER_HEIGHT }}
       navbar={navigator ? { width: NAVBAR_WIDTH, breakpoint: 'sm', collapsed: { mobile: true } } : undefined}
       padding={0}

@@ -33,7 +33,7 @@ export function markFormDirty(): () => void {
 
 /**
  * Whether any form on the screen has unsaved changes (a guarded form: useUnsavedChangesGuard). A page
- * rendered on the server (web/render-page.tsx) has none, nor does the hydration of it.
+ * rendered outside the browser (prerendering, decision 033) has none, nor does its hydration.
  */
 export function useHasUnsavedChanges(): boolean {
   return useSyncExternalStore(
