@@ -5,6 +5,7 @@
  * And /robots.txt is the shipped robots file (web/public/robots.txt), not the web app's page.
  */
 import { expect, type Page, test } from '@playwright/test';
+import { newProviderWithApplication } from './helpers.ts';
 
 /** Every console error and warning and every uncaught page error, as readable lines. */
 function consoleProblems(page: Page): string[] {
@@ -47,5 +48,25 @@ test('signed out, /, both /auth tabs and /robots.txt log no error or warning', a
   expect(text).not.toContain('<html');
   await page.waitForLoadState('networkidle');
 
+  expect(problems).toEqual([]);
+});
+
+/**
+ * Signing out from the dashboard leaves the console clean too: the dashboard's reads are not made
+ * again, signed out, while it is still on screen (they once were, answering 401 twice).
+ */
+test('a provider who signs out from the dashboard logs no error or warning', async ({ page }) => {
+  await newProviderWithApplication(page, 'Sol', 'Marquez');
+  const problems = consoleProblems(page);
+  const readsAfterSignOut: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith('/api/') && pathname !== '/api/session') readsAfterSignOut.push(pathname);
+  });
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByRole('form', { name: 'Sign in' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(readsAfterSignOut.filter((path) => path !== '/api/auth/sign-out')).toEqual([]);
   expect(problems).toEqual([]);
 });

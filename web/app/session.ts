@@ -3,7 +3,14 @@
  * signed out (a 200, so a visitor's check leaves no failed request in the browser console).
  * The session itself is an HttpOnly cookie the browser sends; no token is kept in browser storage.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  type Query,
+  type QueryClient,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { meResponseSchema, SessionResponse } from '../../domain/api/session.ts';
 import { api } from '../api.ts';
@@ -41,13 +48,37 @@ export function usePrerenderedPageSession(): SessionResponse | undefined {
   return hydrated ? data : undefined;
 }
 
+/**
+ * POST /api/auth/sign-out, then: the session is null at once (the guards send the page to /auth), and
+ * every other query (the signed-out caller's data, PHI) leaves the cache as soon as nothing shows it.
+ * A query still shown is not removed while its page is on screen: its observer would make it again,
+ * empty, and read it signed out (a 401 for each of the dashboard's reads, once).
+ */
 export function useSignOut() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api<unknown>('POST', '/api/auth/sign-out', {}),
     onSuccess: () => {
       queryClient.setQueryData(meQueryKey, null);
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'me' });
+      removeOnceUnobserved(queryClient, (query) => query.queryKey[0] !== 'me');
     },
   });
+}
+
+/** Removes the queries matching `predicate` now, or those still observed once their last observer leaves. */
+export function removeOnceUnobserved(queryClient: QueryClient, predicate: (query: Query) => boolean): void {
+  const cache = queryClient.getQueryCache();
+  const pending = new Set(cache.findAll({ predicate }));
+  const removeUnobserved = () => {
+    for (const query of pending) {
+      if (query.getObserversCount() > 0) continue;
+      cache.remove(query);
+      pending.delete(query);
+    }
+    if (pending.size === 0) unsubscribe();
+  };
+  const unsubscribe = cache.subscribe((event) => {
+    if (event.type === 'observerRemoved') removeUnobserved();
+  });
+  removeUnobserved();
 }
