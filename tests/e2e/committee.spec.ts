@@ -18,6 +18,7 @@ import {
   completionReceiverForSpec,
   expectNoAxeViolations,
   signInAsNewStaff,
+  toast,
   verifyEveryItemThroughApi,
 } from './helpers.ts';
 
@@ -86,7 +87,7 @@ test('a file that is not clean is denied at a meeting; the provider reads the le
   await form.getByRole('checkbox', { name: /Cal Member/ }).check();
   await expectNoAxeViolations(director);
   await form.getByRole('button', { name: 'Create Meeting' }).click();
-  await expect(director.getByText('Meeting created')).toBeVisible();
+  await expect(toast(director, 'Meeting created')).toBeVisible();
   await expect(form).toHaveCount(0);
   await expect(director).toHaveURL(/\/admin\/meetings\/[0-9a-f-]{36}$/);
 
@@ -94,7 +95,7 @@ test('a file that is not clean is denied at a meeting; the provider reads the le
   await director.getByRole('combobox', { name: 'File ready for the committee' }).click();
   await director.getByRole('option', { name: /^Paz Ortega/ }).click();
   await director.getByRole('button', { name: 'Add File' }).click();
-  await expect(director.getByText('File added to the agenda')).toBeVisible();
+  await expect(toast(director, 'File added to the agenda')).toBeVisible();
   const row = director.getByRole('row').filter({ hasText: 'Paz Ortega' });
   await expect(row).toContainText(`Yes to: ${disclosureQuestions[0]!.text}`);
   await expectNoAxeViolations(director);
@@ -128,7 +129,7 @@ test('a file that is not clean is denied at a meeting; the provider reads the le
   await decision.getByLabel('For').fill('2');
   await expectNoAxeViolations(director);
   await decision.getByRole('button', { name: 'Record Decision' }).click();
-  await expect(director.getByText('Decision recorded')).toBeVisible();
+  await expect(toast(director, 'Decision recorded')).toBeVisible();
   await expect(row).toContainText('Deny');
   await expect(row).toContainText('For 2 · Against 0 · Abstained 0');
 
@@ -138,7 +139,7 @@ test('a file that is not clean is denied at a meeting; the provider reads the le
     .getByRole('dialog', { name: 'Close Meeting' })
     .getByRole('button', { name: 'Close Meeting' })
     .click();
-  await expect(director.getByText('Meeting closed')).toBeVisible();
+  await expect(toast(director, 'Meeting closed')).toBeVisible();
   await expect(director.getByRole('button', { name: /^Record Decision/ })).toHaveCount(0);
   const download = director.waitForEvent('download');
   await director.getByRole('link', { name: 'Download Minutes (PDF)' }).click();
@@ -167,7 +168,7 @@ test('a file that is not clean is denied at a meeting; the provider reads the le
   await appealDialog.getByLabel('Statement').fill(STATEMENT);
   await expectNoAxeViolations(provider);
   await appealDialog.getByRole('button', { name: 'Request Appeal' }).click();
-  await expect(provider.getByText('Appeal Requested')).toBeVisible();
+  await expect(toast(provider, 'Appeal Requested')).toBeVisible();
   await expect(provider.getByText(/^Appeal requested on /)).toBeVisible();
   await expect(provider.getByRole('button', { name: 'Request Appeal' })).toHaveCount(0);
 
@@ -200,7 +201,7 @@ test('a file that is not clean is denied at a meeting; the provider reads the le
     .getByLabel('Discussion Summary')
     .fill('The statement does not show the terms were met.');
   await appealDecision.getByRole('button', { name: 'Record Decision' }).click();
-  await expect(director.getByText('Decision recorded')).toBeVisible();
+  await expect(toast(director, 'Decision recorded')).toBeVisible();
 
   // Final: the provider reads the outcome and its letter; no second appeal.
   await provider.reload();
@@ -253,7 +254,7 @@ test('a specialist sends a clean file for decision, the medical director approve
     .getByRole('dialog', { name: 'Approve Clean File' })
     .getByRole('button', { name: 'Approve' })
     .click();
-  await expect(director.getByText('File approved')).toBeVisible();
+  await expect(toast(director, 'File approved')).toBeVisible();
   await expect(row).toHaveCount(0);
 
   await provider.goto('/dashboard');

@@ -16,6 +16,7 @@ import {
   e2eSql,
   signInAsNewAdmin,
   signInAsNewStaff,
+  toast,
 } from './helpers.ts';
 
 completionReceiverForSpec();
@@ -74,7 +75,7 @@ test('an early recredentialing opened by an administrator and withdrawn by the p
   const withdraw = provider.getByRole('dialog', { name: 'Withdraw this application?' });
   await expect(withdraw).toContainText('Your credential is not affected.');
   await withdraw.getByRole('button', { name: 'Withdraw' }).click();
-  await expect(provider.getByText('Application Withdrawn')).toBeVisible();
+  await expect(toast(provider, 'Application Withdrawn')).toBeVisible();
   await provider.reload();
   await expect(pair).toContainText(credentialed);
   await expect(pair).toContainText('Withdrawn');

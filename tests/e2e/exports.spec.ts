@@ -17,6 +17,7 @@ import {
   expectNoAxeViolations,
   signInAsNewAdmin,
   signInAsNewStaff,
+  toast,
 } from './helpers.ts';
 
 completionReceiverForSpec();
@@ -183,7 +184,7 @@ test("an administrator registers an 'API Client', whose token reads the roster, 
     .getByRole('dialog', { name: 'Revoke API Client' })
     .getByRole('button', { name: 'Revoke' })
     .click();
-  await expect(page.getByText('API client revoked')).toBeVisible();
+  await expect(toast(page, 'API client revoked')).toBeVisible();
   await expect(row).toContainText('Revoked');
   expect((await roster()).status()).toBe(401);
 });

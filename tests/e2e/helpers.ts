@@ -4,7 +4,7 @@
  * the key the page shows, as an authenticator app would.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import { evidenceRequiredMessage } from '../../domain/review/verification-checklist.ts';
 import { WebhookReceiver } from '../../server/notifications/testing/webhook-receiver.ts';
@@ -30,6 +30,16 @@ export async function expectNoAxeViolations(page: Page) {
     (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
   );
   expect(summary).toEqual([]);
+}
+
+/**
+ * The toast titled `title` (spec §8: every message is a toast with a title and a description).
+ * Scoped to alerts and matched whole: a bare `getByText('Appeal Requested')` also matches the page's
+ * own "Appeal requested on …" once the refetch lands beside the toast, a strict-mode failure that
+ * depends on timing.
+ */
+export function toast(page: Page, title: string): Locator {
+  return page.getByRole('alert').filter({ has: page.getByText(title, { exact: true }) });
 }
 
 export function uniqueEmail(prefix: string): string {

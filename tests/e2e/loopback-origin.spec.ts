@@ -3,7 +3,7 @@
  * failed every sign-up with 403 "Invalid origin" (APP_URL says localhost). Locally both spellings work.
  */
 import { expect, test } from '@playwright/test';
-import { STRONG_PASSWORD, uniqueEmail } from './helpers.ts';
+import { STRONG_PASSWORD, toast, uniqueEmail } from './helpers.ts';
 
 test('a provider signs up and signs in on http://127.0.0.1 although APP_URL says localhost', async ({
   page,
@@ -42,5 +42,5 @@ test('a provider signs up and signs in on http://127.0.0.1 although APP_URL says
   await signIn.getByRole('textbox', { name: 'Password', exact: true }).fill(STRONG_PASSWORD);
   await signIn.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(`${loopback}/dashboard`);
-  await expect(page.getByText('Welcome back!')).toBeVisible();
+  await expect(toast(page, 'Welcome back!')).toBeVisible();
 });

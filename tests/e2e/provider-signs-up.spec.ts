@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectNoAxeViolations, signIn, signUpAndConfirm, uniqueEmail } from './helpers.ts';
+import { expectNoAxeViolations, signIn, signUpAndConfirm, toast, uniqueEmail } from './helpers.ts';
 
 test('a provider signs up, confirms by mail, starts an application and signs out', async ({ page }) => {
   // The landing page, with its four ways in.
@@ -28,7 +28,7 @@ test('a provider signs up, confirms by mail, starts an application and signs out
   await signUp.getByRole('textbox', { name: 'Password', exact: true }).fill('password');
   await signUp.getByRole('button', { name: 'Create Account' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Use at least 12 characters.' })).toBeVisible();
-  await expect(page.getByText('Registration Failed')).toBeVisible();
+  await expect(toast(page, 'Registration Failed')).toBeVisible();
 
   // Sign up for real and confirm through the saved mail.
   const email = uniqueEmail('maya');

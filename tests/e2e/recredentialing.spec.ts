@@ -17,6 +17,7 @@ import {
   PDF_BYTES,
   signInAsNewAdmin,
   signInAsNewStaff,
+  toast,
 } from './helpers.ts';
 
 completionReceiverForSpec();
@@ -79,7 +80,7 @@ test("'Start Recredentialing' on an approved application gives a complete draft 
   await expect(
     provider.getByText(/^Copied 15 sections and 1 document from your application of /),
   ).toBeVisible();
-  await expect(provider.getByText('Documents Not Copied')).toBeVisible();
+  await expect(toast(provider, 'Documents Not Copied')).toBeVisible();
   await expect(
     provider.getByText(
       'This file could not be copied from your previous application: board-letter.pdf. Upload it again in Documents.',

@@ -22,6 +22,7 @@ import {
   signInAsNewStaff,
   signUpAndConfirm,
   startAndFillApplication,
+  toast,
   uniqueEmail,
 } from './helpers.ts';
 import { e2ePorts } from './ports.ts';
@@ -232,7 +233,7 @@ test("'Send for Decision' is refused while a checklist item is pending, and the 
   await expect(claims.getByText(npdbRule)).toBeVisible();
   await claims.getByRole('button', { name: /^Verify / }).click();
   await claims.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText('Checklist Not Updated')).toBeVisible();
+  await expect(toast(page, 'Checklist Not Updated')).toBeVisible();
   await expect(claims.getByText('Pending', { exact: true })).toBeVisible();
   await claims.getByRole('button', { name: 'Cancel' }).click();
   await attachNpdbResult(page);
@@ -399,7 +400,7 @@ test("from completion to approval: queue, Start Review, a request on Professiona
     .getByRole('dialog', { name: 'Approve Clean File' })
     .getByRole('button', { name: 'Approve' })
     .click();
-  await expect(director.getByText('File approved')).toBeVisible();
+  await expect(toast(director, 'File approved')).toBeVisible();
   await expect(cleanFile).toHaveCount(0);
 
   await page.reload();

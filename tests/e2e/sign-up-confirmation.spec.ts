@@ -5,7 +5,7 @@
  * screen with 'Email confirmed'; a broken link lands there with a plain message.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { expectNoAxeViolations, STRONG_PASSWORD, signIn, uniqueEmail } from './helpers.ts';
+import { expectNoAxeViolations, STRONG_PASSWORD, signIn, toast, uniqueEmail } from './helpers.ts';
 
 /** The confirmation links mailed to `email`, newest first, read from the development mailbox. */
 async function confirmationLinks(page: Page, email: string, atLeast: number): Promise<string[]> {
@@ -55,12 +55,12 @@ test('an invalid email is a plain message on the field, and a stale failure toas
   await email.fill(uniqueEmail('priya'));
   await form.getByRole('textbox', { name: 'Password', exact: true }).fill('password');
   await form.getByRole('button', { name: 'Create Account' }).click();
-  await expect(page.getByText('Registration Failed')).toBeVisible();
+  await expect(toast(page, 'Registration Failed')).toBeVisible();
   await form.getByRole('textbox', { name: 'Password', exact: true }).fill(STRONG_PASSWORD);
   await form.getByRole('button', { name: 'Create Account' }).click();
-  await expect(page.getByText('Registration Successful')).toBeVisible();
+  await expect(toast(page, 'Registration Successful')).toBeVisible();
   // Counted at once, not retried: the failure toast would close by itself after 8 s anyway.
-  expect(await page.getByText('Registration Failed').count()).toBe(0);
+  expect(await toast(page, 'Registration Failed').count()).toBe(0);
 });
 
 test('every confirmation link lands on the sign-in screen with Email confirmed', async ({ page }) => {
