@@ -441,17 +441,12 @@ async function main() {
     }
 
     // Fourth, Lighthouse, interleaved: run k of the floor and of every page, then run k+1.
-    const signedIn = Object.fromEntries(
-      client.cookie
-        .split('; ')
-        .filter(Boolean)
-        .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
-    );
+    const sessionCookies = Object.fromEntries(client.cookies());
     const pages: { page: string; url: string; dir: string; cookies: Record<string, string> }[] = [
       { page: FLOOR, url: floor.url, dir: floorDir, cookies: {} },
       { page: '/', url: `${baseUrl}/`, dir: webDir, cookies: {} },
       { page: '/auth', url: `${baseUrl}/auth`, dir: webDir, cookies: {} },
-      { page: '/dashboard', url: `${baseUrl}/dashboard`, dir: webDir, cookies: signedIn },
+      { page: '/dashboard', url: `${baseUrl}/dashboard`, dir: webDir, cookies: sessionCookies },
     ];
     const loadBefore = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     const runs = new Map<string, PageResult[]>(pages.map(({ page }) => [page, []]));

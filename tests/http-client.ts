@@ -86,11 +86,15 @@ export class HttpClient {
     return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
   }
 
+  /** The cookies held now, name -> value (e.g. to put them in a browser's cookie jar). */
+  cookies(): Map<string, string> {
+    return new Map((this.cookie ? this.cookie.split('; ') : []).map(splitPair));
+  }
+
   /** Merge `Set-Cookie` headers into `cookie` (attributes other than a zero Max-Age are ignored). */
   private keepCookies(setCookies: string[]): void {
     if (setCookies.length === 0) return;
-    const jar = new Map<string, string>();
-    for (const pair of this.cookie ? this.cookie.split('; ') : []) jar.set(...splitPair(pair));
+    const jar = this.cookies();
     for (const setCookie of setCookies) {
       const [name, value] = splitPair(setCookie.split(';')[0]!);
       if (value === '' || /;\s*max-age=0\s*(;|$)/i.test(setCookie)) jar.delete(name);

@@ -7,15 +7,12 @@
 /** A calendar date without a time, as the API sends license expirations and end dates. */
 const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** 'Nov 23, 2026' in the runtime's zone (the browser's). */
-const localDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
-/** 'Nov 23, 2026' in UTC, for calendar dates (read as UTC midnight). */
-const calendarDate = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
+/** 'Nov 23, 2026'. */
+const DATE_PARTS: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric', year: 'numeric' };
+/** In the runtime's zone (the browser's), for timestamps. */
+const localDate = new Intl.DateTimeFormat('en-US', DATE_PARTS);
+/** In UTC, for calendar dates (read as UTC midnight). */
+const calendarDate = new Intl.DateTimeFormat('en-US', { ...DATE_PARTS, timeZone: 'UTC' });
 
 /**
  * '2026-11-23T10:00:00Z' -> 'Nov 23, 2026' (that instant's date in the user's zone); '2026-11-23'
