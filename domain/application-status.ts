@@ -44,3 +44,26 @@ export function pickCurrentApplication<T extends { applicationStatus: Applicatio
 ): T | undefined {
   return applications.find((a) => a.applicationStatus === 'draft') ?? applications[0];
 }
+
+/**
+ * The application whose credentials the provider renews (issue 29): the current one, except that a
+ * withdrawn cycle renews nothing of its own, so while the credential runs it is the approved
+ * application behind it. `approved` says whether that application takes credential updates (issue
+ * 29 item 4). The dashboard's 'Expiring Credentials' and 'Credential Update' cards read it, and
+ * web/early-reads.ts starts their reads from it before the app has loaded.
+ * @param current the current application (pickCurrentApplication)
+ * @param credential the provider's credential (GET /api/applications' `credential`)
+ */
+export function renewableApplication(
+  current: { id: string; applicationStatus: ApplicationStatus },
+  credential: { state: string; applicationId: string | null } | undefined,
+): { applicationId: string; approved: boolean } {
+  if (
+    current.applicationStatus === 'withdrawn' &&
+    credential?.state === 'credentialed' &&
+    credential.applicationId
+  ) {
+    return { applicationId: credential.applicationId, approved: true };
+  }
+  return { applicationId: current.id, approved: current.applicationStatus === 'approved' };
+}

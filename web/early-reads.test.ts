@@ -6,8 +6,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './api.ts';
 import {
   APPLICATIONS_READ,
+  credentialUpdateRead,
   dropEarlyReads,
+  expiringCredentialsRead,
   PROFILE_READ,
+  providerReviewRead,
   SESSION_READ,
   startEarlyReads,
   takeEarlyRead,
@@ -21,19 +24,28 @@ const caller = (roles: string[], twoFactorRequired = false) => ({
   twoFactorRequired,
 });
 
-/** fetch answering `session` for /api/session and `{}` for anything else; records the paths asked. */
-function stubFetch(session: unknown) {
+/**
+ * fetch answering `session` for /api/session, `bodies[path]` where given and `{ path }` for anything
+ * else, all 200; records the paths asked.
+ */
+function stubFetch(session: unknown, bodies: Record<string, unknown> = {}) {
   const asked: string[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (path: string) => {
       asked.push(path);
-      const body = path === SESSION_READ ? session : { path };
+      const body = path === SESSION_READ ? session : path in bodies ? bodies[path] : { path };
       return new Response(JSON.stringify(body), { status: 200 });
     }),
   );
   return asked;
 }
+
+/** GET /api/applications' body (domain/api/applications.ts), with only what the early reads look at. */
+const applicationList = (
+  applications: { id: string; applicationStatus: string }[],
+  credential: { state: string; applicationId: string | null } = { state: 'none', applicationId: null },
+) => ({ applications, credential });
 
 /** A new page load: the state the two builds share on globalThis starts empty. */
 function newPage() {
@@ -145,5 +157,89 @@ describe('the early reads (decision 033)', () => {
     expect(takeEarlyRead(SESSION_READ)).toBeUndefined();
     startEarlyReads('/dashboard');
     expect(asked).toEqual([SESSION_READ]);
+  });
+  it("start the reads the dashboard makes once the applications answer: a draft's expiring credentials only", async () => {
+    const asked = stubFetch(caller(['user']), {
+      [APPLICATIONS_READ]: applicationList([
+        { id: 'a2', applicationStatus: 'draft' },
+        { id: 'a1', applicationStatus: 'approved' },
+      ]),
+    });
+    startEarlyReads('/dashboard');
+    await settle();
+    await settle();
+    expect(asked).toEqual([SESSION_READ, APPLICATIONS_READ, PROFILE_READ, expiringCredentialsRead('a2')]);
+    // The card's query takes it once; its next fetch asks the server.
+    await expect(takeEarlyRead(expiringCredentialsRead('a2'))).resolves.toEqual({
+      path: expiringCredentialsRead('a2'),
+    });
+    expect(takeEarlyRead(expiringCredentialsRead('a2'))).toBeUndefined();
+  });
+
+  it('start the credential update and the review of an approved application, and of the approved one behind a withdrawn cycle', async () => {
+    const approved = stubFetch(caller(['user']), {
+      [APPLICATIONS_READ]: applicationList([{ id: 'a1', applicationStatus: 'approved' }]),
+    });
+    startEarlyReads('/dashboard');
+    await settle();
+    await settle();
+    expect(approved.slice(3)).toEqual([
+      expiringCredentialsRead('a1'),
+      credentialUpdateRead('a1'),
+      providerReviewRead('a1'),
+    ]);
+
+    newPage();
+    const withdrawn = stubFetch(caller(['user']), {
+      [APPLICATIONS_READ]: applicationList(
+        [
+          { id: 'a2', applicationStatus: 'withdrawn' },
+          { id: 'a1', applicationStatus: 'approved' },
+        ],
+        { state: 'credentialed', applicationId: 'a1' },
+      ),
+    });
+    startEarlyReads('/dashboard');
+    await settle();
+    await settle();
+    expect(withdrawn.slice(3)).toEqual([
+      expiringCredentialsRead('a1'),
+      credentialUpdateRead('a1'),
+      providerReviewRead('a2'),
+    ]);
+  });
+
+  it('start no follow-up read for a provider without applications, for a failed read, or one the app asked for first', async () => {
+    const none = stubFetch(caller(['user']), { [APPLICATIONS_READ]: applicationList([]) });
+    startEarlyReads('/dashboard');
+    await settle();
+    await settle();
+    expect(none).toEqual([SESSION_READ, APPLICATIONS_READ, PROFILE_READ]);
+
+    newPage();
+    const failed: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (path: string) => {
+        failed.push(path);
+        if (path === SESSION_READ) return new Response(JSON.stringify(caller(['user'])), { status: 200 });
+        return new Response('{"code":"internal","message":"down"}', { status: 500 });
+      }),
+    );
+    startEarlyReads('/dashboard');
+    await settle();
+    await settle();
+    expect(failed).toEqual([SESSION_READ, APPLICATIONS_READ, PROFILE_READ]);
+    await expect(takeEarlyRead(APPLICATIONS_READ)).rejects.toMatchObject({ status: 500 });
+
+    newPage();
+    const first = stubFetch(caller(['user']), {
+      [APPLICATIONS_READ]: applicationList([{ id: 'a1', applicationStatus: 'draft' }]),
+    });
+    expect(takeEarlyRead(expiringCredentialsRead('a1'))).toBeUndefined();
+    startEarlyReads('/dashboard');
+    await settle();
+    await settle();
+    expect(first).toEqual([SESSION_READ, APPLICATIONS_READ, PROFILE_READ]);
   });
 });

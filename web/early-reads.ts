@@ -5,14 +5,17 @@
  * module with the app, so the app's entry does not wait on it) and the HTML loads it before the
  * app's entry. It runs as soon as it has arrived, while the app's ~140 kB of imports are still
  * downloading, and calls `startEarlyReads`: the session check at once and, on a page listed in
- * `firstPageReads`, that page's reads as soon as the session shows a caller its guard lets in. The
+ * `firstPageReads`, that page's reads as soon as the session shows a caller its guard lets in, and
+ * the reads one of their answers leads to (the dashboard's, once the applications answer). The
  * fetches' responses are left on `globalThis` (the two builds share no module state); the app's
  * queries take them with `takeEarlyRead`, which reads each with the app's own `readApiResponse`
  * (so errors are the app's ApiErrors), once; what the first page did not take is dropped when the
  * app navigates (web/main.tsx). A page prerendered without the early entry (`/`, `/auth`) has
  * nothing to take: its queries fetch as before.
  */
+import type { ApplicationList } from '../domain/api/applications.ts';
 import type { SessionResponse } from '../domain/api/session.ts';
+import { pickCurrentApplication, renewableApplication } from '../domain/application-status.ts';
 import { apiRequestInit, networkError, readApiResponse } from './api.ts';
 import { type PageAudience, roleAllows } from './app/role-access.ts';
 
@@ -23,12 +26,58 @@ export const APPLICATIONS_READ = '/api/applications';
 /** GET /api/profile: the provider's profile (features/dashboard). */
 export const PROFILE_READ = '/api/profile';
 
+/** GET /api/applications/:applicationId/expiring-credentials ('Expiring Credentials', features/dashboard). */
+export function expiringCredentialsRead(applicationId: string): string {
+  return `/api/applications/${encodeURIComponent(applicationId)}/expiring-credentials`;
+}
+/** GET /api/applications/:applicationId/credential-update (web/app/credential-update.ts). */
+export function credentialUpdateRead(applicationId: string): string {
+  return `/api/applications/${encodeURIComponent(applicationId)}/credential-update`;
+}
+/** GET /api/applications/:applicationId/review: the provider's view of the review (web/app/provider-review.ts). */
+export function providerReviewRead(applicationId: string): string {
+  return `/api/applications/${encodeURIComponent(applicationId)}/review`;
+}
+
 /**
- * The reads a page needs for its first screen, by path, and whom its guard lets in (the route's
- * RequireRole in web/router.tsx): nobody else's reads start, so nothing answers 403.
+ * The reads the dashboard makes once it has the applications (features/dashboard/dashboard-page.tsx):
+ * 'Expiring Credentials' of the application renewed, its credential update when approved, and the
+ * review of a current application past its draft. Started early, they are not a round trip after
+ * the app's first render; one the dashboard does not make is never taken and is dropped when the
+ * app navigates.
  */
-const firstPageReads: Record<string, { allow: PageAudience; reads: readonly string[] }> = {
-  '/dashboard': { allow: 'provider', reads: [APPLICATIONS_READ, PROFILE_READ] },
+function dashboardReadsAfter(body: unknown): string[] {
+  const list = body as Partial<ApplicationList> | null;
+  if (!Array.isArray(list?.applications)) return [];
+  const current = pickCurrentApplication(list.applications);
+  if (!current) return [];
+  const renewable = renewableApplication(current, list.credential);
+  const reads = [expiringCredentialsRead(renewable.applicationId)];
+  if (renewable.approved) reads.push(credentialUpdateRead(renewable.applicationId));
+  if (current.applicationStatus !== 'draft') reads.push(providerReviewRead(current.id));
+  return reads;
+}
+
+/** What a page reads for its first screen (see firstPageReads). */
+interface PageReads {
+  /** Whom the page's guard lets in (the route's RequireRole in web/router.tsx). */
+  allow: PageAudience;
+  /** Started once the session shows such a caller. */
+  reads: readonly string[];
+  /** Started once the read `after` (one of `reads`) answers 200: the paths its parsed body leads to. */
+  followUp?: { after: string; reads: (body: unknown) => readonly string[] };
+}
+
+/**
+ * The reads a page needs for its first screen, by path, and whom its guard lets in: nobody else's
+ * reads start, so nothing answers 403.
+ */
+const firstPageReads: Record<string, PageReads> = {
+  '/dashboard': {
+    allow: 'provider',
+    reads: [APPLICATIONS_READ, PROFILE_READ],
+    followUp: { after: APPLICATIONS_READ, reads: dashboardReadsAfter },
+  },
 };
 
 /** Where the early build leaves its responses for the app's build. */
@@ -72,14 +121,20 @@ export function startEarlyReads(pagePath: string): void {
   const session = start(SESSION_READ);
   const page = firstPageReads[pagePath];
   if (!session || !page) return;
-  // Registered before the app can take the response, so this reads a copy before the app reads it.
-  session
-    .then(async (response) => {
-      if (!response.ok) return;
-      const me = (await response.clone().json()) as SessionResponse;
-      if (me && roleAllows(me, page.allow)) for (const path of page.reads) start(path);
-    })
-    .catch(() => {});
+  // Each handler is registered before the app can take the response, so it reads a copy first.
+  const afterAnswer = (read: Promise<Response> | undefined, next: (body: unknown) => void) =>
+    read
+      ?.then(async (response) => {
+        if (response.ok) next(await response.clone().json());
+      })
+      .catch(() => {});
+  afterAnswer(session, (body) => {
+    const me = body as SessionResponse;
+    if (!me || !roleAllows(me, page.allow)) return;
+    const started = new Map(page.reads.map((path) => [path, start(path)]));
+    const { followUp } = page;
+    if (followUp) afterAnswer(started.get(followUp.after), (answer) => followUp.reads(answer).forEach(start));
+  });
 }
 
 /**

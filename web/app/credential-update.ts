@@ -11,12 +11,10 @@ import type { CredentialUpdateStatus, SubmitUpdateResult } from '../../domain/ap
 import { isCredentialUpdateSection } from '../../domain/credentials/credential-updates.ts';
 import type { SectionKey } from '../../domain/sections/registry.ts';
 import { api } from '../api.ts';
+import { credentialUpdateRead, takeEarlyRead } from '../early-reads.ts';
 import { type SectionLock, useSectionLock } from './provider-review.ts';
 
 export type { CredentialUpdateStatus, SubmitUpdateResult };
-
-const path = (applicationId: string) =>
-  `/api/applications/${encodeURIComponent(applicationId)}/credential-update`;
 
 export const credentialUpdateKey = (applicationId: string) =>
   ['applications', applicationId, 'credential-update'] as const;
@@ -26,7 +24,11 @@ export function useCredentialUpdate(applicationId: string, enabled = true) {
   return useQuery({
     queryKey: credentialUpdateKey(applicationId),
     enabled: enabled && applicationId !== '',
-    queryFn: () => api<CredentialUpdateStatus>('GET', path(applicationId)),
+    // On /dashboard, web/early.ts may have started it once the applications answered.
+    queryFn: () => {
+      const path = credentialUpdateRead(applicationId);
+      return takeEarlyRead<CredentialUpdateStatus>(path) ?? api<CredentialUpdateStatus>('GET', path);
+    },
     retry: false,
   });
 }
@@ -35,7 +37,7 @@ export function useCredentialUpdate(applicationId: string, enabled = true) {
 export function useSubmitUpdate(applicationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api<SubmitUpdateResult>('POST', path(applicationId)),
+    mutationFn: () => api<SubmitUpdateResult>('POST', credentialUpdateRead(applicationId)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['applications'] }),
   });
 }

@@ -9,6 +9,7 @@ import type { ProviderReview } from '../../domain/api/review.ts';
 import { applicationLockMessage } from '../../domain/review/lock-messages.ts';
 import type { SectionKey } from '../../domain/sections/registry.ts';
 import { api } from '../api.ts';
+import { providerReviewRead, takeEarlyRead } from '../early-reads.ts';
 
 export type { ProviderReview };
 
@@ -20,8 +21,11 @@ export function useProviderReview(applicationId: string, enabled = true) {
   return useQuery({
     queryKey: providerReviewKey(applicationId),
     enabled: enabled && applicationId !== '',
-    queryFn: () =>
-      api<ProviderReview>('GET', `/api/applications/${encodeURIComponent(applicationId)}/review`),
+    // On /dashboard, web/early.ts may have started it once the applications answered.
+    queryFn: () => {
+      const path = providerReviewRead(applicationId);
+      return takeEarlyRead<ProviderReview>(path) ?? api<ProviderReview>('GET', path);
+    },
     retry: false,
   });
 }

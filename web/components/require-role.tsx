@@ -3,17 +3,14 @@
  * (staff before enrolment) -> the set-up page; staff on a provider page -> /admin; a provider on
  * /admin -> /dashboard. The server enforces the same rules on every API call.
  */
-import { lazy, type ReactNode, Suspense, useDeferredValue } from 'react';
+import { type ReactNode, useDeferredValue } from 'react';
 import { Navigate } from 'react-router';
 import { homePathOf, roleHomePath } from '../app/paths.ts';
 import { type PageAudience, roleAllows } from '../app/role-access.ts';
 import { type Me, useSession } from '../app/session.ts';
 import { FullPageLoader } from './full-page-loader.tsx';
-
-// Loaded with the first signed-in page, not with the app: its dialog brings Mantine's Modal.
-const IdleSessionGuard = lazy(() =>
-  import('./idle-session-guard.tsx').then((m) => ({ default: m.IdleSessionGuard })),
-);
+// Its warning dialog, which brings Mantine's Modal, is a chunk of its own (idle-warning-dialog.tsx).
+import { IdleSessionGuard } from './idle-session-guard.tsx';
 
 /**
  * Render `children(me)` for a signed-in caller who is `allow` ('provider', 'staff': any staff role of
@@ -47,9 +44,7 @@ export function RequireSignIn({ children }: { children: (me: Me) => ReactNode })
   if (isError || !me) return <Navigate to="/auth" replace />;
   return (
     <>
-      <Suspense fallback={null}>
-        <IdleSessionGuard idleTimeoutSeconds={me.idleTimeoutSeconds} />
-      </Suspense>
+      <IdleSessionGuard idleTimeoutSeconds={me.idleTimeoutSeconds} />
       {children(me)}
     </>
   );

@@ -6,7 +6,7 @@
 import { Button, Card, Container, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { lazy, memo, Suspense, useDeferredValue, useEffect } from 'react';
 import type { ProviderCredentialDto } from '../../../domain/api/provider-credential.ts';
-import { pickCurrentApplication } from '../../../domain/application-status.ts';
+import { pickCurrentApplication, renewableApplication } from '../../../domain/application-status.ts';
 import { recredentialingOpen } from '../../../domain/credentials/recredentialing.ts';
 import { finalStatuses, reviewStatuses } from '../../../domain/review/review-workflow.ts';
 import { type ProviderReview, useProviderReview } from '../../app/provider-review.ts';
@@ -237,12 +237,7 @@ const DashboardView = memo(function DashboardView({
     applications && applications.length > 1 ? applications.filter((a) => a.id !== current?.id) : [];
   // Issue 29: a withdrawn cycle renews nothing of its own; while the credential runs, the expiring
   // items are the approved application's behind it, so each keeps its 'Update Credential'.
-  const renewable =
-    current?.applicationStatus === 'withdrawn' &&
-    credential?.state === 'credentialed' &&
-    credential.applicationId
-      ? { applicationId: credential.applicationId, approved: true }
-      : { applicationId: current?.id ?? '', approved: current?.applicationStatus === 'approved' };
+  const renewable = current && renewableApplication(current, credential);
 
   return (
     <main>
@@ -273,8 +268,15 @@ const DashboardView = memo(function DashboardView({
                 <ActionRequiredBanner applicationId={current.id} request={review.openRequest} />
               </Suspense>
             )}
-            <ExpiringCredentialsCard applicationId={renewable.applicationId} approved={renewable.approved} />
-            <CredentialUpdateCard applicationId={renewable.applicationId} approved={renewable.approved} />
+            {renewable && (
+              <>
+                <ExpiringCredentialsCard
+                  applicationId={renewable.applicationId}
+                  approved={renewable.approved}
+                />
+                <CredentialUpdateCard applicationId={renewable.applicationId} approved={renewable.approved} />
+              </>
+            )}
             {review?.reattestationRequired && (
               <ReattestationCard applicationId={current.id} signer={profile ?? null} />
             )}

@@ -25,6 +25,7 @@ import {
 } from '../../../domain/sections/section-catalog.ts';
 import { api } from '../../api.ts';
 import { credentialUpdateHref, useCredentialUpdate } from '../../app/credential-update.ts';
+import { expiringCredentialsRead, takeEarlyRead } from '../../early-reads.ts';
 import { formatDate } from '../../format.ts';
 import { expiryUrgencyColor } from '../../theme.ts';
 
@@ -40,11 +41,11 @@ export function ExpiringCredentialsCard({
   const updatable = update.data?.allowed === true;
   const query = useQuery({
     queryKey: ['applications', applicationId, 'expiring-credentials'],
-    queryFn: () =>
-      api<ExpiringCredentials>(
-        'GET',
-        `/api/applications/${encodeURIComponent(applicationId)}/expiring-credentials`,
-      ),
+    // web/early.ts starts it once the applications answered, before the app has loaded.
+    queryFn: () => {
+      const path = expiringCredentialsRead(applicationId);
+      return takeEarlyRead<ExpiringCredentials>(path) ?? api<ExpiringCredentials>('GET', path);
+    },
   });
   const credentials = query.data?.credentials ?? [];
   if (credentials.length === 0) return null;
