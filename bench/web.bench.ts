@@ -25,6 +25,9 @@
  *    loaded (same origin): bytes transferred (brotli when served so) and gzip size.
  *
  * BENCH_REPORT_DIR=<dir> keeps every run's full Lighthouse report (JSON) there.
+ * BENCH_LANTERN=1 prints, after each run, the critical path of Lighthouse's simulated LCP (its
+ * optimistic and pessimistic graphs, whose mean is the LCP reported): the chain of requests and
+ * main-thread tasks, each waiting on the one before it, that ends last, with simulated times.
  * BENCH_THROTTLING=devtools applies the mobile network and CPU throttling to the real load instead of
  * simulating it from an unthrottled one (Lighthouse's default, `simulate`, whose model counts every
  * script that finished before the first paint on this fast loopback, even one the first paint did
@@ -43,6 +46,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { Simulator } from '@paulirish/trace_engine/models/trace/lantern/simulation/Simulator.js';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import pino from 'pino';
@@ -214,6 +218,7 @@ async function measure(
       const name = `${page.replace(/\W+/g, '_') || '_'}-${Date.now()}.json`;
       fs.writeFileSync(path.join(process.env.BENCH_REPORT_DIR, name), JSON.stringify(lhr));
     }
+    if (process.env.BENCH_LANTERN) console.log(`\n${lanternCriticalPaths(page)}`);
     if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const origin = new URL(url).origin;
     const requests =
@@ -256,6 +261,61 @@ async function measure(
  * `measure`, tried up to three times: on a loaded machine Chromium's trace sometimes misses its
  * navigation start (Lighthouse's NO_NAVSTART / NO_FCP), which says nothing about the page.
  */
+/** A node of Lantern's page graph, as far as the critical path reads it. */
+interface LanternNode {
+  type: string;
+  request?: { url: string };
+  childEvents?: { name: string }[];
+  getDependencies(): LanternNode[];
+  getEvaluateScriptURLs?(): Set<string>;
+}
+
+/**
+ * The critical path of each of the last run's LCP simulations (Lantern keeps every simulation's
+ * node timings by label): from the node that ends last, back through the dependency that ended
+ * last, to the document. One line per node: simulated start and end (ms) and what it is.
+ */
+function lanternCriticalPaths(page: string): string {
+  const lines: string[] = [];
+  for (const [label, timings] of Simulator.allNodeTimings as Map<
+    string,
+    Map<LanternNode, { startTime: number; endTime: number }>
+  >) {
+    if (!label.endsWith('LargestContentfulPaint')) continue;
+    const endOf = (node: LanternNode) => timings.get(node)?.endTime ?? -1;
+    let node = [...timings.keys()].reduce((a, b) => (endOf(b) > endOf(a) ? b : a));
+    const chain: LanternNode[] = [];
+    while (node) {
+      chain.unshift(node);
+      node = node
+        .getDependencies()
+        .reduce<LanternNode | undefined>(
+          (latest, dependency) =>
+            timings.has(dependency) && (!latest || endOf(dependency) > endOf(latest)) ? dependency : latest,
+          undefined,
+        ) as LanternNode;
+    }
+    lines.push(`  ${page} ${label}: ${Math.round(endOf(chain.at(-1)!))} ms, ${timings.size} nodes`);
+    for (const step of chain) {
+      const { startTime, endTime } = timings.get(step)!;
+      const what =
+        step.type === 'network'
+          ? new URL(step.request!.url).pathname
+          : `CPU ${
+              [...(step.getEvaluateScriptURLs?.() ?? [])].map((u) => new URL(u).pathname).join(' ') ||
+              (step.childEvents ?? [])
+                .slice(0, 3)
+                .map((e) => e.name)
+                .join(',')
+            }`;
+      lines.push(
+        `    ${String(Math.round(startTime)).padStart(5)} -> ${String(Math.round(endTime)).padStart(5)}  ${what}`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
 async function measureWithRetry(page: string, url: string, webDir: string, cookies: Record<string, string>) {
   for (let attempt = 1; ; attempt++) {
     try {
