@@ -55,6 +55,20 @@ function newPage() {
 /** Lets the session's answer start what follows it. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/**
+ * A provider's new page load of /dashboard whose applications answer `list`: checks that the
+ * session, applications and profile reads started, and returns the paths asked after them.
+ */
+async function readsAfterApplications(list: ReturnType<typeof applicationList>): Promise<string[]> {
+  newPage();
+  const asked = stubFetch(caller(['user']), { [APPLICATIONS_READ]: list });
+  startEarlyReads('/dashboard');
+  await settle();
+  await settle();
+  expect(asked.slice(0, 3)).toEqual([SESSION_READ, APPLICATIONS_READ, PROFILE_READ]);
+  return asked.slice(3);
+}
+
 describe('the early reads (decision 033)', () => {
   beforeEach(() => newPage());
   afterEach(() => vi.unstubAllGlobals());
@@ -159,16 +173,11 @@ describe('the early reads (decision 033)', () => {
     expect(asked).toEqual([SESSION_READ]);
   });
   it("start the reads the dashboard makes once the applications answer: a draft's expiring credentials only", async () => {
-    const asked = stubFetch(caller(['user']), {
-      [APPLICATIONS_READ]: applicationList([
-        { id: 'a2', applicationStatus: 'draft' },
-        { id: 'a1', applicationStatus: 'approved' },
-      ]),
-    });
-    startEarlyReads('/dashboard');
-    await settle();
-    await settle();
-    expect(asked).toEqual([SESSION_READ, APPLICATIONS_READ, PROFILE_READ, expiringCredentialsRead('a2')]);
+    const list = applicationList([
+      { id: 'a2', applicationStatus: 'draft' },
+      { id: 'a1', applicationStatus: 'approved' },
+    ]);
+    expect(await readsAfterApplications(list)).toEqual([expiringCredentialsRead('a2')]);
     // The card's query takes it once; its next fetch asks the server.
     await expect(takeEarlyRead(expiringCredentialsRead('a2'))).resolves.toEqual({
       path: expiringCredentialsRead('a2'),
@@ -177,32 +186,20 @@ describe('the early reads (decision 033)', () => {
   });
 
   it('start the credential update and the review of an approved application, and of the approved one behind a withdrawn cycle', async () => {
-    const approved = stubFetch(caller(['user']), {
-      [APPLICATIONS_READ]: applicationList([{ id: 'a1', applicationStatus: 'approved' }]),
-    });
-    startEarlyReads('/dashboard');
-    await settle();
-    await settle();
-    expect(approved.slice(3)).toEqual([
+    const approved = applicationList([{ id: 'a1', applicationStatus: 'approved' }]);
+    expect(await readsAfterApplications(approved)).toEqual([
       expiringCredentialsRead('a1'),
       credentialUpdateRead('a1'),
       providerReviewRead('a1'),
     ]);
-
-    newPage();
-    const withdrawn = stubFetch(caller(['user']), {
-      [APPLICATIONS_READ]: applicationList(
-        [
-          { id: 'a2', applicationStatus: 'withdrawn' },
-          { id: 'a1', applicationStatus: 'approved' },
-        ],
-        { state: 'credentialed', applicationId: 'a1' },
-      ),
-    });
-    startEarlyReads('/dashboard');
-    await settle();
-    await settle();
-    expect(withdrawn.slice(3)).toEqual([
+    const withdrawn = applicationList(
+      [
+        { id: 'a2', applicationStatus: 'withdrawn' },
+        { id: 'a1', applicationStatus: 'approved' },
+      ],
+      { state: 'credentialed', applicationId: 'a1' },
+    );
+    expect(await readsAfterApplications(withdrawn)).toEqual([
       expiringCredentialsRead('a1'),
       credentialUpdateRead('a1'),
       providerReviewRead('a2'),
@@ -210,11 +207,7 @@ describe('the early reads (decision 033)', () => {
   });
 
   it('start no follow-up read for a provider without applications, for a failed read, or one the app asked for first', async () => {
-    const none = stubFetch(caller(['user']), { [APPLICATIONS_READ]: applicationList([]) });
-    startEarlyReads('/dashboard');
-    await settle();
-    await settle();
-    expect(none).toEqual([SESSION_READ, APPLICATIONS_READ, PROFILE_READ]);
+    expect(await readsAfterApplications(applicationList([]))).toEqual([]);
 
     newPage();
     const failed: string[] = [];

@@ -5,8 +5,21 @@
  * the new session was sent back to /auth). And on a page load of /dashboard, the early file starts
  * every read the first screen makes, the expiring credentials' too, and the app takes each.
  */
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { newProviderWithApplication, STRONG_PASSWORD, signUpAndConfirm, uniqueEmail } from './helpers.ts';
+
+/** Holds back the answers to requests for `url` (a glob) until the function returned is called. */
+async function holdBack(page: Page, url: string): Promise<() => void> {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
 
 test('signing in on a page whose early file arrived late lands on the dashboard', async ({ page }) => {
   const email = uniqueEmail('late-early');
@@ -17,14 +30,7 @@ test('signing in on a page whose early file arrived late lands on the dashboard'
   page.on('request', (request) => {
     if (new URL(request.url()).pathname === '/api/session') sessionReads.push(request.url());
   });
-  let releaseEarly: () => void = () => {};
-  const earlyHeld = new Promise<void>((resolve) => {
-    releaseEarly = resolve;
-  });
-  await page.route('**/assets/early-*.js', async (route) => {
-    await earlyHeld;
-    await route.continue();
-  });
+  const releaseEarly = await holdBack(page, '**/assets/early-*.js');
   // /auth with a query string is index.html, which loads the early file (the prerendered /auth does not).
   await page.goto('/auth?confirmed=1', { waitUntil: 'domcontentloaded' });
   const form = page.getByRole('form', { name: 'Sign in' });
@@ -58,14 +64,7 @@ test("a page load of /dashboard starts its first screen's reads before the app's
     if (pathname.startsWith('/api/')) reads.push(pathname);
   });
   // First, the app's entry is held back: only the early file can read anything meanwhile.
-  let releaseApp: () => void = () => {};
-  const appHeld = new Promise<void>((resolve) => {
-    releaseApp = resolve;
-  });
-  await page.route('**/assets/index-*.js', async (route) => {
-    await appHeld;
-    await route.continue();
-  });
+  const releaseApp = await holdBack(page, '**/assets/index-*.js');
   await page.reload({ waitUntil: 'commit' });
   await expect.poll(() => reads.includes(expiring)).toBe(true);
   expect(reads.toSorted()).toEqual(
