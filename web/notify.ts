@@ -51,3 +51,12 @@ export function notifyError(title: string, message: string, options: ToastOption
 export function dismissToast(id: string) {
   notifications.hide(id);
 }
+
+/**
+ * Remove every toast, shown or waiting: signing out leaves nothing of the person who signed out on
+ * the screen (a toast may name their application or what was copied into it).
+ */
+export function dismissAllToasts() {
+  notifications.clean();
+  slotToasts.clear();
+}

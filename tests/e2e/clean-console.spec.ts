@@ -5,7 +5,7 @@
  * And /robots.txt is the shipped robots file (web/public/robots.txt), not the web app's page.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { newProviderWithApplication } from './helpers.ts';
+import { newProviderWithApplication, toast } from './helpers.ts';
 
 /** Every console error and warning and every uncaught page error, as readable lines. */
 function consoleProblems(page: Page): string[] {
@@ -53,10 +53,15 @@ test('signed out, /, both /auth tabs and /robots.txt log no error or warning', a
 
 /**
  * Signing out from the dashboard leaves the console clean too: the dashboard's reads are not made
- * again, signed out, while it is still on screen (they once were, answering 401 twice).
+ * again, signed out, while it is still on screen (they once were, answering 401 twice). Nor does a
+ * toast of the signed-out provider's stay on the sign-in screen until it closes by itself.
  */
-test('a provider who signs out from the dashboard logs no error or warning', async ({ page }) => {
+test('a provider who signs out from the dashboard logs no error or warning and leaves no toast', async ({
+  page,
+}) => {
   await newProviderWithApplication(page, 'Sol', 'Marquez');
+  // Shown for 4 s from here, unless signing out removes it.
+  await expect(toast(page, 'Application Created')).toBeVisible();
   const problems = consoleProblems(page);
   const readsAfterSignOut: string[] = [];
   page.on('request', (request) => {
@@ -66,6 +71,7 @@ test('a provider who signs out from the dashboard logs no error or warning', asy
   await page.getByRole('button', { name: 'Sign Out' }).click();
   await expect(page).toHaveURL(/\/auth$/);
   await expect(page.getByRole('form', { name: 'Sign in' })).toBeVisible();
+  await expect(toast(page, 'Application Created')).toHaveCount(0, { timeout: 1_500 });
   await page.waitForLoadState('networkidle');
   expect(readsAfterSignOut.filter((path) => path !== '/api/auth/sign-out')).toEqual([]);
   expect(problems).toEqual([]);

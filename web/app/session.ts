@@ -15,6 +15,7 @@ import type { z } from 'zod';
 import type { meResponseSchema, SessionResponse } from '../../domain/api/session.ts';
 import { api } from '../api.ts';
 import { SESSION_READ, takeEarlyRead } from '../early-reads.ts';
+import { dismissAllToasts } from '../notify.ts';
 import { useHydrated } from './hydration.ts';
 
 /** The signed-in caller, as GET /api/me and /api/session answer (domain/api/session.ts). */
@@ -49,8 +50,8 @@ export function usePrerenderedPageSession(): SessionResponse | undefined {
 }
 
 /**
- * POST /api/auth/sign-out, then: the session is null at once (the guards send the page to /auth), and
- * every other query (the signed-out caller's data, PHI) leaves the cache as soon as nothing shows it.
+ * POST /api/auth/sign-out, then: the toasts go, the session is null at once (the guards send the page
+ * to /auth), and every other query (the signed-out caller's data, PHI) leaves the cache as soon as nothing shows it.
  * A query still shown is not removed while its page is on screen: its observer would make it again,
  * empty, and read it signed out (a 401 for each of the dashboard's reads, once).
  */
@@ -59,6 +60,7 @@ export function useSignOut() {
   return useMutation({
     mutationFn: () => api<unknown>('POST', '/api/auth/sign-out', {}),
     onSuccess: () => {
+      dismissAllToasts();
       queryClient.setQueryData(meQueryKey, null);
       removeOnceUnobserved(queryClient, (query) => query.queryKey[0] !== 'me');
     },
