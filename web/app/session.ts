@@ -51,9 +51,9 @@ export function usePrerenderedPageSession(): SessionResponse | undefined {
 
 /**
  * POST /api/auth/sign-out, then: the toasts go, the session is null at once (the guards send the page
- * to /auth), and every other query (the signed-out caller's data, PHI) leaves the cache as soon as nothing shows it.
- * A query still shown is not removed while its page is on screen: its observer would make it again,
- * empty, and read it signed out (a 401 for each of the dashboard's reads, once).
+ * to /auth), and every other query (the signed-out caller's data, PHI) leaves the cache as soon as
+ * nothing shows it. A query still shown is not removed while its page is on screen: its observer
+ * would make it again, empty, and read it signed out (a 401 for each of the dashboard's reads, once).
  */
 export function useSignOut() {
   const queryClient = useQueryClient();

@@ -31,16 +31,9 @@ export function markFormDirty(): () => void {
   };
 }
 
-/**
- * Whether any form on the screen has unsaved changes (a guarded form: useUnsavedChangesGuard). A page
- * rendered outside the browser (prerendering, decision 033) has none, nor does its hydration.
- */
+/** Whether any form on the screen has unsaved changes (a guarded form: useUnsavedChangesGuard). */
 export function useHasUnsavedChanges(): boolean {
-  return useSyncExternalStore(
-    subscribe,
-    () => dirtyForms.size > 0,
-    () => false,
-  );
+  return useSyncExternalStore(subscribe, () => dirtyForms.size > 0);
 }
 
 /** Set when the app itself leaves the page (automatic logoff): no prompt may stop that. */
