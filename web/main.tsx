@@ -4,6 +4,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import type { SessionResponse } from '../domain/api/session.ts';
 import { onTwoFactorRequired } from './api.ts';
+import { markRenderedInBrowser } from './app/hydration.ts';
 import { TWO_FACTOR_SETUP_PATH } from './app/paths.ts';
 import { meQueryKey, sessionQuery } from './app/session.ts';
 import { AppRoot, createQueryClient } from './app-root.tsx';
@@ -25,7 +26,7 @@ onTwoFactorRequired(() => {
 // The session check (and the opened page's first reads) started before this code had loaded
 // (web/early.ts, decision 033); the query takes that answer now, while the first page's code loads.
 queryClient.fetchQuery(sessionQuery).catch(() => {});
-preloadCurrentPage(router);
+const pageLoaded = preloadCurrentPage(router);
 // Early reads the first page did not take are for a page no longer shown.
 const stopDropping = router.subscribe(() => {
   dropEarlyReads();
@@ -40,13 +41,19 @@ const app = (
 );
 // The first render is a transition, so React renders (or hydrates) in slices and yields to the
 // browser between them instead of one long task (decision 016). A page the build prerendered
-// (decision 033) is hydrated: its HTML stays and becomes interactive. Any other URL, or the same
-// path with a query the prerendered HTML did not render (`/auth?tab=sign-up`), is rendered afresh.
+// (decision 033) is hydrated: its HTML stays and becomes interactive. It is hydrated once its
+// chunks have loaded, so no part of it waits in a Suspense boundary: an update reaching such a part
+// makes React hydrate it in one synchronous task, the long task this avoids (the session's answer
+// does not reach it either: usePrerenderedPageSession). Any other URL, or the same path with a
+// query the prerendered HTML did not render (`/auth?tab=sign-up`), is rendered afresh.
 if (container.dataset.prerendered === `${window.location.pathname}${window.location.search}`) {
-  startTransition(() => {
-    hydrateRoot(container, app);
-  });
+  const hydrate = () =>
+    startTransition(() => {
+      hydrateRoot(container, app);
+    });
+  void pageLoaded.then(hydrate, hydrate);
 } else {
+  markRenderedInBrowser();
   const root = createRoot(container);
   startTransition(() => root.render(app));
 }

@@ -3,7 +3,7 @@
  * Each route names its document title in `handle` (issue 17, web/app/page-titles.ts); the signed-in
  * screens sit in a layout route that renders the app shell (web/components/app-shell.tsx).
  */
-import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
+import { type ComponentProps, type ComponentType, lazy, type ReactNode, Suspense, useState } from 'react';
 import { createBrowserRouter, type DataRouter, Outlet, type RouteObject } from 'react-router';
 import type { SectionKey } from '../domain/sections/registry.ts';
 import { sectionSlugs } from '../domain/sections/section-catalog.ts';
@@ -73,16 +73,30 @@ const AppShellLayout = lazyPage(() => import('./components/app-shell.tsx'));
 
 /**
  * `React.lazy` plus `preload()`, which starts loading the page's chunk before anything renders it
- * (once: the import is shared). See `preloadCurrentPage`.
+ * (once: the import is shared). See `preloadCurrentPage`. Once the chunk has loaded, the page
+ * renders without suspending: a prerendered page whose chunks main.tsx awaited hydrates whole, with
+ * no Suspense boundary left to hydrate later (decision 033).
  */
 // biome-ignore lint/suspicious/noExplicitAny: the constraint React.lazy itself declares
 function lazyPage<Page extends ComponentType<any>>(load: () => Promise<{ default: Page }>) {
   let loading: Promise<{ default: Page }> | undefined;
+  let loaded: Page | undefined;
   const preload = () => {
-    loading ??= load();
+    loading ??= load().then((module) => {
+      loaded = module.default;
+      return module;
+    });
     return loading;
   };
-  return Object.assign(lazy(preload), { preload });
+  const LazyPage = lazy(preload);
+  // Each mount keeps the component it started with (switching would remount the page).
+  function Page(props: ComponentProps<Page>) {
+    const [{ Component }] = useState(() => ({
+      Component: (loaded ?? LazyPage) as ComponentType<ComponentProps<Page>>,
+    }));
+    return <Component {...props} />;
+  }
+  return Object.assign(Page, { preload });
 }
 
 /**
@@ -207,8 +221,12 @@ export function createAppRouter(): DataRouter {
  * parallel with the session check, instead of after it: the guards wait for the session, and a
  * lazy page's chunk would otherwise only be requested once they render it (decision 021).
  */
-export function preloadCurrentPage(router: DataRouter): void {
+export function preloadCurrentPage(router: DataRouter): Promise<unknown> {
+  const loads: Promise<unknown>[] = [];
   for (const match of router.state.matches) {
-    for (const preload of (match.route.handle as PreloadHandle | undefined)?.preload ?? []) void preload();
+    for (const preload of (match.route.handle as PreloadHandle | undefined)?.preload ?? []) {
+      loads.push(preload());
+    }
   }
+  return Promise.all(loads);
 }

@@ -3,19 +3,33 @@
  * before its script runs: it must first render exactly as prerendered, and its controls do nothing
  * until hydrated.
  */
-import { useSyncExternalStore } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 
-/** Nothing to subscribe to: the answer changes once, from the server snapshot to the client's. */
-const noSubscription = () => () => {};
+/** Whether this page load's HTML is hydrated, or was never to be (rendered in the browser). */
+let pageHydrated = false;
 
 /**
- * false while React renders the page on the server (prerendering) or hydrates it (the server
- * snapshot), true in every render after that and in a page rendered in the browser from scratch.
+ * main.tsx, before rendering a page it does not hydrate: every render of this page load is then
+ * a hydrated one.
+ */
+export function markRenderedInBrowser(): void {
+  pageHydrated = true;
+}
+
+/**
+ * false while React renders the page ahead of time (prerendering) or hydrates it; true in every
+ * render after that and in a page rendered in the browser. The change after hydration is a
+ * transition, so the re-render it causes is rendered in slices like the hydration itself (a
+ * synchronous one, as `useSyncExternalStore`'s server snapshot gives, re-rendered the whole page in
+ * one task after hydrating it: decision 033).
  */
 export function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+  const [hydrated, setHydrated] = useState(pageHydrated);
+  useEffect(() => {
+    if (hydrated) return;
+    // An effect runs only once React has committed the hydrated page.
+    pageHydrated = true;
+    startTransition(() => setHydrated(true));
+  }, [hydrated]);
+  return hydrated;
 }

@@ -40,12 +40,14 @@ export function useSession() {
 
 /**
  * The caller for a page the build prerendered signed out (`/`, `/auth`; decision 033): undefined
- * while React hydrates that HTML (the server snapshot), so hydration renders what was prerendered
- * even when the session check has already answered; then, at once, `useSession()`'s answer.
+ * while React hydrates that HTML, so hydration renders what was prerendered even when the session
+ * check has already answered; then `useSession()`'s answer. The query is not subscribed to until
+ * then: its answer arriving mid-hydration would otherwise re-render the page synchronously, in one
+ * long task, right after hydrating it.
  */
 export function usePrerenderedPageSession(): SessionResponse | undefined {
   const hydrated = useHydrated();
-  const { data } = useSession();
+  const { data } = useQuery({ ...sessionQuery, subscribed: hydrated });
   return hydrated ? data : undefined;
 }
 

@@ -1,0 +1,75 @@
+/**
+ * The prerendered public pages (`/`, `/auth`; decision 033) after hydration (web/app/hydration.ts,
+ * web/main.tsx): a page reached within the app once the first one has hydrated is usable from its
+ * first frame, and a signed-in caller on /auth is sent home whether the session check answers
+ * before or after React has hydrated the page (the page subscribes to the session only then).
+ */
+import { expect, type Page, test } from '@playwright/test';
+import { newProviderWithApplication } from './helpers.ts';
+
+/** Holds back the answers to requests for `url` (a glob) until the function returned is called. */
+async function holdBack(page: Page, url: string): Promise<() => void> {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+test('/auth reached within the app after hydrating /auth never shows its tabs as unavailable', async ({
+  page,
+}) => {
+  await page.goto('/auth');
+  // Hydrated: the tabs no longer say they are unavailable.
+  await expect(page.getByRole('tab', { name: 'Sign Up' })).not.toHaveAttribute('aria-disabled', 'true');
+
+  // From here on, any tab shown as unavailable is counted, and a full page load would reset the mark.
+  await page.evaluate(() => {
+    const state = window as unknown as { sameDocument: boolean; unavailableTabs: number };
+    state.sameDocument = true;
+    state.unavailableTabs = 0;
+    new MutationObserver(() => {
+      state.unavailableTabs += document.querySelectorAll('[role="tab"][aria-disabled="true"]').length;
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await page.getByRole('link', { name: 'Back to Sign In' }).click();
+  await expect(page.getByRole('form', { name: 'Sign in' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Sign Up' }).click();
+  await expect(page.getByRole('form', { name: 'Sign up' })).toBeVisible();
+
+  const state = await page.evaluate(() => {
+    const { sameDocument, unavailableTabs } = window as unknown as {
+      sameDocument?: boolean;
+      unavailableTabs?: number;
+    };
+    return { sameDocument, unavailableTabs };
+  });
+  expect(state.sameDocument).toBe(true);
+  expect(state.unavailableTabs).toBe(0);
+});
+
+test('a signed-in caller opening /auth goes home, whether the session answers before or after hydration', async ({
+  page,
+}) => {
+  await newProviderWithApplication(page, 'Hana', 'Hydrate');
+
+  // First, the usual order: the session check answers while the page's code loads.
+  await page.goto('/auth');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Hana Hydrate' })).toBeVisible();
+
+  // Then the answer comes only once the page has hydrated (its tabs are usable).
+  const release = await holdBack(page, '**/api/session');
+  await page.goto('/auth');
+  await expect(page.getByRole('tab', { name: 'Sign Up' })).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(page).toHaveURL(/\/auth$/);
+  release();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Hana Hydrate' })).toBeVisible();
+});
