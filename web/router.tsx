@@ -90,13 +90,13 @@ function lazyPage<Page extends ComponentType<any>>(load: () => Promise<{ default
   };
   const LazyPage = lazy(preload);
   // Each mount keeps the component it started with (switching would remount the page).
-  function Page(props: ComponentProps<Page>) {
+  function LoadedOrLazyPage(props: ComponentProps<Page>) {
     const [{ Component }] = useState(() => ({
       Component: (loaded ?? LazyPage) as ComponentType<ComponentProps<Page>>,
     }));
     return <Component {...props} />;
   }
-  return Object.assign(Page, { preload });
+  return Object.assign(LoadedOrLazyPage, { preload });
 }
 
 /**
