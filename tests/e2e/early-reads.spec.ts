@@ -5,21 +5,14 @@
  * the new session was sent back to /auth). And on a page load of /dashboard, the early file starts
  * every read the first screen makes, the expiring credentials' too, and the app takes each.
  */
-import { expect, type Page, test } from '@playwright/test';
-import { newProviderWithApplication, STRONG_PASSWORD, signUpAndConfirm, uniqueEmail } from './helpers.ts';
-
-/** Holds back the answers to requests for `url` (a glob) until the function returned is called. */
-async function holdBack(page: Page, url: string): Promise<() => void> {
-  let release: () => void = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(url, async (route) => {
-    await held;
-    await route.continue();
-  });
-  return release;
-}
+import { expect, test } from '@playwright/test';
+import {
+  holdBack,
+  newProviderWithApplication,
+  STRONG_PASSWORD,
+  signUpAndConfirm,
+  uniqueEmail,
+} from './helpers.ts';
 
 test('signing in on a page whose early file arrived late lands on the dashboard', async ({ page }) => {
   const email = uniqueEmail('late-early');

@@ -32,6 +32,19 @@ export async function expectNoAxeViolations(page: Page) {
   expect(summary).toEqual([]);
 }
 
+/** Holds back the answers to requests for `url` (a glob) until the function returned is called. */
+export async function holdBack(page: Page, url: string): Promise<() => void> {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 /**
  * The toast titled `title` (spec §8: every message is a toast with a title and a description).
  * Scoped to alerts and matched whole: a bare `getByText('Appeal Requested')` also matches the page's

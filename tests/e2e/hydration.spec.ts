@@ -4,21 +4,8 @@
  * first frame, and a signed-in caller on /auth is sent home whether the session check answers
  * before or after React has hydrated the page (the page subscribes to the session only then).
  */
-import { expect, type Page, test } from '@playwright/test';
-import { newProviderWithApplication } from './helpers.ts';
-
-/** Holds back the answers to requests for `url` (a glob) until the function returned is called. */
-async function holdBack(page: Page, url: string): Promise<() => void> {
-  let release: () => void = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(url, async (route) => {
-    await held;
-    await route.continue();
-  });
-  return release;
-}
+import { expect, test } from '@playwright/test';
+import { holdBack, newProviderWithApplication } from './helpers.ts';
 
 test('/auth reached within the app after hydrating /auth never shows its tabs as unavailable', async ({
   page,
