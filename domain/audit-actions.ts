@@ -82,6 +82,12 @@ export const auditActions = [
   'credential.update_submitted',
   /** A reviewer completed the review of a credential update (issue 29 item 4): details carry applicationId, version. */
   'credential.update_reviewed',
+  /** Ongoing monitoring recorded a finding on a credential (issue 49 item 2): details carry kind and detail (a list's name, the NPI, a license). */
+  'credential.monitoring_finding',
+  /** Monitoring findings were resolved (issue 49 item 2): details carry the resolution and how many. */
+  'credential.monitoring_resolved',
+  /** A credential's standing changed (issue 49 item 2): details carry 'active' or 'suspended' and the reason. */
+  'credential.standing_changed',
   /** 'Send for Decision' (issue 32 item 4): details carry the list ('clean_files' or 'committee') and how many reasons. */
   'review.sent_for_decision',
   /** 'Send to Committee' by the medical director (issue 32 item 4): details carry the note's length. */
@@ -195,4 +201,7 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'screening.finding_decided': 'Screening match decided',
   'credential.update_submitted': 'Credential update sent by the provider',
   'credential.update_reviewed': 'Credential update reviewed',
+  'credential.monitoring_finding': 'Ongoing monitoring finding recorded',
+  'credential.monitoring_resolved': 'Ongoing monitoring finding resolved',
+  'credential.standing_changed': 'Credential standing changed',
 };

@@ -15,6 +15,7 @@ import { createSessionCache } from './auth/session-cache.ts';
 import { listenForSessionRevocations } from './auth/session-revocations.ts';
 import { type ClusterMembership, joinCluster } from './cluster/instance-registry.ts';
 import { type ScheduledJob, startScheduler, utcDay } from './cluster/scheduled-jobs.ts';
+import { publishMissingCredentials } from './credential/published-credential.ts';
 import { runExpiryMonitor } from './credentials/expiry-monitor.ts';
 import { runProviderReminders } from './credentials/provider-reminders.ts';
 import { type DatabaseHandle, openDatabase, runMigrations, withStartupLock } from './db/client.ts';
@@ -134,6 +135,9 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       // Migration 0019's data step (issue 29): bind verifications recorded before bindings existed,
       // once per database (a marker row; later starts skip the scan).
       await backfillVerificationBindingsOnce(lockedDb, new Date());
+      // Migration 0036's data step (issue 49): publish the approved facts of credentials granted
+      // before the published record existed (none left after the first start).
+      await publishMissingCredentials(lockedDb, new Date());
       return joinCluster(lockedDb, database.db, {
         identity: {
           storageDriver: env.STORAGE_DRIVER,

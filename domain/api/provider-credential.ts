@@ -6,11 +6,22 @@
  * same module's `credentialLabel`.
  */
 import { z } from 'zod';
+import { monitoringFindingKinds } from '../credentials/credential-standing.ts';
 import { applicationCycles } from '../credentials/provider-credential.ts';
 import { REVIEW_TEXT_MAX } from '../review/review-workflow.ts';
 
+/** An open monitoring finding (issue 49 item 2), as the dashboard and the review page show it. */
+export const monitoringFindingSchema = z.object({
+  kind: z.enum(monitoringFindingKinds),
+  /** The list, the NPI or the license ('OIG LEIE', '1234567893', 'IL medical license 12345'). */
+  detail: z.string(),
+  /** `YYYY-MM-DD` (UTC). */
+  foundOn: z.iso.date(),
+});
+
 export const providerCredentialSchema = z.object({
-  state: z.enum(['none', 'credentialed', 'ended', 'expired']),
+  /** 'pending': approved, effective on `effectiveOn`, which is still ahead (issue 49 item 5). */
+  state: z.enum(['none', 'pending', 'credentialed', 'ended', 'expired']),
   /** The decided application that last set it, null when there is none. */
   applicationId: z.uuid().nullable(),
   /** The first approval (ISO 8601, UTC), else null. */
@@ -19,6 +30,12 @@ export const providerCredentialSchema = z.object({
   endsOn: z.iso.date().nullable(),
   /** The day a denied recredentialing ended it (`YYYY-MM-DD`), else null. */
   endedOn: z.iso.date().nullable(),
+  /** The first approval's effective day (`YYYY-MM-DD`), else null. */
+  effectiveOn: z.iso.date().nullable(),
+  /** Ongoing monitoring (issue 49 item 2): 'suspended' while a finding is open. */
+  standing: z.enum(['active', 'suspended']),
+  /** The open monitoring findings, oldest first; [] when active. */
+  findings: z.array(monitoringFindingSchema),
 });
 export type ProviderCredentialDto = z.infer<typeof providerCredentialSchema>;
 

@@ -36,9 +36,13 @@ export interface CredentialRecord {
   endedOn: string | null;
 }
 
-/** The credential at a date: none, running, ended by a denial, or past its end with no decision. */
+/**
+ * The credential at a date: none, approved but not yet effective (issue 49 item 5: a first approval
+ * whose effective date is still ahead), running, ended by a denial, or past its end with no decision.
+ */
 export type CredentialState =
   | { state: 'none' }
+  | { state: 'pending'; effectiveOn: string; endsOn: string }
   | { state: 'credentialed'; endsOn: string }
   | { state: 'ended'; endedOn: string }
   | { state: 'expired'; endsOn: string };
@@ -52,6 +56,10 @@ export function credentialState(record: CredentialRecord | null, now: Date): Cre
   if (!record) return { state: 'none' };
   if (record.endedOn) return { state: 'ended', endedOn: record.endedOn };
   if (daysUntil(record.endsOn, now) < 0) return { state: 'expired', endsOn: record.endsOn };
+  // The first approval takes effect on its effective date (credentialedAt, midnight UTC): before that
+  // day the provider is approved, not yet credentialed, and nothing is published (issue 49 item 5).
+  const effectiveOn = isoDay(record.credentialedAt);
+  if (effectiveOn > isoDay(now)) return { state: 'pending', effectiveOn, endsOn: record.endsOn };
   return { state: 'credentialed', endsOn: record.endsOn };
 }
 
@@ -92,7 +100,9 @@ export function credentialAfterDecision(
  * else 'initial' (no credential, or one a denied recredentialing ended).
  */
 export function cycleForNewApplication(state: CredentialState): ApplicationCycle {
-  return state.state === 'credentialed' || state.state === 'expired' ? 'recredentialing' : 'initial';
+  return state.state === 'credentialed' || state.state === 'pending' || state.state === 'expired'
+    ? 'recredentialing'
+    : 'initial';
 }
 
 /**
@@ -101,7 +111,9 @@ export function cycleForNewApplication(state: CredentialState): ApplicationCycle
  * days before its end (issue 14, kept by issue 29). An administrator may open one at any date.
  */
 export function providerMayStartCycle(state: CredentialState, now: Date): boolean {
-  return state.state !== 'credentialed' || recredentialingOpen(state.endsOn, now);
+  return (
+    (state.state !== 'credentialed' && state.state !== 'pending') || recredentialingOpen(state.endsOn, now)
+  );
 }
 
 /** The 409 message of a provider's 'Start Recredentialing' before the window opens. */
@@ -114,6 +126,8 @@ export function credentialLabel(state: CredentialState): string | null {
   switch (state.state) {
     case 'none':
       return null;
+    case 'pending':
+      return `Approved, effective ${formatIsoDay(state.effectiveOn)}`;
     case 'credentialed':
       return `Credentialed until ${formatIsoDay(state.endsOn)}`;
     case 'ended':
@@ -124,12 +138,14 @@ export function credentialLabel(state: CredentialState): string | null {
 }
 
 /** The credential badge's Mantine colour (shades picked in the web theme for WCAG AA contrast). */
-export const credentialStateColor: Record<CredentialStateName, 'green' | 'red' | 'orange' | 'gray'> = {
-  none: 'gray',
-  credentialed: 'green',
-  ended: 'red',
-  expired: 'orange',
-};
+export const credentialStateColor: Record<CredentialStateName, 'green' | 'red' | 'orange' | 'gray' | 'blue'> =
+  {
+    none: 'gray',
+    pending: 'blue',
+    credentialed: 'green',
+    ended: 'red',
+    expired: 'orange',
+  };
 
 /**
  * What the denial's dialog says before a recredentialing denial is recorded (issue 29 item 1: "a

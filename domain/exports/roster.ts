@@ -6,8 +6,10 @@
  * column choice), so both name the same columns. Pure: no zod, no Node.
  *
  * The default layout follows what payers' delegated-credentialing roster templates ask for (NPI,
- * name, degree, taxonomy, license, DEA, board certification, service location, accepting new patients,
- * credentialing and recredentialing dates), one column per fact, dates as `YYYY-MM-DD`.
+ * name, degree, taxonomy, license, board certification, service location, accepting new patients,
+ * credential status, credentialing and recredentialing dates), one column per fact, dates as
+ * `YYYY-MM-DD`. The DEA number is offered, not in the default (issue 49 item 3). Every value is the
+ * published credential's (issue 49 item 1), never a change nobody reviewed.
  */
 
 /** Every roster column, in the default order; `inDefault: false` columns are offered, not preselected. */
@@ -22,8 +24,10 @@ export const rosterColumns = [
   { key: 'license_state', header: 'License State', inDefault: true },
   { key: 'license_number', header: 'License Number', inDefault: true },
   { key: 'license_expires_on', header: 'License Expiration', inDefault: true },
-  { key: 'dea_number', header: 'DEA Number', inDefault: true },
-  { key: 'dea_expires_on', header: 'DEA Expiration', inDefault: true },
+  // Issue 49 item 3 (minimum necessary, decision 035): offered to an administrator who needs them,
+  // never in the default layout; never in FHIR.
+  { key: 'dea_number', header: 'DEA Number', inDefault: false },
+  { key: 'dea_expires_on', header: 'DEA Expiration', inDefault: false },
   { key: 'board_certification', header: 'Board Certification', inDefault: true },
   { key: 'board_certification_expires_on', header: 'Board Certification Expiration', inDefault: true },
   { key: 'location_name', header: 'Practice Location', inDefault: true },
@@ -35,6 +39,8 @@ export const rosterColumns = [
   { key: 'postal_code', header: 'ZIP Code', inDefault: true },
   { key: 'phone', header: 'Phone', inDefault: true },
   { key: 'accepting_new_patients', header: 'Accepting New Patients', inDefault: true },
+  // Issue 49 item 2: 'Active', or 'Suspended (exclusion: OIG LEIE, 2026-11-28)' under ongoing monitoring.
+  { key: 'credential_status', header: 'Credential Status', inDefault: true },
   { key: 'credentialed_on', header: 'Credentialed Date', inDefault: true },
   { key: 'recredentialing_due_on', header: 'Recredentialing Due Date', inDefault: true },
 ] as const;

@@ -10,6 +10,8 @@
  */
 import { eq, inArray } from 'drizzle-orm';
 import type { ProviderCredentialDto } from '../../domain/api/provider-credential.ts';
+import { isoDay } from '../../domain/calendar.ts';
+import type { CredentialStanding, MonitoringFinding } from '../../domain/credentials/credential-standing.ts';
 import {
   type ApplicationCycle,
   type CredentialDecision,
@@ -17,51 +19,73 @@ import {
   credentialAfterDecision,
   credentialState,
 } from '../../domain/credentials/provider-credential.ts';
+import { newestVersionNumber, publishCredentialVersion } from '../credential/published-credential.ts';
+import { openMonitoringFindings } from '../credential/standing.ts';
 import type { Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { providerCredentials } from '../db/schema/credentials.ts';
+
+/** The stored credential with its standing under ongoing monitoring (issue 49 item 2). */
+export interface StoredCredential extends CredentialRecord {
+  standing: CredentialStanding;
+  /** The open monitoring findings, oldest first. */
+  findings: MonitoringFinding[];
+}
 
 /** The provider's stored credential, or null when no approval ever granted one. */
 export async function findProviderCredential(
   db: Queryable,
   userId: string,
-): Promise<CredentialRecord | null> {
-  const [row] = await db.select().from(providerCredentials).where(eq(providerCredentials.userId, userId));
-  return row ? toRecord(row) : null;
+): Promise<StoredCredential | null> {
+  return (await findProviderCredentials(db, [userId])).get(userId) ?? null;
 }
 
 /** The stored credentials of several providers, by user id (admin lists). */
 export async function findProviderCredentials(
   db: Queryable,
   userIds: readonly string[],
-): Promise<Map<string, CredentialRecord>> {
+): Promise<Map<string, StoredCredential>> {
   if (userIds.length === 0) return new Map();
   const rows = await db
     .select()
     .from(providerCredentials)
     .where(inArray(providerCredentials.userId, [...userIds]));
-  return new Map(rows.map((row) => [row.userId, toRecord(row)]));
+  const suspended = rows.filter((r) => r.standing === 'suspended').map((r) => r.userId);
+  const findings = await openMonitoringFindings(db, suspended);
+  return new Map(rows.map((row) => [row.userId, toRecord(row, findings.get(row.userId) ?? [])]));
 }
 
-function toRecord(row: typeof providerCredentials.$inferSelect): CredentialRecord {
+function toRecord(
+  row: typeof providerCredentials.$inferSelect,
+  findings: MonitoringFinding[],
+): StoredCredential {
   return {
     applicationId: row.applicationId,
     credentialedAt: row.credentialedAt,
     approvedAt: row.approvedAt,
     endsOn: row.endsOn,
     endedOn: row.endedOn,
+    standing: row.standing === 'suspended' ? 'suspended' : 'active',
+    findings: findings.map(({ kind, detail, foundOn }) => ({ kind, detail, foundOn })),
   };
 }
 
 /** The API shape (domain/api/provider-credential.ts) of `record` at `now`. */
-export function presentCredential(record: CredentialRecord | null, now: Date): ProviderCredentialDto {
+export function presentCredential(
+  record: StoredCredential | CredentialRecord | null,
+  now: Date,
+): ProviderCredentialDto {
   const { state } = credentialState(record, now);
+  const stored = record && 'standing' in record ? record : null;
   return {
     state,
     applicationId: record?.applicationId ?? null,
     credentialedAt: record?.credentialedAt.toISOString() ?? null,
     endsOn: record?.endsOn ?? null,
     endedOn: record?.endedOn ?? null,
+    effectiveOn: record ? isoDay(record.credentialedAt) : null,
+    standing: stored?.standing ?? 'active',
+    findings: stored?.findings ?? [],
   };
 }
 
@@ -77,6 +101,8 @@ export async function recordDecisionCredential(
   application: { id: string; userId: string },
   decision: CredentialDecision,
   decidedAt: Date,
+  /** When the decision is recorded (the published record's change); `decidedAt` may be an effective date. */
+  publishedAt?: Date,
 ): Promise<CredentialRecord | null> {
   const [row] = await tx
     .select()
@@ -87,7 +113,15 @@ export async function recordDecisionCredential(
     .select({ cycle: providerApplications.cycle })
     .from(providerApplications)
     .where(eq(providerApplications.id, application.id));
-  const current = row ? toRecord(row) : null;
+  const current: CredentialRecord | null = row
+    ? {
+        applicationId: row.applicationId,
+        credentialedAt: row.credentialedAt,
+        approvedAt: row.approvedAt,
+        endsOn: row.endsOn,
+        endedOn: row.endedOn,
+      }
+    : null;
   const next = credentialAfterDecision(
     current,
     decision,
@@ -101,5 +135,17 @@ export async function recordDecisionCredential(
     .insert(providerCredentials)
     .values({ userId: application.userId, ...values })
     .onConflictDoUpdate({ target: providerCredentials.userId, set: values });
+  if (decision === 'approved') {
+    // Issue 49 item 1: what was approved is what is published, the version the decision was taken on.
+    const version = await newestVersionNumber(tx, application.id);
+    if (version !== undefined) {
+      await publishCredentialVersion(tx, {
+        userId: application.userId,
+        applicationId: application.id,
+        version,
+        now: publishedAt ?? decidedAt,
+      });
+    }
+  }
   return next;
 }

@@ -30,6 +30,7 @@ import { loadApplicationFor } from '../applications/applications.service.ts';
 import { credentialUpdatesAllowed } from '../applications/review-lock.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
+import { publishCredentialVersion } from '../credential/published-credential.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { credentialUpdates } from '../db/schema/credentials.ts';
@@ -299,6 +300,13 @@ export async function completeUpdateReview(
       .set({ reviewedAt: now, reviewedBy: actor.userId, updatedAt: now })
       .where(eq(credentialUpdates.id, open.id))
       .returning();
+    // Issue 49 item 1: the accepted version is what the directory publishes from now on.
+    await publishCredentialVersion(tx, {
+      userId: application.userId,
+      applicationId: application.id,
+      version: open.version,
+      now,
+    });
     await recordAudit(tx, {
       action: 'credential.update_reviewed',
       actorUserId: actor.userId,

@@ -32,6 +32,8 @@ import {
 } from '../../domain/review/verification-checklist.ts';
 import { sectionCatalog } from '../../domain/sections/section-catalog.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { markFindingsDigested, monitoringDigestText } from '../credential/monitoring-digest.ts';
+import { syncLicenseFindings } from '../credential/standing.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { user } from '../db/schema/auth.ts';
 import { providerApplications, userRoles } from '../db/schema/core.ts';
@@ -157,6 +159,9 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
   // Issue 29 item 4: a changed credential awaiting re-verification is noticed by the expiry that was
   // verified, whatever its row says now; once verified, its row's (newer) date rules again.
   const awaiting = await awaitingReverification(db, now);
+  // Issue 49 item 2 (NCQA CR5): a published license past its expiry with no published renewal
+  // suspends the credential; a renewal published since resolves it.
+  const licenses = await db.transaction((tx) => syncLicenseFindings(tx, now));
   const recordBatch = async (batch: ExpiringListItem[]) => {
     if (batch.length === 0) return;
     await db.transaction(async (tx) => {
@@ -259,10 +264,11 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
 
   // Administrators: one digest of what crossed a threshold since the last digest, counts only.
   const counted = await markNoticesDigested(db);
+  const findings = await markFindingsDigested(db);
   // Threshold is never null in a notice: the row without one is the grand total, `()`.
-  const overall = counted.find((r) => r.threshold === null);
+  const overall = counted.find((r) => r.threshold === null) ?? { total: 0, providers: 0, threshold: null };
   let adminsDigested = 0;
-  if (overall && overall.total > 0) {
+  if (overall.total > 0 || findings.length > 0) {
     const admins = await db
       .select({ email: user.email })
       .from(userRoles)
@@ -278,10 +284,16 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
       reopened > 0
         ? `\n\n${reopened} verification item${reopened === 1 ? ' was' : 's were'} of approved providers reopened as discrepancies: see the review pages.`
         : '';
-    const text = `${total} credential${total === 1 ? '' : 's'} of ${providers} provider${providers === 1 ? '' : 's'} crossed an expiry threshold since the last digest:\n\n${summary}${reopenedLine}\n\nSee them in the admin dashboard: ${appUrl}/admin\n`;
+    const expiring =
+      total > 0
+        ? `${total} credential${total === 1 ? '' : 's'} of ${providers} provider${providers === 1 ? '' : 's'} crossed an expiry threshold since the last digest:\n\n${summary}${reopenedLine}\n\n`
+        : '';
+    const text = `${expiring}${monitoringDigestText(findings)}See them in the admin dashboard: ${appUrl}/admin\n`;
     for (const admin of admins) {
       try {
-        await mailer.send({ to: admin.email, subject: 'Expiring credentials: daily digest', text });
+        const subject =
+          total > 0 ? 'Expiring credentials: daily digest' : 'Credential monitoring: daily digest';
+        await mailer.send({ to: admin.email, subject, text });
         adminsDigested += 1;
       } catch (error) {
         logger.error({ reason: (error as Error).message }, 'expiring credentials: a digest email failed');
@@ -289,7 +301,17 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
     }
   }
 
-  logger.info({ recorded, providersEmailed, adminsDigested, reopened }, 'expiring credentials checked');
+  logger.info(
+    {
+      recorded,
+      providersEmailed,
+      adminsDigested,
+      reopened,
+      suspended: licenses.opened,
+      renewed: licenses.resolved,
+    },
+    'expiring credentials checked',
+  );
   if (failures > 0)
     throw new Error(`${failures} provider email(s) about expiring credentials failed; retrying`);
   return { recorded, providersEmailed, adminsDigested, reopened };

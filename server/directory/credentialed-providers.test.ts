@@ -1,13 +1,15 @@
 /**
  * The directory query (issue 33 item 3, part A) against the real PostgreSQL with a hand-built
  * fixture: who is in (a credential in state 'credentialed' at `now`) and who is not (never approved,
- * ended by a denial, expired, draft only), each fact mapped from the credential's application, the
- * filters, keyset pages and batches.
+ * ended by a denial, expired, draft only, approved with an effective date still ahead), each fact
+ * mapped from the credential's published version (issue 49: a change saved after it is not
+ * published until a version is), the filters, keyset pages and batches.
  */
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/harness.ts';
+import { publishCredentialVersion } from '../credential/published-credential.ts';
 import type { Database } from '../db/client.ts';
 import { user } from '../db/schema/auth.ts';
 import { profiles, providerApplications } from '../db/schema/core.ts';
@@ -20,6 +22,7 @@ import {
   professionalLicenses,
   specialties,
 } from '../db/schema/sections.ts';
+import { storeNextVersion } from '../notifications/application-snapshot.ts';
 import {
   credentialedProviderBatches,
   credentialedProviderPage,
@@ -73,6 +76,14 @@ async function provider(
     });
   }
   return { userId, applicationId };
+}
+
+/** Store the application's current rows as its next version and publish it (as an approval does). */
+async function publish(f: Fixture, at = new Date('2025-01-10T15:00:00Z')) {
+  await db.transaction(async (tx) => {
+    const { version } = await storeNextVersion(tx, { id: f.applicationId, userId: f.userId }, 'completion');
+    await publishCredentialVersion(tx, { ...f, version, now: at });
+  });
 }
 
 let full: Fixture;
@@ -187,6 +198,13 @@ beforeAll(async () => {
     credential: { endsOn: '2027-02-28' },
   });
   excluded.draft = await provider('Draft', 'Only', { status: 'draft', npi: '1111111115' });
+  // Approved with an effective date after `now` (issue 49 item 5): published only from that day.
+  excluded.notYetEffective = await provider('Future', 'Effective', {
+    npi: '1111111116',
+    credential: { endsOn: '2030-03-15', credentialedAt: new Date('2027-03-15T00:00:00Z') },
+  });
+  for (const f of [full, plain, excluded.ended!, excluded.expired!, excluded.notYetEffective!])
+    await publish(f);
 }, 60_000);
 
 afterAll(async () => {
@@ -255,8 +273,8 @@ describe('credentialedProviderPage', () => {
       ['207R00000X', 'Internal Medicine', 'primary'],
       ['207RC0000X', 'Internal Medicine, Cardiovascular Disease', 'secondary'],
     ]);
-    expect(got.specialties[0]!.boardCertificationId).toBe(got.boardCertifications[0]!.id);
-    // Primary location first, with its row id and row key.
+    expect(got.specialties[0]!.boardCertificationRowKey).toBe(got.boardCertifications[0]!.rowKey);
+    // Primary location first, with its row key.
     expect(got.practiceLocations.map((l) => l.name)).toEqual([
       'Springfield Internal Medicine',
       'North Clinic',
@@ -275,7 +293,6 @@ describe('credentialedProviderPage', () => {
       acceptingNewPatients: 'yes',
       languagesSpoken: 'English, Spanish',
     });
-    expect(got.practiceLocations[0]!.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(got.practiceLocations[0]!.rowKey).toMatch(/^[0-9a-f-]{36}$/);
     expect(got.lastUpdated).toBeInstanceOf(Date);
     // Nothing of the SSN reaches the directory.
@@ -310,21 +327,51 @@ describe('credentialedProviderPage', () => {
     await expect(credentialedProviderPage(db, { now, limit: 1001 })).rejects.toThrow(RangeError);
   });
 
-  it('filters by lastUpdated: a changed practice location moves the provider past the instant', async () => {
+  it('publishes only the published version: live edits wait, a published version moves lastUpdated', async () => {
     const [before] = await credentialedProviderPage(db, { now, limit: 1, userIds: [full.userId] });
     const mark = new Date(Math.max(before!.lastUpdated.getTime(), Date.now()) + 1000);
     expect(await credentialedProviderPage(db, { now, limit: 10, updatedSince: mark })).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // First, the provider changes the phone, the NPI, adds a license and renames the account: nobody
+    // reviewed any of it, so the directory still says what was approved.
     await db
       .update(practiceLocations)
       .set({ phone: '(555) 010-3001' })
       .where(eq(practiceLocations.applicationId, full.applicationId));
+    await db
+      .update(personalInformation)
+      .set({ npiNumber: '1999999992', deaNumber: 'ZZ9999999' })
+      .where(eq(personalInformation.applicationId, full.applicationId));
+    await db.insert(professionalLicenses).values({
+      applicationId: full.applicationId,
+      position: 9,
+      licenseType: 'medical_license',
+      licenseNumber: 'CA-FAKE-001',
+      issuingState: 'CA',
+    });
+    await db.update(profiles).set({ firstName: 'Gus' }).where(eq(profiles.userId, full.userId));
+    const [unchanged] = await credentialedProviderPage(db, { now, limit: 1, userIds: [full.userId] });
+    expect(unchanged).toEqual(before);
+    expect(await credentialedProviderPage(db, { now, limit: 10, npi: '1999999992' })).toEqual([]);
+    expect(await credentialedProviderPage(db, { now, limit: 10, updatedSince: mark })).toEqual([]);
+    // Then a reviewer accepts the change: that version is published, and lastUpdated moves.
+    const acceptedAt = new Date(mark.getTime() + 1000);
+    await publish(full, acceptedAt);
     const changed = await credentialedProviderPage(db, { now, limit: 10, updatedSince: mark });
     expect(ids(changed)).toEqual([full.userId]);
-    expect(changed[0]!.lastUpdated.getTime()).toBeGreaterThan(mark.getTime());
+    expect(changed[0]).toMatchObject({ npi: '1999999992', givenName: 'Gus', lastUpdated: acceptedAt });
+    expect(changed[0]!.licenses.map((l) => l.number)).toEqual(['MD-1', 'CA-FAKE-001']);
     expect(ids(await credentialedProviderPage(db, { now, limit: 10, updatedUntil: mark }))).toEqual([
       plain.userId,
     ]);
+  });
+
+  it('publishes an approval from its effective date on, not before', async () => {
+    const f = excluded.notYetEffective!;
+    expect(await credentialedProviderPage(db, { now, limit: 10, userIds: [f.userId] })).toEqual([]);
+    const onTheDay = new Date('2027-03-15T00:00:00Z');
+    expect(
+      ids(await credentialedProviderPage(db, { now: onTheDay, limit: 10, userIds: [f.userId] })),
+    ).toEqual([f.userId]);
   });
 });
 

@@ -15,9 +15,12 @@ import { defaultRosterColumns, rosterColumnHeader } from '../../domain/exports/r
 import { createTestApp, signUpAndSignIn, signUpStaff, type TestApp } from '../../tests/harness.ts';
 import { clientWithToken } from '../api-clients/testing.ts';
 import { approveCleanFile, reviewedFile } from '../committee/testing/decide.ts';
+import { publishCredentialVersion } from '../credential/published-credential.ts';
 import { auditLog } from '../db/schema/audit.ts';
+import { providerApplications } from '../db/schema/core.ts';
 import { practiceLocations } from '../db/schema/sections.ts';
 import type { DirectoryProvider } from '../directory/credentialed-providers.ts';
+import { storeNextVersion } from '../notifications/application-snapshot.ts';
 import { rosterRows } from './roster.ts';
 
 let app: TestApp;
@@ -34,11 +37,32 @@ beforeAll(async () => {
     await approveCleanFile(app, specialist, applicationId);
     credentialed.push(applicationId);
   }
-  // One location's name a spreadsheet would run as a formula.
-  await app.runtime.deps.db
+  // One location's name a spreadsheet would run as a formula, published as an accepted credential
+  // update would publish it (issue 49: the roster reads the published version only).
+  const db = app.runtime.deps.db;
+  await db
     .update(practiceLocations)
     .set({ practiceName: '=HYPERLINK("http://evil.example","Clinic")' })
     .where(eq(practiceLocations.applicationId, credentialed[2]!));
+  const [renamed] = await db
+    .select({ userId: providerApplications.userId })
+    .from(providerApplications)
+    .where(eq(providerApplications.id, credentialed[2]!));
+  await db.transaction(async (tx) => {
+    const application = { id: credentialed[2]!, userId: renamed!.userId };
+    const { version } = await storeNextVersion(tx, application, 'credential_update');
+    await publishCredentialVersion(tx, {
+      userId: application.userId,
+      applicationId: application.id,
+      version,
+      now: new Date(),
+    });
+  });
+  // A change nobody reviewed (saved to the live section) is not on the roster.
+  await db
+    .update(practiceLocations)
+    .set({ practiceName: 'Unreviewed Clinic Name' })
+    .where(eq(practiceLocations.applicationId, credentialed[1]!));
   // A provider still under review is not on the roster.
   await reviewedFile(app, specialist);
 }, 120_000);
@@ -69,6 +93,9 @@ async function xlsxOf(response: Response): Promise<string[][]> {
   return rows;
 }
 
+/** The location name's column in the default layout. */
+const LOCATION = defaultRosterColumns.indexOf('location_name');
+
 /** The factory's provider as the default layout writes it (server/notifications/testing). */
 const factoryRow = (locationName = 'Springfield Internal Medicine') => [
   '1234567893',
@@ -81,8 +108,6 @@ const factoryRow = (locationName = 'Springfield Internal Medicine') => [
   'IL',
   'MD-1',
   '2030-06-01',
-  'AB1234563',
-  '',
   'Board Certified, Internal Medicine (ABIM)',
   '',
   locationName,
@@ -93,6 +118,7 @@ const factoryRow = (locationName = 'Springfield Internal Medicine') => [
   '62701',
   '(555) 010-3000',
   'Yes',
+  'Active',
   today(),
   expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
 ];
@@ -107,7 +133,7 @@ describe('GET /api/admin/roster.csv and roster.xlsx', () => {
     expect(records[0]).toEqual(defaultRosterColumns.map((c) => rosterColumnHeader[c]));
     expect(records.slice(1)).toHaveLength(3);
     // Sorted by location name: the defused one (a leading ') first.
-    const sorted = records.slice(1).sort((a, b) => a[14]!.localeCompare(b[14]!));
+    const sorted = records.slice(1).sort((a, b) => a[LOCATION]!.localeCompare(b[LOCATION]!));
     // Defused: the leading ' keeps a spreadsheet from running it.
     expect(sorted[0]).toEqual(factoryRow(`'=HYPERLINK("http://evil.example","Clinic")`));
     expect(sorted[1]).toEqual(factoryRow());
@@ -121,7 +147,7 @@ describe('GET /api/admin/roster.csv and roster.xlsx', () => {
     const sheet = await xlsxOf(xlsx);
     expect(sheet[0]).toEqual(records[0]);
     // The same rows; a text cell is never a formula in XLSX, so the name is written as it is.
-    const sheetRows = sheet.slice(1).sort((a, b) => a[14]!.localeCompare(b[14]!));
+    const sheetRows = sheet.slice(1).sort((a, b) => a[LOCATION]!.localeCompare(b[LOCATION]!));
     expect(sheetRows[0]).toEqual(factoryRow('=HYPERLINK("http://evil.example","Clinic")'));
     expect(sheetRows.slice(1)).toEqual(sorted.slice(1));
 
@@ -219,7 +245,6 @@ describe('rosterRows', () => {
     dea: { number: 'AL1234563', expiresOn: '2027-05-31', state: 'IL' },
     licenses: [
       {
-        id: 'l1',
         rowKey: 'l1',
         type: 'medical_license',
         number: 'IL-1',
@@ -229,7 +254,6 @@ describe('rosterRows', () => {
         status: 'active',
       },
       {
-        id: 'l2',
         rowKey: 'l2',
         type: 'medical_license',
         number: 'WI-1',
@@ -239,7 +263,6 @@ describe('rosterRows', () => {
         status: 'active',
       },
       {
-        id: 'l3',
         rowKey: 'l3',
         type: 'medical_license',
         number: 'WI-2',
@@ -252,7 +275,6 @@ describe('rosterRows', () => {
     education: [],
     boardCertifications: [
       {
-        id: 'c1',
         rowKey: 'c1',
         name: 'Family Medicine',
         board: 'ABFM',
@@ -262,7 +284,6 @@ describe('rosterRows', () => {
         specialtyCodes: [],
       },
       {
-        id: 'c2',
         rowKey: 'c2',
         name: 'Sports Medicine',
         board: 'ABFM',
@@ -274,29 +295,30 @@ describe('rosterRows', () => {
     ],
     specialties: [
       {
-        id: 's1',
         rowKey: 's1',
         code: '207Q00000X',
         display: 'Family Medicine',
         rank: 'secondary',
-        boardCertificationId: 'c1',
+        boardCertificationRowKey: 'c1',
       },
       {
-        id: 's2',
         rowKey: 's2',
         code: '207QS0010X',
         display: 'Family Medicine, Sports Medicine',
         rank: 'primary',
-        boardCertificationId: 'c2',
+        boardCertificationRowKey: 'c2',
       },
     ],
     practiceLocations: [],
     credentialedOn: '2026-01-01',
     recredentialingDueOn: '2029-01-01',
+    version: 1,
+    standing: 'active',
+    standingReason: null,
+    findings: [],
     ...overrides,
   });
   const location = (state: string, name: string): DirectoryProvider['practiceLocations'][number] => ({
-    id: name,
     rowKey: name,
     name,
     groupNpi: null,
@@ -307,7 +329,6 @@ describe('rosterRows', () => {
     primary: false,
     acceptingNewPatients: 'existing_only',
     languagesSpoken: null,
-    updatedAt: new Date('2026-01-01T00:00:00Z'),
   });
 
   it("one row per location with the license of the location's state (latest expiry), else the first", () => {

@@ -18,6 +18,7 @@
 import type { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import type ExcelJS from 'exceljs';
+import { rosterCredentialStatus } from '../../domain/credentials/credential-standing.ts';
 import {
   defaultRosterColumns,
   type RosterColumnKey,
@@ -48,7 +49,7 @@ export function rosterRows(provider: DirectoryProvider): RosterRow[] {
   const primary = provider.specialties.find((s) => s.rank === 'primary') ?? null;
   const secondary = provider.specialties.filter((s) => s !== primary).map((s) => s.code);
   const certification =
-    provider.boardCertifications.find((c) => c.id === primary?.boardCertificationId) ??
+    provider.boardCertifications.find((c) => c.rowKey === primary?.boardCertificationRowKey) ??
     provider.boardCertifications[0] ??
     null;
   const locations: (DirectoryPracticeLocation | null)[] = provider.practiceLocations.length
@@ -82,6 +83,7 @@ export function rosterRows(provider: DirectoryProvider): RosterRow[] {
       accepting_new_patients: location?.acceptingNewPatients
         ? acceptingNewPatientsLabel[location.acceptingNewPatients]
         : null,
+      credential_status: rosterCredentialStatus(provider.standing, provider.standingReason),
       credentialed_on: provider.credentialedOn,
       recredentialing_due_on: provider.recredentialingDueOn,
     };

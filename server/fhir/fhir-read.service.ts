@@ -17,9 +17,8 @@ import {
   credentialedProviderPage,
   type DirectoryPracticeLocation,
   type DirectoryProvider,
+  inDirectory,
   MAX_DIRECTORY_PAGE,
-  type PracticeLocationRow,
-  practiceLocationOf,
 } from '../directory/credentialed-providers.ts';
 import {
   type ChecklistItemFacts,
@@ -58,22 +57,16 @@ export async function checklistItems(
     id: string;
     application_id: string;
     kind: string;
-    target: string;
-    primary_source: string;
     status: string;
-    source: string | null;
     verified_at: string | null;
     updated_at: Date | string;
-  }>(sql`select id, application_id, kind, target, primary_source, status, source, verified_at::text as verified_at,
+  }>(sql`select id, application_id, kind, status, verified_at::text as verified_at,
     updated_at from verification_items where ${sql.join(conditions, sql` and `)} order by application_id, position, id`);
   for (const row of result.rows) {
     const item: ChecklistItemFacts = {
       id: row.id,
       kind: row.kind,
-      target: row.target,
-      primarySource: row.primary_source,
       status: row.status,
-      source: row.source,
       verifiedAt: row.verified_at,
       updatedAt: new Date(row.updated_at),
     };
@@ -85,23 +78,27 @@ export async function checklistItems(
 }
 
 /**
- * The credentialed providers owning rows of `table` whose `column` is one of `ids` (uuids; others
- * are no row): a PractitionerRole or Location `_id` is a practice location's row key, a
- * VerificationResult `_id` a checklist item's id.
+ * The providers whose published record holds a practice location with one of `rowKeys` (a
+ * PractitionerRole or Location `_id` is a practice location's row key; issue 49: the published
+ * locations, never the live section table).
  */
-async function providersOfRows(
-  db: Queryable,
-  table: 'practice_locations' | 'verification_items',
-  column: 'row_key' | 'id',
-  ids: readonly string[],
-): Promise<string[]> {
+async function providersOfLocations(db: Queryable, rowKeys: readonly string[]): Promise<string[]> {
+  const keys = rowKeys.filter(isUuid);
+  if (keys.length === 0) return [];
+  const result = await db.execute<{ user_id: string }>(sql`select distinct user_id from credential_locations
+    where row_key = any(${sql.param(keys)}::text[])`);
+  return result.rows.map((r) => r.user_id);
+}
+
+/** The credentialed providers owning the checklist items `ids` (a VerificationResult `_id`). */
+async function providersOfItems(db: Queryable, ids: readonly string[]): Promise<string[]> {
   const uuids = ids.filter(isUuid);
   if (uuids.length === 0) return [];
   const result = await db.execute<{
     user_id: string;
-  }>(sql`select distinct pc.user_id from ${sql.identifier(table)} r
+  }>(sql`select distinct pc.user_id from verification_items r
     join provider_credentials pc on pc.application_id = r.application_id
-    where r.${sql.identifier(column)} = any(${sql.param(uuids)}::uuid[])`);
+    where r.id = any(${sql.param(uuids)}::uuid[])`);
   return result.rows.map((r) => r.user_id);
 }
 
@@ -127,10 +124,10 @@ async function providerSearch(db: Queryable, q: ParsedSearch, now: Date): Promis
   let userIds = q.practitioners;
   if (q.type === 'Practitioner') userIds = intersect(userIds, q.ids);
   if ((q.type === 'PractitionerRole' || q.type === 'Location') && q.ids) {
-    userIds = intersect(userIds, await providersOfRows(db, 'practice_locations', 'row_key', q.ids));
+    userIds = intersect(userIds, await providersOfLocations(db, q.ids));
   }
   if (q.type === 'VerificationResult' && q.ids)
-    userIds = intersect(userIds, await providersOfRows(db, 'verification_items', 'id', q.ids));
+    userIds = intersect(userIds, await providersOfItems(db, q.ids));
   if (userIds && userIds.length === 0) return { matches: [], includes: [], next: null };
   // VerificationResult's _lastUpdated is its item's; the others' is their provider's.
   const providerUpdated =
@@ -257,37 +254,39 @@ async function organizationSearch(db: Queryable, q: ParsedSearch, now: Date): Pr
 }
 
 /**
- * Group practices (distinct group NPIs of the credentialed providers' practice locations at `now`),
- * by group NPI; each named by its primary (else most recently changed) location; `lastUpdated` the
- * latest change of any of its location rows.
+ * Group practices (distinct group NPIs of the credentialed providers' published practice locations at
+ * `now`), by group NPI; each named by a primary location (else the first) of the provider whose
+ * record changed last; `lastUpdated` the latest change of any record holding it.
  */
 export async function groupPage(
   db: Queryable,
   q: { now: Date; after?: string; limit: number; npis?: string[]; updatedSince?: Date; updatedUntil?: Date },
 ): Promise<DirectoryGroup[]> {
   if (q.npis && q.npis.length === 0) return [];
-  const conditions = [sql`pl.group_npi is not null`, sql`pl.group_npi <> ''`];
-  if (q.after) conditions.push(sql`pl.group_npi > ${q.after}`);
-  if (q.npis) conditions.push(sql`pl.group_npi = any(${sql.param(q.npis)}::text[])`);
+  const conditions = [sql`cl.group_npi is not null`, sql`cl.group_npi <> ''`, inDirectory(isoDay(q.now))];
+  if (q.after) conditions.push(sql`cl.group_npi > ${q.after}`);
+  if (q.npis) conditions.push(sql`cl.group_npi = any(${sql.param(q.npis)}::text[])`);
   const outer = [sql`true`];
   if (q.updatedSince) outer.push(sql`g.last_updated > ${q.updatedSince.toISOString()}::timestamptz`);
   if (q.updatedUntil) outer.push(sql`g.last_updated <= ${q.updatedUntil.toISOString()}::timestamptz`);
-  const result = await db.execute<
-    PracticeLocationRow & { group_npi: string; last_updated: Date | string }
-  >(sql`select * from (
-      select distinct on (pl.group_npi) pl.id, pl.row_key, pl.group_npi, pl.practice_name, pl.address_line1,
-        pl.address_line2, pl.city, pl.state, pl.zip_code, pl.phone, pl.fax, pl.email, pl.is_primary_location,
-        pl.updated_at, max(pl.updated_at) over (partition by pl.group_npi) as last_updated
-      from provider_credentials pc
-      join practice_locations pl on pl.application_id = pc.application_id
-      where pc.ended_on is null and pc.ends_on >= ${isoDay(q.now)}::date and ${sql.join(conditions, sql` and `)}
-      order by pl.group_npi, pl.is_primary_location desc, pl.updated_at desc, pl.id
-    ) g where ${sql.join(outer, sql` and `)} order by g.group_npi limit ${q.limit}`);
+  const result = await db.execute<{
+    group_npi: string;
+    location: DirectoryPracticeLocation;
+    last_updated: Date | string;
+  }>(sql`select * from (
+      select distinct on (cl.group_npi) cl.group_npi,
+        (select l from jsonb_array_elements(pc.facts->'practiceLocations') l where l->>'rowKey' = cl.row_key) as location,
+        max(pc.published_at) over (partition by cl.group_npi) as last_updated
+      from credential_locations cl
+      join provider_credentials pc on pc.user_id = cl.user_id
+      where ${sql.join(conditions, sql` and `)}
+      order by cl.group_npi, cl.is_primary desc, pc.published_at desc, cl.user_id, cl.position
+    ) g where g.location is not null and ${sql.join(outer, sql` and `)} order by g.group_npi limit ${q.limit}`);
   return result.rows.map((r) => ({
     groupNpi: r.group_npi.trim(),
     lastUpdated: new Date(r.last_updated),
     // The group's naming location; its patients and languages are not the group's.
-    location: { ...practiceLocationOf(r), acceptingNewPatients: null, languagesSpoken: null },
+    location: { ...r.location, acceptingNewPatients: null, languagesSpoken: null },
   }));
 }
 

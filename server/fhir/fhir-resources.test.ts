@@ -38,7 +38,6 @@ const fullProvider: DirectoryProvider = {
   dea: { number: 'AB1234563', expiresOn: '2029-02-28', state: 'IL' },
   licenses: [
     {
-      id: 'l1',
       rowKey: 'lk1',
       type: 'medical_license',
       number: 'MD-1',
@@ -48,7 +47,6 @@ const fullProvider: DirectoryProvider = {
       status: 'active',
     },
     {
-      id: 'l2',
       rowKey: 'lk2',
       type: 'medical_license',
       number: 'WI-9',
@@ -60,7 +58,6 @@ const fullProvider: DirectoryProvider = {
   ],
   education: [
     {
-      id: 'e1',
       rowKey: 'ek1',
       degreeType: 'doctorate',
       fieldOfStudy: 'Medicine',
@@ -70,7 +67,6 @@ const fullProvider: DirectoryProvider = {
   ],
   boardCertifications: [
     {
-      id: 'c1',
       rowKey: 'ck1',
       name: 'Board Certified, Internal Medicine',
       board: 'ABIM',
@@ -82,25 +78,22 @@ const fullProvider: DirectoryProvider = {
   ],
   specialties: [
     {
-      id: 's1',
       rowKey: 'sk1',
       code: '207R00000X',
       display: 'Internal Medicine',
       rank: 'primary',
-      boardCertificationId: 'c1',
+      boardCertificationRowKey: 'c1',
     },
     {
-      id: 's2',
       rowKey: 'sk2',
       code: '207RC0000X',
       display: 'Internal Medicine, Cardiovascular Disease',
       rank: 'secondary',
-      boardCertificationId: null,
+      boardCertificationRowKey: null,
     },
   ],
   practiceLocations: [
     {
-      id: 'p1',
       rowKey: 'f7c1d0d5-91e6-43ee-b8d1-2feb7402af38',
       name: 'Springfield Internal Medicine',
       groupNpi: '1987654328',
@@ -117,10 +110,8 @@ const fullProvider: DirectoryProvider = {
       primary: true,
       acceptingNewPatients: 'yes',
       languagesSpoken: 'English, Spanish',
-      updatedAt: updated,
     },
     {
-      id: 'p2',
       rowKey: '903cce51-9131-4710-8d76-4142ed0f315a',
       name: 'North Clinic',
       groupNpi: null,
@@ -131,20 +122,20 @@ const fullProvider: DirectoryProvider = {
       primary: false,
       acceptingNewPatients: 'existing_only',
       languagesSpoken: null,
-      updatedAt: updated,
     },
   ],
   credentialedOn: '2022-01-10',
   recredentialingDueOn: '2028-01-10',
+  version: 1,
+  standing: 'active',
+  standingReason: null,
+  findings: [],
 };
 
 const item = (over: Partial<ChecklistItemFacts>): ChecklistItemFacts => ({
   id: '0b6f8d3e-3f7e-4a53-9d43-8d1f0b6f8d3e',
   kind: 'license',
-  target: 'Professional license: medical license IL MD-1',
-  primarySource: 'State licensing board (IL)',
   status: 'verified',
-  source: 'Illinois IDFPR license lookup',
   verifiedAt: '2026-11-20',
   updatedAt: updated,
   ...over,
@@ -266,27 +257,64 @@ describe('FHIR mappings', () => {
     expect(org.name).toBe('Springfield Internal Medicine');
   });
 
-  it('VerificationResult: target, status, primary source and validation date', () => {
+  it('VerificationResult: the kind, status, source type and date only (minimum necessary)', () => {
     const v = toVerificationResult(fullProvider, item({}));
     expect(v).toMatchObject({
-      target: [{ reference: 'Practitioner/u-1', display: 'Professional license: medical license IL MD-1' }],
+      target: [{ reference: 'Practitioner/u-1', display: 'Professional license' }],
       targetLocation: ['Practitioner.qualification'],
       status: 'validated',
       validationType: { coding: [{ code: 'primary' }] },
       primarySource: [
         {
-          who: { display: 'Illinois IDFPR license lookup' },
+          who: { display: 'License Board' },
+          type: [{ coding: [{ code: 'lic-board' }] }],
           validationStatus: { coding: [{ code: 'successful' }] },
           validationDate: '2026-11-20',
         },
       ],
     });
-    expect(
-      toVerificationResult(fullProvider, item({ status: 'pending', source: null, verifiedAt: null })),
-    ).toMatchObject({
+    expect(toVerificationResult(fullProvider, item({ status: 'pending', verifiedAt: null }))).toMatchObject({
       status: 'in-process',
-      primarySource: [{ who: { display: 'State licensing board (IL)' } }],
+      primarySource: [{ who: { display: 'License Board' } }],
     });
     expect(toVerificationResult(fullProvider, item({ status: 'discrepancy' })).status).toBe('val-fail');
+    // A DEA item says what kind it is, and points at no identifier: the DEA number is never published.
+    const dea = toVerificationResult(fullProvider, item({ kind: 'dea' }));
+    expect(dea.target?.[0]?.display).toBe('DEA registration');
+    expect(dea.targetLocation).toBeUndefined();
+  });
+
+  it('a suspended credential is inactive, and its exclusion item fails naming the list and day', () => {
+    const suspended: DirectoryProvider = {
+      ...fullProvider,
+      standing: 'suspended',
+      standingReason: 'exclusion: OIG LEIE, 2026-11-28',
+      findings: [{ kind: 'exclusion', detail: 'OIG LEIE', foundOn: '2026-11-28' }],
+    };
+    expect(toPractitioner(suspended).active).toBe(false);
+    expect(toPractitionerRole(suspended, suspended.practiceLocations[0]!).active).toBe(false);
+    // The item was verified before the match; the published result follows the standing.
+    const v = toVerificationResult(suspended, item({ kind: 'exclusions', status: 'verified' }));
+    expect(v).toMatchObject({
+      status: 'val-fail',
+      primarySource: [
+        {
+          who: { display: 'OIG LEIE' },
+          validationStatus: { coding: [{ code: 'failed' }] },
+          validationDate: '2026-11-28',
+        },
+      ],
+    });
+    expect(fhirValidationErrors(v)).toEqual([]);
+    expect(toPractitioner(fullProvider).active).toBe(true);
+  });
+
+  it('never publishes the DEA number', () => {
+    const text = JSON.stringify([
+      toPractitioner(fullProvider),
+      ...fullProvider.practiceLocations.map((l) => toPractitionerRole(fullProvider, l)),
+    ]);
+    expect(text).not.toContain('AB1234563');
+    expect(text).not.toContain('us-dea');
   });
 });

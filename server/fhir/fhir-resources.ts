@@ -20,9 +20,15 @@
  * Verification examples. Not claimed: conformance to the NDH or US Core profiles as a whole (the
  * profiles' packages are not validated here; see fhir-capability.ts and the README).
  *
- * Never in a resource: the SSN, date of birth, home address, personal phone or email, or anything
- * else of Personal Information but the NPI, DEA number, name, degree and gender.
+ * What a resource carries is the minimum a directory needs (issue 49 item 3, HIPAA 164.502(b), the
+ * rule per resource in decision 035), read from the published credential only (issue 49 item 1):
+ * never the SSN, date of birth, home address, personal phone or email, the DEA number, or anything
+ * else of Personal Information but the NPI, name, degree and gender; a VerificationResult names the
+ * kind of item, its status, dates and the primary source's organization type, never what a reviewer
+ * typed, claim counts, NPDB results or policy numbers. A credential suspended by ongoing monitoring
+ * (issue 49 item 2) is `active: false` in its Practitioner and PractitionerRoles.
  */
+
 import type {
   CodeableConcept,
   Coding,
@@ -36,6 +42,7 @@ import type {
   Reference,
   VerificationResult,
 } from '@medplum/fhirtypes';
+import { type VerificationKind, verificationKindLabel } from '../../domain/review/verification-checklist.ts';
 import type { DirectoryPracticeLocation, DirectoryProvider } from '../directory/credentialed-providers.ts';
 
 /** FHIR identifier system of the NPI (NDH, US Core). */
@@ -46,8 +53,6 @@ export const NUCC_SYSTEM = 'http://nucc.org/provider-taxonomy';
 export const DEGREE_SYSTEM = 'http://terminology.hl7.org/CodeSystem/v2-0360';
 /** USPS state codes (NDH `$USPSStateCS`). */
 export const USPS_STATE_SYSTEM = 'https://www.usps.com/';
-/** The DEA registration number's identifier system (as Plan-Net and CARIN use it). */
-export const DEA_SYSTEM = 'http://hl7.org/fhir/sid/us-dea';
 const NDH = 'http://hl7.org/fhir/us/ndh';
 /** NDH New Patients extension (PractitionerRole, Location, HealthcareService). */
 export const NEW_PATIENTS_EXTENSION = `${NDH}/StructureDefinition/base-ext-newpatients`;
@@ -149,26 +154,18 @@ function fullName(p: Pick<DirectoryProvider, 'givenName' | 'familyName'>): strin
 
 /**
  * The provider as an R4 `Practitioner` (FHIR R4 §8.4; NDH Practitioner profile's elements):
- * identifier NPI (system us-npi) and DEA; name (family, given, the degree as suffix, text);
+ * identifier NPI (system us-npi), never the DEA number; name (family, given, the degree as suffix, text);
  * gender; telecom: the primary practice location's phone (work; the provider's own phone is never
  * published); qualification: each professional license (code text, license number as identifier,
  * issuer display 'State of XX', period issue..expiry, the NDH qualification extension with the
  * state when active), each board certification (NUCC code of the specialty it certifies when known,
  * issuer the board, period), each degree (v2-0360 for the provider type, text for others).
- * `active` is true: only credentialed providers are in the directory.
+ * `active` is true while the credential's standing is 'active', false while it is suspended.
  */
 export function toPractitioner(p: DirectoryProvider): Practitioner {
   const identifier: NonNullable<Practitioner['identifier']> = [];
   if (p.npi) identifier.push({ use: 'official', system: NPI_SYSTEM, value: p.npi });
-  if (p.dea?.number) {
-    identifier.push({
-      use: 'secondary',
-      system: DEA_SYSTEM,
-      value: p.dea.number,
-      type: { text: 'DEA registration number' },
-      ...(period(null, p.dea.expiresOn) ? { period: period(null, p.dea.expiresOn) } : {}),
-    });
-  }
+  // Never the DEA number (issue 49 item 3, decision 035): a payer directory has no use for it.
   const qualification: PractitionerQualification[] = [];
   for (const license of p.licenses) {
     const active = license.status === 'active';
@@ -228,7 +225,7 @@ export function toPractitioner(p: DirectoryProvider): Practitioner {
     id: p.userId,
     meta: meta(p.lastUpdated),
     ...(identifier.length > 0 ? { identifier } : {}),
-    active: true,
+    active: p.standing === 'active',
     name: [
       {
         use: 'official',
@@ -323,7 +320,7 @@ export function toPractitionerRole(p: DirectoryProvider, l: DirectoryPracticeLoc
     id: l.rowKey,
     meta: meta(p.lastUpdated),
     ...(newPatientsExtension(l).length > 0 ? { extension: newPatientsExtension(l) } : {}),
-    active: true,
+    active: p.standing === 'active',
     practitioner: practitionerReference(p),
     ...(l.groupNpi
       ? { organization: { reference: `Organization/${organizationId(l.groupNpi)}`, display: l.name } }
@@ -379,19 +376,17 @@ export function toOrganization(g: DirectoryGroup): Organization {
   };
 }
 
-/** One checklist item (server table `verification_items`) as the VerificationResult mapping reads it. */
+/**
+ * One checklist item (server table `verification_items`) as the VerificationResult mapping reads it:
+ * its kind, status and dates only. What was verified in words, the source a reviewer typed and the
+ * notes are never read here (issue 49 item 3, decision 035).
+ */
 export interface ChecklistItemFacts {
   id: string;
   /** domain/review/verification-checklist.ts `VerificationKind`. */
   kind: string;
-  /** What is verified, as the reviewer reads it ('Professional license: medical license IL MD-1'). */
-  target: string;
-  /** The suggested primary source. */
-  primarySource: string;
   /** 'pending' | 'verified' | 'discrepancy' | 'waived' | 'needs_reverification'. */
   status: string;
-  /** The source the reviewer used, or null. */
-  source: string | null;
   /** `YYYY-MM-DD`, or null. */
   verifiedAt: string | null;
   updatedAt: Date;
@@ -414,10 +409,13 @@ const targetLocation: Record<string, string> = {
   education: 'Practitioner.qualification',
   training: 'Practitioner.qualification',
   npi: "Practitioner.identifier.where(system='http://hl7.org/fhir/sid/us-npi')",
-  dea: "Practitioner.identifier.where(system='http://hl7.org/fhir/sid/us-dea')",
 };
 
-/** The primary source's type (verificationresult-primary-source-type) for a checklist kind. */
+/**
+ * The primary source's organization type (verificationresult-primary-source-type) for a checklist
+ * kind, and how the published VerificationResult names the source: the type of organization, never a
+ * name a reviewer typed (issue 49 item 3).
+ */
 const primarySourceType: Record<string, Coding> = {
   license: { code: 'lic-board', display: 'License Board' },
   board_certification: { code: 'issuer', display: 'Issuing source' },
@@ -433,26 +431,31 @@ const primarySourceType: Record<string, Coding> = {
 };
 
 /**
- * One checklist item as an R4 `VerificationResult` (FHIR R4 §8.x; as the NDH Verification examples
- * do it): target the Practitioner (display: what was verified), targetLocation for the kinds that map
- * to an element, status (pending → in-process, verified → validated, discrepancy → val-fail, waived
- * → attested, needs re-verification → req-revalid), statusDate (the item's last change),
- * validationType 'primary', primarySource (who: the source used, else the suggested one; type;
- * validationStatus successful/failed once decided; validationDate the verified day). The reviewer's
- * notes and waiver reasons are not published.
+ * One checklist item as an R4 `VerificationResult` (FHIR R4 §8.x; issue 49 item 3, HIPAA 164.502(b)
+ * minimum necessary): target the Practitioner, displayed as the kind of item ('Professional license',
+ * 'Claims history'), targetLocation for the kinds that map to an element, status (pending →
+ * in-process, verified → validated, discrepancy → val-fail, waived → attested, needs re-verification
+ * → req-revalid), statusDate (the item's last change), validationType 'primary', primarySource (its
+ * organization type, and the outcome once decided with its day). Never what the item names in words
+ * (license or policy numbers, claim counts, NPDB results), the source a reviewer typed, or notes.
+ * An exclusion item of a credential suspended by an exclusion (issue 49 item 2) is `val-fail` naming
+ * the list and the day it was found: the list is the product's own registry name, not free text.
  */
 export function toVerificationResult(p: DirectoryProvider, item: ChecklistItemFacts): VerificationResult {
-  const status = verificationStatus[item.status] ?? 'in-process';
+  const exclusion = item.kind === 'exclusions' ? p.findings.find((f) => f.kind === 'exclusion') : undefined;
+  const status = exclusion ? 'val-fail' : (verificationStatus[item.status] ?? 'in-process');
   const outcome = status === 'validated' ? 'successful' : status === 'val-fail' ? 'failed' : undefined;
   const type = primarySourceType[item.kind];
+  const validationDate = exclusion?.foundOn ?? item.verifiedAt;
+  const label = verificationKindLabel[item.kind as VerificationKind] ?? 'Verification';
   return {
     resourceType: 'VerificationResult',
     id: item.id,
-    meta: meta(item.updatedAt),
-    target: [{ ...practitionerReference(p), display: item.target }],
+    meta: meta(exclusion && p.lastUpdated > item.updatedAt ? p.lastUpdated : item.updatedAt),
+    target: [{ ...practitionerReference(p), display: label }],
     ...(targetLocation[item.kind] ? { targetLocation: [targetLocation[item.kind]!] } : {}),
     status,
-    statusDate: item.updatedAt.toISOString(),
+    statusDate: (exclusion && p.lastUpdated > item.updatedAt ? p.lastUpdated : item.updatedAt).toISOString(),
     validationType: {
       coding: [
         {
@@ -464,7 +467,7 @@ export function toVerificationResult(p: DirectoryProvider, item: ChecklistItemFa
     },
     primarySource: [
       {
-        who: { display: item.source?.trim() || item.primarySource },
+        who: { display: exclusion ? exclusion.detail : (type?.display ?? label) },
         ...(type
           ? {
               type: [
@@ -483,7 +486,7 @@ export function toVerificationResult(p: DirectoryProvider, item: ChecklistItemFa
               },
             }
           : {}),
-        ...(item.verifiedAt && fhirDate(item.verifiedAt) ? { validationDate: item.verifiedAt } : {}),
+        ...(validationDate && fhirDate(validationDate) ? { validationDate } : {}),
       },
     ],
   };

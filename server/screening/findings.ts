@@ -17,6 +17,7 @@ import { AppError } from '../../domain/app-error.ts';
 import type { SnapshotRow } from '../../domain/review/application-snapshot.ts';
 import { compareFinding } from '../../domain/screening/finding-comparison.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { syncExclusionFindings } from '../credential/standing.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { screeningFindings } from '../db/schema/screening.ts';
@@ -144,10 +145,19 @@ export async function decideFinding(
       .update(providerApplications)
       .set({ exclusionMatch: await standingOf(tx, finding.applicationId) })
       .where(eq(providerApplications.id, finding.applicationId));
-    if (application?.status === 'under_review') {
+    if (
+      application?.status === 'under_review' ||
+      (application?.status === 'approved' && input.decision !== 'not_same_person')
+    ) {
       await fillScreeningItem(tx, finding.applicationId, await appliedLists(tx), {
         force: input.decision === 'confirm_match',
       });
     }
+    // Issue 49 item 2: a confirmed match suspends a running credential; a reinstatement or 'Not the
+    // Same Person' resolves what it had opened, and the credential is published as active again.
+    await syncExclusionFindings(tx, [finding.userId], input.now, {
+      resolution: input.decision === 'not_same_person' ? 'not_same_person' : 'reinstated',
+      by: input.by,
+    });
   });
 }

@@ -26,6 +26,7 @@ import { isoDay } from '../../domain/review/verification-checklist.ts';
 import { type ExclusionFileKind, exclusionSources } from '../../domain/screening/exclusion-formats.ts';
 import { listNpi, matchOf, nameKey, screeningOutcomeLabel } from '../../domain/screening/matching.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { syncExclusionFindings } from '../credential/standing.ts';
 import type { Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { verificationItems } from '../db/schema/review.ts';
@@ -214,11 +215,21 @@ export async function screenApplications(
 
   await recordStandings(db, subjects, now);
   const newMatchApps = new Set(run.newMatches.map((m) => m.applicationId));
-  for (const subject of subjects.filter((s) => s.status === 'under_review')) {
-    await fillScreeningItem(db, subject.applicationId, lists, {
-      force: newMatchApps.has(subject.applicationId),
-    });
+  for (const subject of subjects) {
+    // An approved application's item changes only with new risk (decision 027: a new match reaches
+    // the item whoever recorded it; issue 49 item 2: the approved file too).
+    if (subject.status === 'under_review' || newMatchApps.has(subject.applicationId)) {
+      await fillScreeningItem(db, subject.applicationId, lists, {
+        force: newMatchApps.has(subject.applicationId),
+      });
+    }
   }
+  // Issue 49 item 2: a match on a running credential suspends it (ongoing monitoring, NCQA CR5).
+  await syncExclusionFindings(
+    db,
+    subjects.filter((s) => s.status === 'approved').map((s) => s.userId),
+    now,
+  );
   return run;
 }
 

@@ -1,7 +1,9 @@
 /**
  * The provider's credential beside the cycle in progress (issue 29 item 1): 'Credentialed until
  * MMM D, YYYY', 'Credential ended MMM D, YYYY', 'Credential expired' (domain `credentialLabel`), or
- * 'Not credentialed', each with its own badge next to the cycle's status badge. Shared by the
+ * 'Not credentialed', each with its own badge next to the cycle's status badge; 'Approved, effective MMM
+ * D, YYYY' before a first approval's effective date, and a 'Suspended' badge beside it while ongoing
+ * monitoring holds a finding open (issue 49). Shared by the
  * dashboard, the admin card and details, and the review page header.
  */
 import { Badge, Group, Text } from '@mantine/core';
@@ -20,6 +22,8 @@ import { StatusBadge } from './status-badge.tsx';
 /** The domain state of the API's credential. */
 export function credentialStateOf(credential: ProviderCredentialDto): CredentialState {
   switch (credential.state) {
+    case 'pending':
+      return { state: 'pending', effectiveOn: credential.effectiveOn ?? '', endsOn: credential.endsOn ?? '' };
     case 'credentialed':
       return { state: 'credentialed', endsOn: credential.endsOn ?? '' };
     case 'ended':
@@ -35,9 +39,16 @@ export function credentialStateOf(credential: ProviderCredentialDto): Credential
 export function CredentialBadge({ credential }: { credential: ProviderCredentialDto }) {
   const state = credentialStateOf(credential);
   return (
-    <Badge color={badgeColor[credentialStateColor[state.state]]} autoContrast variant="filled">
-      {credentialLabel(state) ?? 'Not credentialed'}
-    </Badge>
+    <Group gap={6} wrap="nowrap">
+      <Badge color={badgeColor[credentialStateColor[state.state]]} autoContrast variant="filled">
+        {credentialLabel(state) ?? 'Not credentialed'}
+      </Badge>
+      {credential.standing === 'suspended' && state.state === 'credentialed' && (
+        <Badge color={badgeColor.red} autoContrast variant="filled">
+          Suspended
+        </Badge>
+      )}
+    </Group>
   );
 }
 

@@ -6,9 +6,12 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
+  check,
   date,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -16,6 +19,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { CredentialFacts } from '../../../domain/credentials/credential-facts.ts';
 import { user } from './auth.ts';
 import { providerApplications } from './core.ts';
 
@@ -106,10 +110,104 @@ export const providerCredentials = pgTable(
     /** The day a recredentialing denial ended it, or null. */
     endedOn: date('ended_on'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The published record (issue 49 item 1, decision 035): the facts of the snapshot version a
+     * decision approved or a credential update's review accepted (domain/credentials/credential-facts.ts
+     * `CredentialFacts`). Null only for a credential granted before issue 49 until start-up publishes it.
+     */
+    facts: jsonb('facts').$type<CredentialFacts>(),
+    /** When the published record last changed (facts or standing): the directory's lastUpdated. */
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    /** The published NPI (search). */
+    npi: text('npi'),
+    /** The published given and family names (search). */
+    givenName: text('given_name'),
+    familyName: text('family_name'),
+    /**
+     * Ongoing monitoring (issue 49 item 2, NCQA CR5): 'active', or 'suspended' while a monitoring
+     * finding is open (credential_monitoring_findings); kept in step by server/credential/standing.ts.
+     */
+    standing: text('standing').notNull().default('active'),
+    /** What suspended it, as the roster says it ('exclusion: OIG LEIE, 2026-11-28'), or null. */
+    standingReason: text('standing_reason'),
+    /** Since when it is suspended, or null. */
+    standingSince: timestamp('standing_since', { withTimezone: true }),
   },
   (t) => [
     // The expirables forecast (issue 34 item 4): running credentials' due dates in a date range.
     index('provider_credentials_ends_on_idx').on(t.endsOn).where(sql`${t.endedOn} is null`),
+    index('provider_credentials_npi_idx').on(t.npi),
+    index('provider_credentials_published_idx').on(t.publishedAt),
+    check('provider_credentials_standing_check', sql`${t.standing} in ('active', 'suspended')`),
+  ],
+);
+
+/**
+ * The published record's practice locations (issue 49), one row per location of a credential's
+ * facts: how a FHIR Location or PractitionerRole id (the row key) and an Organization (the group
+ * NPI) find their provider without reading every record. Rewritten with the facts.
+ */
+export const credentialLocations = pgTable(
+  'credential_locations',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => providerCredentials.userId, { onDelete: 'cascade' }),
+    rowKey: text('row_key').notNull(),
+    groupNpi: text('group_npi'),
+    isPrimary: boolean('is_primary').notNull(),
+    /** The location's place in the facts (primary first). */
+    position: integer('position').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.rowKey] }),
+    index('credential_locations_row_key_idx').on(t.rowKey),
+    index('credential_locations_group_npi_idx').on(t.groupNpi).where(sql`${t.groupNpi} is not null`),
+  ],
+);
+
+/**
+ * Ongoing monitoring findings of a credential (issue 49 item 2, NCQA CR5): an exclusion match, an NPI
+ * NPPES reports deactivated, a license past its expiry with no verified renewal. While one is open the
+ * credential is 'Suspended' and published as inactive; a reinstatement, a 'Not the Same Person', a
+ * verified renewal or the committee's decision resolves it.
+ */
+export const credentialMonitoringFindings = pgTable(
+  'credential_monitoring_findings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    /** The credential's application when found. */
+    applicationId: uuid('application_id')
+      .notNull()
+      .references(() => providerApplications.id, { onDelete: 'cascade' }),
+    /** domain/credentials/credential-standing.ts `MonitoringFindingKind`. */
+    kind: text('kind').notNull(),
+    /** What it is about, unique per kind while open (an exclusion finding's id, a license's row key, the NPI). */
+    subjectKey: text('subject_key').notNull(),
+    /** What was found, as the roster and the dashboard name it ('OIG LEIE', 'IL medical license 12345'). */
+    detail: text('detail').notNull(),
+    /** The day it was found (UTC). */
+    foundOn: date('found_on', { mode: 'string' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    /** domain `MonitoringResolution`. */
+    resolution: text('resolution'),
+    resolvedBy: text('resolved_by').references(() => user.id, { onDelete: 'set null' }),
+    /** When the monitoring digest listed it. */
+    digestedAt: timestamp('digested_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('credential_monitoring_open_idx')
+      .on(t.userId, t.kind, t.subjectKey)
+      .where(sql`${t.resolvedAt} is null`),
+    index('credential_monitoring_user_idx').on(t.userId, t.createdAt),
+    check(
+      'credential_monitoring_kind_check',
+      sql`${t.kind} in ('exclusion', 'npi_deactivated', 'license_expired')`,
+    ),
   ],
 );
 
