@@ -10,6 +10,7 @@
  */
 import * as z from 'zod/mini';
 import { PASSWORD_MAX_LENGTH } from './password-policy.ts';
+import { controlCharacterMessage, hasControlCharacter } from './person-name.ts';
 
 /** Longest first or last name, in characters. */
 export const NAME_MAX_LENGTH = 100;
@@ -20,13 +21,13 @@ export const INVALID_EMAIL_MESSAGE = 'Enter a valid email address';
 export const EMAIL_MAX_LENGTH = 254;
 
 const personName = (label: string) =>
-  z
-    .string({ error: `${label} is required` })
-    .check(
-      z.trim(),
-      z.minLength(1, `${label} is required`),
-      z.maxLength(NAME_MAX_LENGTH, `${label} may be at most ${NAME_MAX_LENGTH} characters`),
-    );
+  z.string({ error: `${label} is required` }).check(
+    // Before trimming: a trailing newline is a control character too (issue 49 item 4).
+    z.refine((value) => !hasControlCharacter(value), controlCharacterMessage(label)),
+    z.trim(),
+    z.minLength(1, `${label} is required`),
+    z.maxLength(NAME_MAX_LENGTH, `${label} may be at most ${NAME_MAX_LENGTH} characters`),
+  );
 
 const email = z.pipe(
   z
@@ -47,12 +48,11 @@ const password = z
     z.maxLength(PASSWORD_MAX_LENGTH, `Password may be at most ${PASSWORD_MAX_LENGTH} characters`),
   );
 
-const displayName = z
-  .string()
-  .check(
-    z.trim(),
-    z.maxLength(NAME_MAX_LENGTH * 2 + 1, `Name may be at most ${NAME_MAX_LENGTH * 2 + 1} characters`),
-  );
+const displayName = z.string().check(
+  z.refine((value) => !hasControlCharacter(value), controlCharacterMessage('Name')),
+  z.trim(),
+  z.maxLength(NAME_MAX_LENGTH * 2 + 1, `Name may be at most ${NAME_MAX_LENGTH * 2 + 1} characters`),
+);
 
 /** The sign-up form (spec §2 /auth: firstName, lastName, email, password, all required). */
 export const signUpFormSchema = z.object({

@@ -88,6 +88,10 @@ export const auditActions = [
   'credential.monitoring_resolved',
   /** A credential's standing changed (issue 49 item 2): details carry 'active' or 'suspended' and the reason. */
   'credential.standing_changed',
+  /** A credentialed provider asked for a legal name change (issue 49 item 1): details carry the document id, never the names. */
+  'credential.name_change_requested',
+  /** 'Complete Update Review' applied a legal name change to the account (issue 49 item 1): details carry the document id. */
+  'credential.name_change_accepted',
   /** 'Send for Decision' (issue 32 item 4): details carry the list ('clean_files' or 'committee') and how many reasons. */
   'review.sent_for_decision',
   /** 'Send to Committee' by the medical director (issue 32 item 4): details carry the note's length. */
@@ -204,4 +208,6 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'credential.monitoring_finding': 'Ongoing monitoring finding recorded',
   'credential.monitoring_resolved': 'Ongoing monitoring finding resolved',
   'credential.standing_changed': 'Credential standing changed',
+  'credential.name_change_requested': 'Legal name change sent by the provider',
+  'credential.name_change_accepted': 'Legal name change accepted',
 };

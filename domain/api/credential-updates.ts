@@ -4,6 +4,10 @@
  * domain/credentials/credential-updates.ts).
  */
 import { z } from 'zod';
+import { NAME_MAX_LENGTH } from '../account.ts';
+import { controlCharacterMessage, hasControlCharacter } from '../person-name.ts';
+
+const nameTooLong = (label: string) => `${label} may be at most ${NAME_MAX_LENGTH} characters`;
 
 /** One credential update as stored (server table `credential_updates`). */
 export const credentialUpdateSchema = z.object({
@@ -51,3 +55,32 @@ export const adminCredentialUpdateSchema = z.object({
   open: credentialUpdateSchema.nullable(),
 });
 export type AdminCredentialUpdate = z.infer<typeof adminCredentialUpdateSchema>;
+
+/** POST /api/applications/:applicationId/legal-name: the new legal name and its document (issue 49). */
+export const legalNameChangeBodySchema = z.object({
+  firstName: z
+    .string({ error: 'First name is required' })
+    .refine((v) => !hasControlCharacter(v), controlCharacterMessage('First name'))
+    .pipe(z.string().trim().min(1, 'First name is required').max(NAME_MAX_LENGTH, nameTooLong('First name'))),
+  lastName: z
+    .string({ error: 'Last name is required' })
+    .refine((v) => !hasControlCharacter(v), controlCharacterMessage('Last name'))
+    .pipe(z.string().trim().min(1, 'Last name is required').max(NAME_MAX_LENGTH, nameTooLong('Last name'))),
+  documentId: z.uuid({ error: 'Choose the document that shows the change' }),
+});
+export type LegalNameChangeBody = z.infer<typeof legalNameChangeBodySchema>;
+
+/** GET /api/applications/:applicationId/legal-name: what the account page's card shows. */
+export const legalNameStatusSchema = z.object({
+  /** A name change can be sent now (the credential is current; as for credential updates). */
+  allowed: z.boolean(),
+  /** The name on the credential (the published record), else the account's. */
+  current: z.object({ firstName: z.string(), lastName: z.string() }),
+  /** The change waiting for the credentialing team, or null. */
+  waiting: z
+    .object({ firstName: z.string(), lastName: z.string(), requestedAt: z.iso.datetime() })
+    .nullable(),
+  /** Documents of the application not yet part of the published credential: the ones a change can cite. */
+  documents: z.array(z.object({ id: z.uuid(), documentName: z.string(), uploadedAt: z.iso.datetime() })),
+});
+export type LegalNameStatus = z.infer<typeof legalNameStatusSchema>;

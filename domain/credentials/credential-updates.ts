@@ -117,3 +117,28 @@ export function credentialUpdateReviewedText(reviewedAt: string): string {
 export function updateReviewBlockedText(items: readonly { target: string; statusLabel: string }[]): string {
   return `Verify these first: ${items.map((i) => `${i.target} (${i.statusLabel})`).join('; ')}.`;
 }
+
+/**
+ * A credentialed provider's legal name change (issue 49 item 1): the texts of the account page's
+ * 'Change Legal Name', its refusals, and the refusal of a plain name change through the account API.
+ */
+export const legalNameChangeTexts = {
+  button: 'Change Legal Name',
+  title: 'Change Legal Name',
+  explanation:
+    'Your name is part of your credential, so a change is sent to the credentialing team as a credential update with a document that shows it (a marriage certificate, a court order, a new license). Your credential and your account keep your current name until the team accepts the change.',
+  documentLabel: 'Document that shows the change',
+  noDocument:
+    "Upload the document that shows your name change in Documents (press 'Update Credential' there), then come back to send the change.",
+  uploadLink: 'Upload it in Documents',
+  submit: 'Send Name Change',
+  sent: 'Name change sent: the credentialing team verifies it. Your account shows the new name once they accept it.',
+  waiting: (name: string) => `Name change to ${name} sent: waiting for the credentialing team.`,
+  /** 409 of POST /api/auth/update-user with a name, for a provider who holds a credential. */
+  accountRefusal:
+    "Your name is part of your credential. Use 'Change Legal Name' on your account page with a document that shows the change; your account shows the new name once the credentialing team accepts it.",
+  sameName: 'This is already the name on your credential. Enter the new legal name.',
+  documentNotNew:
+    'Choose a document you uploaded for this change: the one chosen was already part of your approved application.',
+  documentUnknown: 'That document is not one of this application. Reload the page and choose it again.',
+} as const;

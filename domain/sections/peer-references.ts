@@ -10,7 +10,7 @@ import {
   numberInput,
   optionalEmail,
   optionalText,
-  requiredText,
+  personNameText,
   TEXT_MAX,
 } from './section.ts';
 import { sectionCatalog } from './section-catalog.ts';
@@ -18,7 +18,7 @@ import { sectionCatalog } from './section-catalog.ts';
 export const YEARS_KNOWN_MAX = 100;
 
 export const peerReferenceSchema = z.object({
-  referenceName: requiredText('Reference name'),
+  referenceName: personNameText('Reference name'),
   title: optionalText(TEXT_MAX.name),
   organization: optionalText(TEXT_MAX.name),
   email: optionalEmail(),

@@ -16,6 +16,7 @@
  *   years known `0`) are applied by the schema when the field is empty, and again by the database.
  */
 import { z } from 'zod';
+import { controlCharacterMessage, hasControlCharacter } from '../person-name.ts';
 
 export type SectionLayout = 'single-form' | 'repeatable-cards' | 'add-form-table' | 'documents';
 export type ListSectionLayout = Exclude<SectionLayout, 'single-form'>;
@@ -171,6 +172,26 @@ const emptyToNull = (value: string | null | undefined): string | null => (value 
 export function requiredText(label: string, max: number = TEXT_MAX.name) {
   const required = `${label} is required`;
   return z.string({ error: required }).trim().min(1, required).max(max, tooLong(max));
+}
+
+/**
+ * A person's name (a reference, a supervisor): required text on one line, no control characters
+ * (issue 49 item 4, domain/person-name.ts).
+ */
+export function personNameText(label: string, max: number = TEXT_MAX.name) {
+  return z
+    .string({ error: `${label} is required` })
+    .refine((value) => !hasControlCharacter(value), controlCharacterMessage(label))
+    .pipe(requiredText(label, max));
+}
+
+/** An optional person's name: as `personNameText`, empty allowed; output `string | null`. */
+export function optionalPersonNameText(label: string, max: number = TEXT_MAX.name) {
+  return z
+    .string({ error: 'Enter text' })
+    .refine((value) => !hasControlCharacter(value), controlCharacterMessage(label))
+    .nullish()
+    .pipe(optionalText(max));
 }
 
 /** Optional free text, trimmed; output `string | null`. */

@@ -5,7 +5,15 @@
  * typed before ticking the box is dropped silently.
  */
 import { z } from 'zod';
-import { defineListSection, flag, joinSummary, optionalDate, optionalText, TEXT_MAX } from './section.ts';
+import {
+  defineListSection,
+  flag,
+  joinSummary,
+  optionalDate,
+  optionalPersonNameText,
+  optionalText,
+  TEXT_MAX,
+} from './section.ts';
 import { sectionCatalog } from './section-catalog.ts';
 import { GAP_EXPLANATION_LABEL } from './work-history-gaps.ts';
 
@@ -17,7 +25,7 @@ export const workHistorySchema = z
     endDate: optionalDate(),
     isCurrentPosition: flag(),
     responsibilities: optionalText(TEXT_MAX.long),
-    supervisorName: optionalText(TEXT_MAX.name),
+    supervisorName: optionalPersonNameText('Supervisor name', TEXT_MAX.name),
     /** Phone or email of the supervisor, free text. */
     supervisorContact: optionalText(TEXT_MAX.name),
     /**

@@ -20,8 +20,10 @@ import {
   updateUserBodySchema,
 } from '../../domain/account.ts';
 import { AppError, toFieldIssues } from '../../domain/app-error.ts';
+import { legalNameChangeTexts } from '../../domain/credentials/credential-updates.ts';
 import type { AppInstance } from '../app-types.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { holdsCredential } from '../credential/published-credential.ts';
 import { user } from '../db/schema/auth.ts';
 import { profiles } from '../db/schema/core.ts';
 import { RateLimitedError, type SecondFactorKind } from '../security/rate-limits.ts';
@@ -119,6 +121,16 @@ export async function authRoutes(app: AppInstance) {
         : null;
       const sessionUserId = actor?.userId;
       checkTwoFactorRequest(path, actor);
+      // Issue 49 item 1: a credentialed provider's name is part of the published credential; it
+      // changes only through 'Change Legal Name' (a credential update with a document).
+      if (
+        path === '/update-user' &&
+        sessionUserId &&
+        ['firstName', 'lastName', 'name'].some((field) => bodyField(body, field) !== undefined) &&
+        (await holdsCredential(db, sessionUserId, new Date()))
+      ) {
+        throw new AppError('conflict', legalNameChangeTexts.accountRefusal);
+      }
       const challengeUser =
         path.startsWith('/two-factor/verify') && !actor ? await challengeUserId(db, request) : undefined;
       const secondFactor = secondFactorAttempt(path, actor, challengeUser, body);

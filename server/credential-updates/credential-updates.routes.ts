@@ -8,6 +8,11 @@
  * - POST /api/applications/:applicationId/credential-update   'Submit Update': 201 { update, version,
  *        needsReverification, checklistItemsAdded }; 409 when updates are not open to the application
  *        (not approved, not the credential's application, credential not current) or nothing changed
+ * - GET  /api/applications/:applicationId/legal-name   'Change Legal Name' (issue 49): the name on the
+ *        credential, a change waiting, the documents not yet in the credential
+ * - POST /api/applications/:applicationId/legal-name   { firstName, lastName, documentId }: 201 as
+ *        'Submit Update'; 409 when updates are not open, for the same name or a document already in
+ *        the credential
  * Administrators (`review:application:any`):
  * - GET  /api/admin/applications/:applicationId/credential-update   { open } (the review page's banner)
  * - POST /api/admin/applications/:applicationId/credential-update/complete   'Complete Update Review':
@@ -20,6 +25,8 @@ import {
   adminCredentialUpdateSchema,
   credentialUpdateSchema,
   credentialUpdateStatusSchema,
+  legalNameChangeBodySchema,
+  legalNameStatusSchema,
   submitUpdateResultSchema,
 } from '../../domain/api/credential-updates.ts';
 import { errorResponses } from '../../domain/app-error.ts';
@@ -31,6 +38,7 @@ import {
   openCredentialUpdate,
   submitCredentialUpdate,
 } from './credential-updates.service.ts';
+import { legalNameStatus, requestLegalNameChange } from './legal-name.service.ts';
 
 async function adminOnly(request: FastifyRequest): Promise<void> {
   await requirePermission(request, staffRoutePermission(request, 'review:application:any'));
@@ -81,6 +89,47 @@ export async function credentialUpdateRoutes(app: AppInstance) {
         { applicationId: request.params.applicationId, version: result.version },
         'credential update submitted',
       );
+      return reply.status(201).send(result);
+    },
+  );
+
+  app.get(
+    '/api/applications/:applicationId/legal-name',
+    {
+      config: { access: 'provider' },
+      schema: {
+        summary:
+          "'Change Legal Name' of a credentialed provider: the name on the credential, a change waiting, and the documents it can cite (issue 49 item 1)",
+        tags: ['credential-updates'],
+        params: applicationParamsSchema,
+        response: { 200: legalNameStatusSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const actor = await requirePermission(request, 'read:application:own');
+      return legalNameStatus(app.deps.db, actor, request.params.applicationId, new Date());
+    },
+  );
+
+  app.post(
+    '/api/applications/:applicationId/legal-name',
+    {
+      config: { access: 'provider' },
+      schema: {
+        summary:
+          "'Send Name Change': the new legal name with the document that shows it, sent as a credential update; the account changes once a reviewer accepts it (issue 49 item 1)",
+        tags: ['credential-updates'],
+        params: applicationParamsSchema,
+        body: legalNameChangeBodySchema,
+        response: { 201: submitUpdateResultSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const actor = await requirePermission(request, 'write:section:own');
+      const now = new Date();
+      await requestLegalNameChange(app.deps.db, actor, request.params.applicationId, request.body, now);
+      // Sent at once: the snapshot of this update carries the requested name and its document.
+      const result = await submitCredentialUpdate(app.deps.db, actor, request.params.applicationId, now);
       return reply.status(201).send(result);
     },
   );

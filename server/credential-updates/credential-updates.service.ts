@@ -43,6 +43,7 @@ import {
 import { newestVersion, rebindVerifications } from '../review/verification-binding.ts';
 import { addChecklistItems } from '../review/verification-checklist.ts';
 import { screenApplications } from '../screening/screening.ts';
+import { applyAcceptedLegalName } from './legal-name.service.ts';
 
 /** The registry key of each snapshot section (`diffByRow`'s `section`: a payload key, or a head). */
 const sectionKeyOfSnapshotSection: Record<string, string> = {
@@ -300,6 +301,13 @@ export async function completeUpdateReview(
       .set({ reviewedAt: now, reviewedBy: actor.userId, updatedAt: now })
       .where(eq(credentialUpdates.id, open.id))
       .returning();
+    // Issue 49 item 1: a legal name change in this update becomes the account's name now.
+    await applyAcceptedLegalName(tx, {
+      applicationId: application.id,
+      reviewerId: actor.userId,
+      ipAddress: actor.ipAddress ?? null,
+      now,
+    });
     // Issue 49 item 1: the accepted version is what the directory publishes from now on.
     await publishCredentialVersion(tx, {
       userId: application.userId,

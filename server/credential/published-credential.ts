@@ -15,6 +15,7 @@
  */
 import { and, desc, eq, isNull, lte, sql } from 'drizzle-orm';
 import { type CredentialFacts, credentialFactsOf } from '../../domain/credentials/credential-facts.ts';
+import { credentialState } from '../../domain/credentials/provider-credential.ts';
 import type { ApplicationSnapshot } from '../../domain/review/application-snapshot.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
@@ -160,4 +161,25 @@ export async function publishMissingCredentials(db: Database, now: Date): Promis
     if (facts) published += 1;
   }
   return published;
+}
+
+/**
+ * Whether `userId` holds a credential whose published record carries their name (issue 49 item 1):
+ * approved and not ended (pending its effective date, running, or expired awaiting recredentialing).
+ * Such a provider changes their name through 'Change Legal Name' (a credential update with a document),
+ * never through the account API.
+ */
+export async function holdsCredential(db: Queryable, userId: string, now: Date): Promise<boolean> {
+  const [row] = await db
+    .select({
+      applicationId: providerCredentials.applicationId,
+      credentialedAt: providerCredentials.credentialedAt,
+      approvedAt: providerCredentials.approvedAt,
+      endsOn: providerCredentials.endsOn,
+      endedOn: providerCredentials.endedOn,
+    })
+    .from(providerCredentials)
+    .where(eq(providerCredentials.userId, userId));
+  const { state } = credentialState(row ?? null, now);
+  return state === 'pending' || state === 'credentialed' || state === 'expired';
 }

@@ -104,12 +104,18 @@ export async function fileSummaryPdf(
   }
 
   const person = (id: string | null) => (id ? (review.people[id] ?? 'Removed account') : 'Automated');
+  // The name the file was signed and reviewed under (issue 49 item 4): the snapshot's, not the
+  // account's live profile, which a provider may have changed since.
+  const signedName = [newest.snapshot.profile?.first_name, newest.snapshot.profile?.last_name]
+    .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
+    .map((part) => part.trim())
+    .join(' ');
   const identity = describeSnapshot(newest.snapshot)[0]!.entries[0] ?? [];
   const blocks: PdfBlock[] = [
     {
       kind: 'facts',
       rows: [
-        { label: 'Provider', value: review.providerName || NONE },
+        { label: 'Provider', value: signedName || review.providerName || NONE },
         { label: 'Cycle', value: applicationCycleLabel[review.cycle] },
         { label: 'Status', value: applicationStatusLabel[review.applicationStatus] },
         { label: 'Completed', value: instant(review.submittedAt) },
@@ -189,7 +195,7 @@ export async function fileSummaryPdf(
 
   const pdf = await renderPdf({
     title: 'Credentialing File Summary',
-    subject: `${review.providerName || 'Provider'}: ${applicationCycleLabel[review.cycle]}`,
+    subject: `${signedName || review.providerName || 'Provider'}: ${applicationCycleLabel[review.cycle]}`,
     createdAt: options.now,
     header: 'Credentialing File Summary: confidential peer review document',
     footer: `Snapshot version ${version.version} · SHA-256 ${version.sha256}`,

@@ -10,7 +10,7 @@
  * by it across versions and copies), read here and never put in the completion payload.
  */
 import { createHash } from 'node:crypto';
-import { desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, isNull, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Logger } from 'pino';
 import {
@@ -22,6 +22,7 @@ import { payloadKeyOfSection } from '../../domain/sections/payload-keys.ts';
 import { maskSsn } from '../../domain/sections/personal-information.ts';
 import { listSections } from '../../domain/sections/registry.ts';
 import { type Queryable, readAll } from '../db/client.ts';
+import { legalNameChanges } from '../db/schema/credentials.ts';
 import { applicationVersions } from '../db/schema/review.ts';
 import { personalInformation, sectionTables } from '../db/schema/sections.ts';
 import { sectionOrderBy } from '../sections/section-columns.ts';
@@ -88,6 +89,13 @@ export async function buildApplicationSnapshot(
     .select({ ssnLast4: personalInformation.ssnLast4 })
     .from(personalInformation)
     .where(eq(personalInformation.applicationId, application.id));
+  // Issue 49 item 1: a credentialed provider's legal name change is part of the credential update
+  // that carries it; the account's names change only once a reviewer accepts it.
+  const [renamed] = await tx
+    .select({ firstName: legalNameChanges.firstName, lastName: legalNameChanges.lastName })
+    .from(legalNameChanges)
+    .where(and(eq(legalNameChanges.applicationId, application.id), isNull(legalNameChanges.acceptedAt)));
+  const profile = source.head.applicantInfo.profile;
   const keys = await rowKeys(tx, application.id);
   const lists: Record<string, SnapshotRow[]> = {};
   for (const [key, payloadKey] of Object.entries(payloadKeyOfSection)) {
@@ -103,7 +111,10 @@ export async function buildApplicationSnapshot(
       ...source.head.applicantInfo.personalInformation,
       ssn: maskSsn(personal?.ssnLast4),
     },
-    profile: source.head.applicantInfo.profile,
+    profile:
+      profile && renamed
+        ? { ...profile, first_name: renamed.firstName, last_name: renamed.lastName }
+        : profile,
     lists,
     // The object key is storage bookkeeping, not what the provider gave: left out.
     documents: withRowKeys(

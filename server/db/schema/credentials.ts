@@ -22,6 +22,7 @@ import {
 import type { CredentialFacts } from '../../../domain/credentials/credential-facts.ts';
 import { user } from './auth.ts';
 import { providerApplications } from './core.ts';
+import { documents } from './documents.ts';
 
 export const credentialExpiryNotices = pgTable(
   'credential_expiry_notices',
@@ -254,4 +255,37 @@ export const sectionConfirmations = pgTable(
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.applicationId, t.sectionKey] })],
+);
+
+/**
+ * A credentialed provider's legal name change (issue 49 item 1): the provider asks for it with a
+ * document that shows the change (marriage certificate, court order); it is sent as a credential update
+ * (the snapshot's profile carries the requested name, server/notifications/application-snapshot.ts),
+ * and the account's names change only when a reviewer completes that update's review. At most one
+ * waiting per application.
+ */
+export const legalNameChanges = pgTable(
+  'legal_name_changes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    applicationId: uuid('application_id')
+      .notNull()
+      .references(() => providerApplications.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    /** The document that shows the change, uploaded to the application in this update. */
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull(),
+    /** When 'Complete Update Review' applied it to the account; null while it waits. */
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    acceptedBy: text('accepted_by').references(() => user.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    uniqueIndex('legal_name_changes_one_waiting_idx').on(t.applicationId).where(sql`${t.acceptedAt} is null`),
+  ],
 );

@@ -10,6 +10,7 @@ import { isStaff } from '../../../domain/roles.ts';
 import { roleHomePath, TWO_FACTOR_SETUP_PATH } from '../../app/paths.ts';
 import type { Me } from '../../app/session.ts';
 import { badgeColor } from '../../theme.ts';
+import { LegalNameCard } from './legal-name-card.tsx';
 import { TurnOffDialog } from './turn-off-dialog.tsx';
 
 /** The account page for `me`. */
@@ -32,6 +33,7 @@ export default function AccountPage({ me }: { me: Me }) {
             <Text style={{ overflowWrap: 'anywhere' }}>
               Signed in as <strong>{me.user.email}</strong>
             </Text>
+            {!isStaffMember && <LegalNameCard />}
             <Card withBorder padding="lg" component="section" aria-labelledby="security-title">
               <Stack>
                 <Title order={2} size="h4" id="security-title">

@@ -13,6 +13,7 @@ import { type ProviderReview, useProviderReview } from '../../app/provider-revie
 import type { Me } from '../../app/session.ts';
 import { CredentialAndCycle } from '../../components/credential-badge.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
+import { MonitoringNotice } from '../../components/monitoring-notice.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatDate } from '../../format.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
@@ -98,6 +99,7 @@ function StatusCard({
             <StatusBadge status={application.applicationStatus} />
           )}
         </Group>
+        {credential && <MonitoringNotice credential={credential} audience="provider" />}
         <Text size="sm" c="dimmed">
           Created {formatDate(application.createdAt)}
         </Text>

@@ -39,6 +39,7 @@ import type { Me } from '../../app/session.ts';
 import { AssignReviewer } from '../../components/assign-reviewer.tsx';
 import { CredentialAndCycle } from '../../components/credential-badge.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
+import { MonitoringNotice } from '../../components/monitoring-notice.tsx';
 import { formatDate } from '../../format.ts';
 import { AttestationPanel, CommitteeReviewFlag, ReattestationBadge } from './attestation-panel.tsx';
 import { CredentialUpdateBanner, useOpenCredentialUpdate } from './credential-update-banner.tsx';
@@ -255,6 +256,7 @@ export default function ReviewPage({ me }: { me: Me }) {
                   </Button>
                 )}
               </Group>
+              <MonitoringNotice credential={review.credential} audience="staff" />
               {review.applicationStatus === 'rejected' && review.decisionReason && (
                 <Text size="sm">Reason for the rejection: {review.decisionReason}</Text>
               )}
