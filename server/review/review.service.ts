@@ -24,7 +24,7 @@ import { AppError } from '../../domain/app-error.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
 import type { AuditAction } from '../../domain/audit-actions.ts';
 import { nextUtcDayStart } from '../../domain/calendar.ts';
-import { cleanFileReview } from '../../domain/committee/clean-file.ts';
+import { cleanFileReview, snapshotPaidClaim } from '../../domain/committee/clean-file.ts';
 import type { Decider, DecisionTrack } from '../../domain/committee/committee-decisions.ts';
 import {
   type DecisionClockLimits,
@@ -46,7 +46,6 @@ import {
   reviewStatuses,
 } from '../../domain/review/review-workflow.ts';
 import {
-  claimAmount,
   evidenceRequiredMessage,
   isoDay,
   itemsToRedo,
@@ -56,7 +55,6 @@ import {
 import type { FieldChange } from '../../domain/review/verification-fingerprint.ts';
 import type { AccessRole } from '../../domain/roles.ts';
 import { deaWarnings, npiWarning } from '../../domain/sections/identifier-checks.ts';
-import { paidClaimInLastFiveYears } from '../../domain/sections/malpractice-claims.ts';
 import { workHistoryGapLines } from '../../domain/sections/work-history-gaps.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { countRows } from '../admin/admin-list-query.ts';
@@ -648,23 +646,6 @@ export function presentEvidence(row: typeof verificationEvidence.$inferSelect) {
     uploadedBy: row.uploadedBy,
     downloadUrl: `/api/admin/applications/${row.applicationId}/evidence/${row.id}/download`,
   };
-}
-
-/**
- * Whether a claim of `snapshot`'s Malpractice Claims was paid in the last five years at `now` (issue
- * 31 item 4, domain `paidClaimInLastFiveYears`). Read from the newest snapshot, not the current rows:
- * the flag is about the file the provider submitted and attested, and a draft's unsent edits do not
- * move it. Snapshots from before issue 31 have no claims: false.
- */
-export function snapshotPaidClaim(snapshot: ApplicationSnapshot, now: Date): boolean {
-  const day = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
-  const claims = (snapshot.lists?.malpracticeClaims ?? []).map((row) => ({
-    noClaims: row.no_claims === true,
-    amountPaid: claimAmount(row),
-    claimDate: day(row.claim_date),
-    incidentDate: day(row.incident_date),
-  }));
-  return paidClaimInLastFiveYears(claims, isoDay(now));
 }
 
 /** The NPI and DEA warnings of `snapshot`, by checklist kind (issue 15; judged as final values). */
