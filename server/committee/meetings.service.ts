@@ -55,7 +55,7 @@ import {
   recordAppealDecision,
   recordDecision,
   type TransitionOutcome,
-} from '../review/review.service.ts';
+} from '../review/review-decisions.service.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 import { openReferral } from './decisions.service.ts';
 import { fileSummaryFacts, verifiersOf } from './file-facts.ts';
@@ -450,8 +450,8 @@ export async function setRecusals(
  * 'Record Decision' (issue 32 item 5): checks the vote (domain `checkVote`: quorum of members present
  * and not recused, every one counted, more for than against, not only the file's verifiers), records
  * it in the minutes and carries it out: an approval (with its conditions and effective date) or a
- * denial decides the application (review.service `recordDecision`); a deferral sends the file back to
- * its specialist with what is missing.
+ * denial decides the application (review/review-decisions.service.ts `recordDecision`); a deferral
+ * sends the file back to its specialist with what is missing.
  * @returns the mail to send once committed
  */
 export async function recordCommitteeDecision(

@@ -54,10 +54,10 @@ import {
   reviewQueue,
   startReview,
   submitResponse,
-  type TransitionOutcome,
   updateVerificationItem,
 } from './review.service.ts';
 import { sendReviewMails } from './review-mail.ts';
+import type { TransitionOutcome } from './review-transaction.ts';
 
 /**
  * The permission each staff review route needs (issue 32, domain/permissions.ts): reading the queue

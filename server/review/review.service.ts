@@ -1,9 +1,8 @@
 /**
  * The credentialing review's transitions and reads (issue 13, docs/decisions/018-review-workflow.md).
- * The state machine is domain/review/review-workflow.ts (`nextStatus`): every transition here asks it,
- * inside one transaction that locks the application row (FOR UPDATE) and moves it with a conditional
- * UPDATE (`WHERE application_status = $from`), writes its audit row (actor, before/after status) and
- * returns the emails to send once committed. "Now" is a parameter wherever a rule depends on the date.
+ * Every transition runs in one transaction through review-transaction.ts (lock the row, ask the state
+ * machine, move conditionally, audit, announce); decisions are review-decisions.service.ts's.
+ * "Now" is a parameter wherever a rule depends on the date.
  */
 
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
@@ -22,7 +21,6 @@ import type {
 import { REVIEW_QUEUE_PAGE_SIZE } from '../../domain/api/review.ts';
 import { AppError } from '../../domain/app-error.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
-import type { AuditAction } from '../../domain/audit-actions.ts';
 import { nextUtcDayStart } from '../../domain/calendar.ts';
 import { cleanFileReview, snapshotPaidClaim } from '../../domain/committee/clean-file.ts';
 import type { Decider, DecisionTrack } from '../../domain/committee/committee-decisions.ts';
@@ -38,17 +36,10 @@ import {
 } from '../../domain/credentials/provider-credential.ts';
 import { hasPermission, type Permission } from '../../domain/permissions.ts';
 import { type ApplicationSnapshot, diffByRow } from '../../domain/review/application-snapshot.ts';
-import {
-  availableActions,
-  nextStatus,
-  type ReviewAction,
-  type ReviewActor,
-  reviewStatuses,
-} from '../../domain/review/review-workflow.ts';
+import { availableActions, type ReviewAction, reviewStatuses } from '../../domain/review/review-workflow.ts';
 import {
   evidenceRequiredMessage,
   isoDay,
-  itemsToRedo,
   type VerificationKind,
   type VerificationStatus,
 } from '../../domain/review/verification-checklist.ts';
@@ -59,11 +50,7 @@ import { workHistoryGapLines } from '../../domain/sections/work-history-gaps.ts'
 import { isUuid } from '../../domain/uuid.ts';
 import { countRows } from '../admin/admin-list-query.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
-import {
-  findProviderCredential,
-  presentCredential,
-  recordDecisionCredential,
-} from '../applications/provider-credential.ts';
+import { findProviderCredential, presentCredential } from '../applications/provider-credential.ts';
 import {
   listAttestations,
   reattestationDue,
@@ -75,7 +62,7 @@ import type { Database, Queryable } from '../db/client.ts';
 import { preparedSql } from '../db/prepared-reads.ts';
 import { auditLog } from '../db/schema/audit.ts';
 import { user } from '../db/schema/auth.ts';
-import { committeeAgendaItems, committeeAppeals, decisionReferrals } from '../db/schema/committee.ts';
+import { decisionReferrals } from '../db/schema/committee.ts';
 import { profiles, providerApplications } from '../db/schema/core.ts';
 import { credentialUpdates } from '../db/schema/credentials.ts';
 import {
@@ -88,169 +75,22 @@ import { newestSnapshot, storeNextVersion } from '../notifications/application-s
 import { screenApplications, standingOf } from '../screening/screening.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 import { carryForwardVerifications } from './carry-forward.ts';
-import {
-  appealStateOf,
-  letterMail,
-  lettersOf,
-  providerNameOf,
-  writeDecisionLetter,
-} from './decision-letter.ts';
+import { appealStateOf, lettersOf } from './decision-letter.ts';
 import { compareWithApplication, type NppesClient } from './nppes.ts';
-import type { ReviewMail } from './review-mail.ts';
-import { enqueueStatusEvent } from './status-events.ts';
+import {
+  announce,
+  applicationNotFound,
+  auditTransition,
+  decide,
+  emailOf,
+  lockApplication,
+  move,
+  type ReviewCaller,
+  snapshotOf,
+  type TransitionOutcome,
+} from './review-transaction.ts';
 import { bindingColumns, newestVersion, rebindVerifications } from './verification-binding.ts';
 import { addChecklistItems } from './verification-checklist.ts';
-
-/** Who acts on the server side of the review: an administrator ('reviewer') or the provider. */
-export interface ReviewCaller {
-  /** An administrator's or provider's session; for the integration, its address and no user. */
-  actor: Pick<Actor, 'ipAddress'> & { userId: string | null };
-  role: ReviewActor;
-  /** The integration's name (audit and events), when `role` is 'integration'. */
-  integration?: string;
-}
-
-export interface TransitionOutcome {
-  applicationStatus: ApplicationStatus;
-  mails: ReviewMail[];
-}
-
-const applicationNotFound = () =>
-  new AppError('not_found', 'Application not found. Return to the list and choose an application.');
-
-export interface LockedApplication {
-  id: string;
-  userId: string;
-  applicationStatus: ApplicationStatus;
-  reviewerId: string | null;
-  submittedAt: Date | null;
-  openRequest: { id: string; sections: string[] } | null;
-}
-
-/** The application row locked for update, with its open information request. @throws 404 */
-export async function lockApplication(tx: Queryable, applicationId: string): Promise<LockedApplication> {
-  if (!isUuid(applicationId)) throw applicationNotFound();
-  const [row] = await tx
-    .select({
-      id: providerApplications.id,
-      userId: providerApplications.userId,
-      applicationStatus: providerApplications.applicationStatus,
-      reviewerId: providerApplications.reviewerId,
-      submittedAt: providerApplications.submittedAt,
-    })
-    .from(providerApplications)
-    .where(eq(providerApplications.id, applicationId))
-    .for('update');
-  if (!row) throw applicationNotFound();
-  const [open] = await tx
-    .select({ id: informationRequests.id, sections: informationRequests.sections })
-    .from(informationRequests)
-    .where(
-      and(eq(informationRequests.applicationId, applicationId), isNull(informationRequests.respondedAt)),
-    );
-  return { ...row, openRequest: open ?? null };
-}
-
-/**
- * `action` by `role` from the application's state: the next status.
- * @throws AppError conflict (409) with the state machine's message, forbidden (403) when the actor may
- *   never take it
- */
-function decide(application: LockedApplication, action: ReviewAction, role: ReviewActor): ApplicationStatus {
-  const result = nextStatus(
-    { status: application.applicationStatus, openRequest: application.openRequest !== null },
-    action,
-    role,
-  );
-  if (result.ok) return result.to;
-  throw new AppError(result.reason === 'not_allowed_for_actor' ? 'forbidden' : 'conflict', result.message);
-}
-
-/** Conditional move `from` -> `to`; 0 rows means someone else moved it first. @throws 409 */
-async function move(
-  tx: Queryable,
-  applicationId: string,
-  from: ApplicationStatus,
-  to: ApplicationStatus,
-  set: Partial<typeof providerApplications.$inferInsert> = {},
-): Promise<void> {
-  const moved = await tx
-    .update(providerApplications)
-    .set({ ...set, applicationStatus: to })
-    .where(and(eq(providerApplications.id, applicationId), eq(providerApplications.applicationStatus, from)))
-    .returning({ id: providerApplications.id });
-  if (moved.length === 0) {
-    throw new AppError(
-      'conflict',
-      'Someone else changed this application first. Reload to see its current status.',
-    );
-  }
-}
-
-/** The outbox row of a status change (status-events.ts), in the caller's transaction. */
-function announce(
-  tx: Queryable,
-  caller: ReviewCaller,
-  application: LockedApplication,
-  to: ApplicationStatus,
-  now: Date,
-): Promise<void> {
-  return enqueueStatusEvent(tx, {
-    applicationId: application.id,
-    from: application.applicationStatus,
-    to,
-    actor: {
-      type: caller.role,
-      id: caller.role === 'integration' ? (caller.integration ?? null) : caller.actor.userId,
-    },
-    occurredAt: now,
-  });
-}
-
-async function auditTransition(
-  tx: Queryable,
-  caller: ReviewCaller,
-  application: LockedApplication,
-  action: AuditAction,
-  to: ApplicationStatus,
-  details: Record<string, string | number | boolean | null> = {},
-): Promise<void> {
-  await recordAudit(tx, {
-    action,
-    actorUserId: caller.actor.userId,
-    subjectUserId: application.userId,
-    resourceType: 'application',
-    resourceId: application.id,
-    ipAddress: caller.actor.ipAddress,
-    details: {
-      applicationId: application.id,
-      actor: caller.role,
-      fromStatus: application.applicationStatus,
-      toStatus: to,
-      ...details,
-    },
-  });
-}
-
-async function emailOf(tx: Queryable, userId: string | null): Promise<string | null> {
-  if (!userId) return null;
-  const [row] = await tx.select({ email: user.email }).from(user).where(eq(user.id, userId));
-  return row?.email ?? null;
-}
-
-async function snapshotOf(
-  tx: Queryable,
-  applicationId: string,
-  version: number,
-): Promise<ApplicationSnapshot | null> {
-  const [row] = await tx
-    .select({ snapshot: applicationVersions.snapshot })
-    .from(applicationVersions)
-    .where(
-      and(eq(applicationVersions.applicationId, applicationId), eq(applicationVersions.version, version)),
-    );
-  return (row?.snapshot as ApplicationSnapshot | undefined) ?? null;
-}
 
 /**
  * Whether checklist outcomes may be recorded on an application of `status` now: while it is under
@@ -391,247 +231,6 @@ export async function submitResponse(
       mails: email ? [{ kind: 'response_received', to: email, applicationId: application.id }] : [],
     };
   });
-}
-
-/** A decision as `recordDecision` writes it (issue 13; issue 32: who decided, and on what terms). */
-export interface DecisionRecord {
-  to: 'approved' | 'rejected';
-  /** Who decided (domain `deciders`). */
-  by: Decider;
-  /** The medical director, or the meeting's recorder; null for the integration. */
-  decidedBy: string | null;
-  /** The denial's reason, shown to the provider. */
-  reason?: string;
-  /** The committee's conditions of an 'Approve with Conditions'. */
-  conditions?: string;
-  /** When the credential takes effect (YYYY-MM-DD); the decision's day when absent. */
-  effectiveDate?: string;
-  now: Date;
-  /** VERIFICATION_MAX_AGE_DAYS: an approval needs every verification younger than this. */
-  maxAgeDays: number;
-}
-
-/**
- * Records a decision on a locked application in the caller's transaction: an approval is refused
- * (409, listing the items to redo) until every checklist item is verified (within `maxAgeDays`) or
- * waived; then the status moves, the provider's credential is granted, extended or ended (issue 29),
- * and the decision is audited and announced. The caller has checked who may decide (issue 32).
- * @returns the mail to send once committed
- */
-export async function recordDecision(
-  tx: Queryable,
-  caller: ReviewCaller,
-  application: LockedApplication,
-  decision: DecisionRecord,
-): Promise<TransitionOutcome> {
-  const action = decision.to === 'approved' ? 'approve' : 'reject';
-  const to = decide(application, action, caller.role);
-  if (decision.to === 'approved') {
-    const items = await tx
-      .select({
-        target: verificationItems.target,
-        status: verificationItems.status,
-        verifiedAt: verificationItems.verifiedAt,
-        changes: verificationItems.changes,
-        carriedForwardFrom: verificationItems.carriedForwardFrom,
-      })
-      .from(verificationItems)
-      .where(eq(verificationItems.applicationId, application.id))
-      .orderBy(asc(verificationItems.position));
-    const redo = itemsToRedo(
-      items.map((i) => ({
-        ...i,
-        status: i.status as VerificationStatus,
-        changes: i.changes as FieldChange[] | null,
-      })),
-      decision.now,
-      decision.maxAgeDays,
-    );
-    if (items.length === 0) redo.push('The verification checklist is empty: start the review first');
-    if (redo.length > 0) {
-      throw new AppError(
-        'conflict',
-        `'Approve' needs every checklist item verified (within ${decision.maxAgeDays} days) or waived. Redo: ${redo.join('; ')}.`,
-        { reasons: redo },
-      );
-    }
-  }
-  const effectiveDate = decision.effectiveDate ?? isoDay(decision.now);
-  await move(tx, application.id, application.applicationStatus, to, {
-    decidedAt: decision.now,
-    decisionReason: decision.reason ?? null,
-    decidedByRole: decision.by,
-    decidedBy: decision.decidedBy,
-    effectiveDate: decision.to === 'approved' ? effectiveDate : null,
-    decisionConditions: decision.conditions ?? null,
-  });
-  // Issue 29 item 1: the decision grants or extends the provider's credential (from the effective date,
-  // issue 32), or ends a recredentialed one today; in this transaction.
-  const credential = await recordDecisionCredential(
-    tx,
-    application,
-    decision.to,
-    decision.to === 'approved' ? new Date(`${effectiveDate}T00:00:00Z`) : decision.now,
-  );
-  await auditTransition(
-    tx,
-    caller,
-    application,
-    action === 'approve' ? 'review.approved' : 'review.rejected',
-    to,
-    { decidedBy: decision.by },
-  );
-  await announce(tx, caller, application, to, decision.now);
-  // Issue 32 item 6: the decision's letter, in the same transaction; the email carries its text.
-  const letter = await writeDecisionLetter(
-    tx,
-    application.id,
-    {
-      kind: decision.to === 'approved' ? 'approval' : 'denial',
-      providerName: await providerNameOf(tx, application.userId),
-      by: decision.by,
-      decidedOn: isoDay(decision.now),
-      effectiveDate: decision.to === 'approved' ? effectiveDate : null,
-      endsOn: decision.to === 'approved' ? (credential?.endsOn ?? null) : null,
-      conditions: decision.conditions ?? null,
-      reason: decision.reason ?? null,
-    },
-    decision.now,
-  );
-  const email = await emailOf(tx, application.userId);
-  return {
-    applicationStatus: to,
-    mails: email
-      ? [{ kind: decision.to, to: email, applicationId: application.id, letter: letterMail(letter) }]
-      : [],
-  };
-}
-
-/** An appeal's decision (issue 32 item 6) as `recordAppealDecision` writes it. */
-export interface AppealDecisionRecord {
-  /** 'approved': the denial is reversed; 'upheld': it stands. Either is final. */
-  outcome: 'approved' | 'upheld';
-  decidedBy: string;
-  /** Upheld: why; approved: the conditions, if any. */
-  reason?: string;
-  conditions?: string;
-  effectiveDate?: string;
-  now: Date;
-}
-
-/**
- * Records the committee's decision on the appeal of a denied (`rejected`) application, in the
- * caller's transaction: 'approved' moves it to approved (the one move out of a final status, issue 32
- * item 6), grants the credential from the effective date and announces the change; 'upheld' leaves it
- * rejected. Either way the appeal gets its outcome, and the provider a letter saying it is final.
- * @throws 409 when the application is not rejected or its appeal was decided already
- */
-export async function recordAppealDecision(
-  tx: Queryable,
-  caller: ReviewCaller,
-  application: LockedApplication,
-  decision: AppealDecisionRecord,
-): Promise<TransitionOutcome> {
-  if (application.applicationStatus !== 'rejected') {
-    throw new AppError(
-      'conflict',
-      'Only a denied application is appealed. Reload to see its current status.',
-    );
-  }
-  const decided = await tx
-    .update(committeeAppeals)
-    .set({ outcome: decision.outcome, decidedAt: decision.now })
-    .where(and(eq(committeeAppeals.applicationId, application.id), isNull(committeeAppeals.outcome)))
-    .returning({ id: committeeAppeals.id });
-  if (decided.length === 0) {
-    throw new AppError('conflict', 'This appeal has been decided already: its decision is final.');
-  }
-  const approved = decision.outcome === 'approved';
-  const effectiveDate = decision.effectiveDate ?? isoDay(decision.now);
-  let endsOn: string | null = null;
-  if (approved) {
-    await move(tx, application.id, 'rejected', 'approved', {
-      decidedAt: decision.now,
-      decisionReason: null,
-      decidedByRole: 'committee',
-      decidedBy: decision.decidedBy,
-      effectiveDate,
-      decisionConditions: decision.conditions ?? null,
-    });
-    const credential = await recordDecisionCredential(
-      tx,
-      application,
-      'approved',
-      new Date(`${effectiveDate}T00:00:00Z`),
-    );
-    endsOn = credential?.endsOn ?? null;
-    await announce(tx, caller, application, 'approved', decision.now);
-  }
-  const to = approved ? 'approved' : 'rejected';
-  await auditTransition(tx, caller, application, 'review.appeal_decided', to, { outcome: decision.outcome });
-  const letter = await writeDecisionLetter(
-    tx,
-    application.id,
-    {
-      kind: approved ? 'appeal_approved' : 'appeal_upheld',
-      providerName: await providerNameOf(tx, application.userId),
-      by: 'committee',
-      decidedOn: isoDay(decision.now),
-      effectiveDate: approved ? effectiveDate : null,
-      endsOn,
-      conditions: decision.conditions ?? null,
-      reason: decision.reason ?? null,
-    },
-    decision.now,
-  );
-  const email = await emailOf(tx, application.userId);
-  return {
-    applicationStatus: to,
-    mails: email ? [{ kind: to, to: email, applicationId: application.id, letter: letterMail(letter) }] : [],
-  };
-}
-
-/**
- * 'Approve' or 'Reject' by the workflow integration (issue 13 "Integration"; issue 32: the
- * organization's own decision system, recorded as the integration's).
- */
-export async function integrationDecision(
-  db: Database,
-  caller: ReviewCaller,
-  applicationId: string,
-  decision: Omit<DecisionRecord, 'by' | 'decidedBy'>,
-): Promise<TransitionOutcome> {
-  return db.transaction(async (tx) => {
-    const application = await lockApplication(tx, applicationId);
-    const outcome = await recordDecision(tx, caller, application, {
-      ...decision,
-      by: 'integration',
-      decidedBy: null,
-    });
-    await closeReferral(tx, application.id, decision.to, decision.now);
-    return outcome;
-  });
-}
-
-/**
- * Takes a decided, deferred or closed file off the decision lists (issue 32): its open referral is
- * closed with `outcome`, and it leaves any agenda where it is still undecided (a closed meeting has
- * none). Nothing happens when the file was not sent for decision.
- */
-export async function closeReferral(
-  tx: Queryable,
-  applicationId: string,
-  outcome: 'approved' | 'rejected' | 'deferred' | 'withdrawn',
-  now: Date,
-  outcomeText: string | null = null,
-): Promise<void> {
-  await tx
-    .delete(committeeAgendaItems)
-    .where(and(eq(committeeAgendaItems.applicationId, applicationId), isNull(committeeAgendaItems.decision)));
-  await tx
-    .update(decisionReferrals)
-    .set({ closedAt: now, outcome, outcomeText })
-    .where(and(eq(decisionReferrals.applicationId, applicationId), isNull(decisionReferrals.closedAt)));
 }
 
 /** The evidence row as the review page shows it. */
