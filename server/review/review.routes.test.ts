@@ -21,7 +21,7 @@ import {
   sendForDecision,
 } from '../committee/testing/decide.ts';
 import { createCompletedApplication, FACTORY_SSN } from '../notifications/testing/completed-application.ts';
-import { getAdminReview } from './review.service.ts';
+import { getAdminReview } from './review-reads.service.ts';
 import { completedApplication as completedReview } from './testing/completed-review-application.ts';
 import { verifyEveryItem } from './testing/verify-items.ts';
 
