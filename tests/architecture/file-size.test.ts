@@ -1,6 +1,6 @@
 /**
  * No server file is over MAX_LINES (issue 49 item 6): a file that grows past it is split by
- * capability (decision 035). Every .ts and .tsx file under server/ counts, tests and test
+ * capability (decision 036). Every .ts and .tsx file under server/ counts, tests and test
  * helpers included, except the Drizzle schema (server/db/schema/, the tables' source of truth) and
  * what drizzle-kit generates (server/db/migrations/). The checker is also run on a fixture tree, so
  * it is known to fail.
