@@ -17,8 +17,11 @@ import {
   type CommitteeReview,
   committeeReviewOfAttestation,
 } from '../attestation.ts';
-import type { VerificationStatus } from '../review/verification-checklist.ts';
+import { isoDay } from '../calendar.ts';
+import type { ApplicationSnapshot } from '../review/application-snapshot.ts';
+import { claimAmount, type VerificationStatus } from '../review/verification-checklist.ts';
 import { screeningOutcomeLabel } from '../screening/matching.ts';
+import { paidClaimInLastFiveYears } from '../sections/malpractice-claims.ts';
 
 /** What a clean file has none of, as the review page lists the criteria (issue 32 item 4). */
 export const CLEAN_FILE_CRITERIA = [
@@ -32,7 +35,7 @@ export const CLEAN_FILE_CRITERIA = [
 export interface CleanFileFacts {
   /** The attestation in force (the latest signed), or undefined when there is none. */
   attestation: Pick<AttestationRecord, 'answers'> | undefined;
-  /** Whether the newest snapshot has a claim paid in the last five years. */
+  /** Whether the newest snapshot has a claim paid in the last five years (`snapshotPaidClaim`). */
   paidClaim: boolean;
   /** The checklist, in its order: what each item is about and its status (`VerificationStatus`). */
   checklist: readonly { kind: string; target: string; status: VerificationStatus | (string & {}) }[];
@@ -61,4 +64,21 @@ export function cleanFileReview(facts: CleanFileFacts): CommitteeReview {
     if (item.status === 'discrepancy') reasons.push(discrepancyReason(item.target));
   }
   return { needed: reasons.length > 0, reasons };
+}
+
+/**
+ * Whether a claim of `snapshot`'s Malpractice Claims was paid in the last five years at `now` (issue
+ * 31 item 4, domain/sections/malpractice-claims.ts `paidClaimInLastFiveYears`). Read from the newest snapshot, not the current rows:
+ * the flag is about the file the provider submitted and attested, and a draft's unsent edits do not
+ * move it. Snapshots from before issue 31 have no claims: false.
+ */
+export function snapshotPaidClaim(snapshot: ApplicationSnapshot, now: Date): boolean {
+  const day = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+  const claims = (snapshot.lists?.malpracticeClaims ?? []).map((row) => ({
+    noClaims: row.no_claims === true,
+    amountPaid: claimAmount(row),
+    claimDate: day(row.claim_date),
+    incidentDate: day(row.incident_date),
+  }));
+  return paidClaimInLastFiveYears(claims, isoDay(now));
 }

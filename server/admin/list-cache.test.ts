@@ -21,7 +21,7 @@ import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../
 import type { Actor } from '../auth/actor.ts';
 import type { Database } from '../db/client.ts';
 import * as schema from '../db/schema/index.ts';
-import { reviewQueue } from '../review/review.service.ts';
+import { reviewQueue } from '../review/review-queue.service.ts';
 import { listExpiringCredentials } from './admin-expiring.service.ts';
 import { listProviderCards } from './admin-providers.service.ts';
 import {

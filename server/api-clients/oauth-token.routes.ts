@@ -13,9 +13,9 @@
  *   (`client_id` and `client_secret` in the body), or `private_key_jwt` (SMART Backend Services;
  *   RFC 7523 §2.2: `client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer`
  *   and `client_assertion`, a JWT signed with a key the client registered; `client_id` optional,
- *   verified by the service's `authenticateClientAssertion`, `aud` = `tokenEndpointUrl(APP_URL)`).
- *   Two methods at once are `invalid_request`. A session cookie is ignored: alone it is no client
- *   authentication (401 `invalid_client`).
+ *   verified by private-key-jwt.ts's `authenticateClientAssertion`, `aud` =
+ *   `tokenEndpointUrl(APP_URL)`). Two methods at once are `invalid_request`. A session cookie is
+ *   ignored: alone it is no client authentication (401 `invalid_client`).
  * - Answers (§5.1, §5.2): 200 `{access_token, token_type: "bearer", expires_in: 300, scope}`; 400
  *   `invalid_request`, `unsupported_grant_type`, `invalid_scope`; 401 `invalid_client` (with
  *   `WWW-Authenticate: Basic` when the client tried Basic); 429 `temporarily_unavailable` with
@@ -43,10 +43,10 @@ import { RateLimitedError } from '../security/rate-limits.ts';
 import {
   type AuthenticatedClient,
   authenticateClient,
-  authenticateClientAssertion,
   CREDENTIAL_MAX_LENGTH,
   issueAccessToken,
 } from './api-clients.service.ts';
+import { authenticateClientAssertion } from './private-key-jwt.ts';
 
 /** Largest token request body read, in bytes. */
 export const TOKEN_BODY_MAX_BYTES = 8 * 1024;

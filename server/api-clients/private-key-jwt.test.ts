@@ -19,9 +19,10 @@ import {
   type TestApp,
 } from '../../tests/harness.ts';
 import { errorHandler } from '../http/error-handler.ts';
-import { authenticateClientAssertion, revokeApiClient } from './api-clients.service.ts';
+import { revokeApiClient } from './api-clients.service.ts';
 import { requireApiClient } from './bearer.ts';
 import { tokenEndpointUrl } from './oauth-token.routes.ts';
+import { authenticateClientAssertion } from './private-key-jwt.ts';
 import { basicAuthorization, registerTestClient, requestToken, type TestApiClient } from './testing.ts';
 
 const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';

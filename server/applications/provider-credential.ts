@@ -1,8 +1,9 @@
 /**
  * The provider's credential, stored (issue 29 item 1, decision 025): read by the dashboard, the admin
  * screens and every start of a cycle; written only by a decision, in the transaction that records it
- * (review.service.ts `approve` / `reject` call `recordDecisionCredential`). The rules are the
- * domain's (domain/credentials/provider-credential.ts); this module is their SQL.
+ * (review/review-decisions.service.ts: `recordDecision` and `recordAppealDecision` call
+ * `recordDecisionCredential`). The rules are the domain's (domain/credentials/provider-credential.ts);
+ * this module is their SQL.
  *
  * It sits in `applications` (the feature every other builds on) rather than `cycles`, because both
  * `review` (decisions) and `applications` (the cycle of a new draft) need it, and `cycles` builds on

@@ -13,7 +13,7 @@ import type { Actor } from '../auth/actor.ts';
 import type { Database } from '../db/client.ts';
 import { committeeAppeals, decisionReferrals } from '../db/schema/committee.ts';
 import { providerApplications } from '../db/schema/core.ts';
-import { lockApplication } from '../review/review.service.ts';
+import { lockApplication } from '../review/review-decisions.service.ts';
 
 /** The reason an appeal stands on 'Ready for Committee': 'Appeal of the denial of Dec 1, 2026'. */
 export const appealReason = (deniedOn: string) => `Appeal of the denial of ${formatIsoDay(deniedOn)}`;

@@ -27,7 +27,7 @@ import {
   lockApplication,
   recordDecision,
   type TransitionOutcome,
-} from '../review/review.service.ts';
+} from '../review/review-decisions.service.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 import { cleanFileNow, decisionClocks, verifiersIn } from './file-facts.ts';
 

@@ -6,7 +6,7 @@
 import { and, asc, eq, inArray, isNotNull, max, min } from 'drizzle-orm';
 import type { FileSummary } from '../../domain/api/committee.ts';
 import type { AttestationRecord, CommitteeReview } from '../../domain/attestation.ts';
-import { cleanFileReview } from '../../domain/committee/clean-file.ts';
+import { cleanFileReview, snapshotPaidClaim } from '../../domain/committee/clean-file.ts';
 import {
   type DecisionClockLimits,
   type DecisionDue,
@@ -17,7 +17,6 @@ import { type Queryable, readAll } from '../db/client.ts';
 import { applicationAttestations } from '../db/schema/attestations.ts';
 import { verificationItems } from '../db/schema/review.ts';
 import { newestSnapshot } from '../notifications/application-snapshot.ts';
-import { snapshotPaidClaim } from '../review/review.service.ts';
 import { standingOf } from '../screening/screening.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 

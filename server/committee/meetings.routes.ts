@@ -25,9 +25,15 @@ import type { AppInstance } from '../app-types.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { type Actor, assertPermission, requireActor, requirePermission } from '../auth/actor.ts';
 import { decisionClockLimitsOf } from '../env.ts';
-import { announceDecision } from './decisions.routes.ts';
 import {
   addAgendaItem,
+  recordCommitteeDecision,
+  removeAgendaItem,
+  reorderAgenda,
+  setRecusals,
+} from './agenda.service.ts';
+import { announceDecision } from './decisions.routes.ts';
+import {
   closedMeeting,
   closeMeeting,
   committeeMembers,
@@ -36,10 +42,6 @@ import {
   listMeetings,
   type MeetingViewer,
   meetingFileSummary,
-  recordCommitteeDecision,
-  removeAgendaItem,
-  reorderAgenda,
-  setRecusals,
 } from './meetings.service.ts';
 import { renderMinutes } from './minutes.ts';
 

@@ -29,7 +29,7 @@ import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
-import { closeReferral } from '../review/review.service.ts';
+import { closeReferral } from '../review/review-decisions.service.ts';
 import { enqueueStatusEvent } from '../review/status-events.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
 

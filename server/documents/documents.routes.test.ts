@@ -1,39 +1,20 @@
 /**
  * Documents over real HTTP (issue 4), once per storage driver: local disk, and S3 against an s3rver
- * started here. Checks what the provider and the admin see, what the server refuses, and that a row
- * exists if and only if its object exists.
+ * started here. Checks what the provider and the admin see and what the server refuses; that a row
+ * exists if and only if its object exists, through failures and interrupted uploads, is
+ * documents-storage.test.ts.
  */
 import { createHash } from 'node:crypto';
-import diagnostics from 'node:diagnostics_channel';
-import fs from 'node:fs';
-import http from 'node:http';
-import path from 'node:path';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DOCUMENT_BYTES } from '../../domain/sections/documents.ts';
 import { minimalPdf, pdfOfSize, tinyPng } from '../../tests/fixtures/files.ts';
+import { Client, createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import {
-  Client,
-  createTestApp,
-  grantAdmin,
-  signUpAndSignIn,
-  TEST_ORIGIN,
-  type TestApp,
-} from '../../tests/harness.ts';
-import { startTestS3Server, type TestS3Server } from '../storage/s3rver-test-server.ts';
-import { sweepOrphanObjects } from './documents.service.ts';
-
-interface DocumentDto {
-  id: string;
-  applicationId: string;
-  documentName: string;
-  documentType: string;
-  fileSize: number;
-  mimeType: string;
-  sha256: string;
-  uploadedAt: string;
-  downloadUrl: string;
-}
+  type DocumentDto,
+  documentsSuite,
+  type StorageFixture,
+  storageDrivers,
+} from './testing/documents-suite.ts';
 
 /** The start of a Windows PE executable: 'MZ', e_lfanew at 0x3c, 'PE\0\0' there. */
 function peExecutable(): Buffer {
@@ -48,74 +29,7 @@ function sha256(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-function uploadForm(parts: {
-  documentType?: string;
-  file?: { name: string; bytes: Buffer };
-  fileFirst?: boolean;
-}) {
-  const form = new FormData();
-  const appendFile = () => {
-    if (parts.file) form.append('file', new Blob([new Uint8Array(parts.file.bytes)]), parts.file.name);
-  };
-  if (parts.fileFirst) appendFile();
-  if (parts.documentType !== undefined) form.append('documentType', parts.documentType);
-  if (!parts.fileFirst) appendFile();
-  return form;
-}
-
-interface StorageFixture {
-  env: Record<string, string>;
-  /** Folders the driver writes to besides DATA_DIR (s3rver's bucket files). */
-  directories: string[];
-  close(): Promise<void>;
-}
-
-const drivers: { name: string; start(): Promise<StorageFixture> }[] = [
-  { name: 'local', start: async () => ({ env: {}, directories: [], close: async () => {} }) },
-  {
-    name: 's3',
-    async start() {
-      const s3: TestS3Server = await startTestS3Server();
-      return { env: s3.env, directories: [s3.directory], close: () => s3.close() };
-    },
-  },
-];
-
-/** Every file under `directory`, recursively, hidden and temporary ones included. */
-function filesUnder(directory: string): string[] {
-  if (!fs.existsSync(directory)) return [];
-  return fs
-    .readdirSync(directory, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name));
-}
-
-/**
- * Resolves once Fastify has finished running the handler of `method url`, with the error it ended
- * with (if any). Fastify publishes `tracing:fastify.request.handler:asyncEnd` after an async
- * handler's promise settled and its answer went to `reply.send`. A client that vanished gets no
- * answer, so no 'request completed' log or onResponse hook follows: this is the event that says the
- * server is done with the request, cleanup included.
- */
-function handlerSettled(method: string, url: string, timeoutMs = 10_000): Promise<{ error?: unknown }> {
-  const channel = 'tracing:fastify.request.handler:asyncEnd';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      diagnostics.unsubscribe(channel, onEnd);
-      reject(new Error(`the server did not finish handling ${method} ${url} within ${timeoutMs} ms`));
-    }, timeoutMs);
-    function onEnd(message: unknown) {
-      const store = message as { request: { method: string; url: string }; error?: unknown };
-      if (store.request.method !== method || store.request.url !== url) return;
-      clearTimeout(timer);
-      diagnostics.unsubscribe(channel, onEnd);
-      resolve({ error: store.error });
-    }
-    diagnostics.subscribe(channel, onEnd);
-  });
-}
-
-describe.each(drivers)('documents API with the $name storage driver', ({ name, start }) => {
+describe.each(storageDrivers)('documents API with the $name storage driver', ({ name, start }) => {
   let app: TestApp;
   let storage: StorageFixture | undefined;
 
@@ -129,52 +43,10 @@ describe.each(drivers)('documents API with the $name storage driver', ({ name, s
     await storage?.close();
   });
 
-  /**
-   * Every file the server could have written for a document: all of DATA_DIR (local objects and their
-   * `.tmp-` files, the S3 spool) and the S3 server's bucket files. Not the driver's `list`, which
-   * skips temporary files.
-   */
-  function filesOnDisk(): string[] {
-    return [app.dataDir, ...(storage?.directories ?? [])].flatMap(filesUnder).sort();
-  }
-
-  async function storedKeys(prefix?: string): Promise<string[]> {
-    const keys: string[] = [];
-    for await (const object of app.runtime.deps.storage.list(prefix)) keys.push(object.key);
-    return keys;
-  }
-
-  async function documentRowCount(applicationId: string): Promise<number> {
-    const { rows } = await app.runtime.deps.database.pool.query(
-      'select count(*)::int as n from documents where application_id = $1',
-      [applicationId],
-    );
-    return rows[0].n;
-  }
-
-  /**
-   * GET a download and read it to the end. `connection: close`, because a streamed response still
-   * finishing when the suite closes the server would keep its keep-alive socket (and the close) open.
-   */
-  async function download(client: Client, url: string): Promise<{ response: Response; bytes: Buffer }> {
-    const response = await client.request('GET', url, undefined, { connection: 'close' });
-    return { response, bytes: Buffer.from(await response.arrayBuffer()) };
-  }
-
-  async function providerWithApplication() {
-    const provider = await signUpAndSignIn(app);
-    const created = await provider.json<{ id: string }>('POST', '/api/applications', {});
-    expect(created.status).toBe(201);
-    return Object.assign(provider, { applicationId: created.body.id });
-  }
-
-  async function upload(
-    client: Client,
-    applicationId: string,
-    parts: Parameters<typeof uploadForm>[0],
-  ): Promise<{ status: number; body: DocumentDto & { code?: string; message?: string } }> {
-    return client.json('POST', `/api/applications/${applicationId}/documents`, uploadForm(parts));
-  }
+  const { storedKeys, documentRowCount, download, providerWithApplication, upload } = documentsSuite(() => ({
+    app,
+    storage,
+  }));
 
   it('uploads a real PDF and PNG, lists them newest first with their sizes, and completes the dashboard card', async () => {
     const alice = await providerWithApplication();
@@ -473,157 +345,5 @@ describe.each(drivers)('documents API with the $name storage driver', ({ name, s
       '/api/applications',
     );
     expect(applications.body.applications[0]!.completeSections).toEqual([]);
-  });
-
-  it('deletes the stored object when the row cannot be inserted', async () => {
-    const alice = await providerWithApplication();
-    const pool = app.runtime.deps.database.pool;
-    // Make the database refuse the next document row, as a failing insert would.
-    await pool.query(`create or replace function refuse_document() returns trigger language plpgsql as
-      $$ begin raise exception 'refused by the test'; end $$`);
-    await pool.query(
-      'create trigger refuse_document before insert on documents for each row execute function refuse_document()',
-    );
-    try {
-      const response = await upload(alice, alice.applicationId, {
-        documentType: 'other',
-        file: { name: 'a.pdf', bytes: minimalPdf() },
-      });
-      expect(response.status).toBe(500);
-      expect(response.body.message).not.toMatch(/refused by the test/);
-    } finally {
-      await pool.query('drop trigger refuse_document on documents');
-    }
-    expect(await documentRowCount(alice.applicationId)).toBe(0);
-    expect(await storedKeys(`${alice.userId}/`)).toEqual([]);
-  });
-
-  const uploadPath = (applicationId: string) => `/api/applications/${applicationId}/documents`;
-
-  /**
-   * Start a multipart upload of a 6 MiB PDF by raw HTTP, send `sendBytes` of it, then vanish once
-   * `disconnectWhen` resolves.
-   */
-  async function uploadAndDisconnect(
-    client: Client,
-    applicationId: string,
-    sendBytes: number,
-    disconnectWhen: () => Promise<void>,
-  ) {
-    const boundary = '----interrupted-upload';
-    const head = Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="documentType"\r\n\r\nother\r\n` +
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\n` +
-        'Content-Type: application/pdf\r\n\r\n',
-    );
-    const url = new URL(`${app.baseUrl}${uploadPath(applicationId)}`);
-    const request = http.request(url, {
-      method: 'POST',
-      headers: {
-        origin: TEST_ORIGIN,
-        cookie: client.cookie,
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-        'content-length': String(head.length + 6 * 1024 * 1024),
-      },
-    });
-    const ended = new Promise<void>((resolve) => {
-      request.on('error', () => resolve());
-      request.on('response', (response) => {
-        response.resume();
-        resolve();
-      });
-    });
-    request.write(head);
-    if (sendBytes > 0) request.write(pdfOfSize(sendBytes));
-    await disconnectWhen();
-    request.destroy();
-    await ended;
-  }
-
-  /** Resolves when the server has parsed the headers of a request for `url` (the body may be unread). */
-  function serverReceived(url: string): Promise<void> {
-    return new Promise((resolve) => {
-      const onRequest = (request: http.IncomingMessage) => {
-        if (request.url !== url) return;
-        app.runtime.app.server.off('request', onRequest);
-        resolve();
-      };
-      app.runtime.app.server.on('request', onRequest);
-    });
-  }
-
-  /** Resolves once a file that is not in `before` exists on disk: the server is storing the upload. */
-  async function newFileOnDisk(before: string[]): Promise<void> {
-    await expect
-      .poll(() => filesOnDisk().some((file) => !before.includes(file)), { interval: 5, timeout: 10_000 })
-      .toBe(true);
-  }
-
-  it.each([
-    [
-      'mid-file, while the server stores it',
-      2 * 1024 * 1024,
-      (_url: string, before: string[]) => () => newFileOnDisk(before),
-    ],
-    [
-      'right after the headers, before the server reads the body',
-      0,
-      (url: string, _before: string[]) => {
-        const received = serverReceived(url);
-        return () => received;
-      },
-    ],
-  ] as const)(
-    'leaves neither row nor file when the client disconnects %s',
-    async (_when, sendBytes, disconnectWhen) => {
-      const alice = await providerWithApplication();
-      const url = uploadPath(alice.applicationId);
-      const before = filesOnDisk();
-      const settled = handlerSettled('POST', url);
-      await uploadAndDisconnect(alice, alice.applicationId, sendBytes, disconnectWhen(url, before));
-
-      // The server noticed the disconnect and finished the request (its cleanup is awaited before that).
-      const { error } = await settled;
-      expect(error).toMatchObject({
-        code: 'bad_request',
-        message: 'The upload was interrupted. Please try again.',
-      });
-      // Nothing at all was left: no object, no temporary or spool file, no row.
-      expect(filesOnDisk()).toEqual(before);
-      expect(await documentRowCount(alice.applicationId)).toBe(0);
-      // The server still serves this provider normally.
-      const after = await upload(alice, alice.applicationId, {
-        documentType: 'other',
-        file: { name: 'ok.pdf', bytes: minimalPdf() },
-      });
-      expect(after.status).toBe(201);
-    },
-  );
-
-  it('sweeps objects that no row points to once they are an hour old, and nothing else', async () => {
-    const alice = await providerWithApplication();
-    const kept = await upload(alice, alice.applicationId, {
-      documentType: 'other',
-      file: { name: 'kept.pdf', bytes: minimalPdf() },
-    });
-    expect(kept.status).toBe(201);
-    const storage = app.runtime.deps.storage;
-    // An object left by a delete (or a crashed upload) that died before removing it.
-    const orphan = `${alice.userId}/other/1000.pdf`;
-    await storage.put(orphan, Readable.from([minimalPdf()]), { contentType: 'application/pdf' });
-
-    // Too young: an upload may be between its object and its row.
-    expect(await sweepOrphanObjects(app.runtime.deps.db, storage)).toEqual([]);
-    expect(await storedKeys(`${alice.userId}/`)).toHaveLength(2);
-
-    const later = new Date(Date.now() + 2 * 60 * 60 * 1000);
-    expect(await sweepOrphanObjects(app.runtime.deps.db, storage, { now: later })).toEqual([orphan]);
-    const left = await storedKeys(`${alice.userId}/`);
-    expect(left).toHaveLength(1);
-    expect(left[0]).not.toBe(orphan);
-    // The kept document still downloads, byte for byte.
-    const kept2 = await download(alice, kept.body.downloadUrl);
-    expect(kept2.response.status).toBe(200);
-    expect(kept2.bytes).toEqual(minimalPdf());
   });
 });

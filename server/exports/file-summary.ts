@@ -30,7 +30,7 @@ import { providerApplications } from '../db/schema/core.ts';
 import { screeningFindings } from '../db/schema/screening.ts';
 import type { PdfBlock } from '../pdf/pdf-document.ts';
 import { renderPdf } from '../pdf/pdf-document.ts';
-import { getAdminReview } from '../review/review.service.ts';
+import { getAdminReview } from '../review/review-reads.service.ts';
 import { newestVersion } from '../review/verification-binding.ts';
 import { sourceLabel } from '../screening/exclusion-imports.ts';
 import { listRowName } from '../screening/exclusion-rows.ts';

@@ -13,8 +13,8 @@
  * Each Code node's exact code, as embedded in the JSON, is also run with n8n's Code node globals
  * ($input, $env, $getWorkflowStaticData, this.helpers.httpRequest / prepareBinaryData /
  * getBinaryDataBuffer, a `require` that only allows 'crypto' as NODE_FUNCTION_ALLOW_BUILTIN=crypto
- * does), and the workflows' structure (nodes, connections, webhook answer mode, settings) is checked.
- * n8n itself is not installed here.
+ * does; testing/n8n-code-node.ts). The workflows' structure (nodes, connections, webhook answer
+ * mode, settings) is checked in n8n-workflow-structure.test.ts. n8n itself is not installed here.
  */
 
 import { createHash, randomBytes } from 'node:crypto';
@@ -23,18 +23,10 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inboundWebhookSchema } from '../../domain/api/integration.ts';
 import {
-  buildInboundWorkflow,
-  buildLinksWorkflow,
   buildWorkflow,
   codeNodeSource,
-  downloaderPath,
-  downloadNodeSource,
-  exampleMessageCode,
-  inboundNodeSource,
-  inboundSignerPath,
   inboundWorkflowPath,
   linksWorkflowPath,
-  shippedWorkflows,
   workflowIsCurrent,
   workflowPath,
 } from '../../integrations/n8n/build-workflow.ts';
@@ -45,6 +37,7 @@ import {
   FACTORY_SSN,
   type FactoryDocument,
 } from './testing/completed-application.ts';
+import { codeNodeRunner, type N8nItem, readWorkflow } from './testing/n8n-code-node.ts';
 import { WebhookReceiver } from './testing/webhook-receiver.ts';
 import { createWebhookSigner, webhookKey } from './webhook-signature.ts';
 
@@ -221,97 +214,12 @@ describe('verify-completion.js (the Code node logic) against real signed message
   });
 });
 
-/** An n8n item: json, and binary properties as prepareBinaryData makes them (base64 `data`). */
-interface N8nItem {
-  json: Record<string, unknown>;
-  binary?: Record<string, { data: string; fileName?: string; mimeType?: string }>;
-}
-
 /** The test app at APP_URL: links name APP_URL (TEST_ORIGIN), the app listens on a free port. */
 function portalFetch(url: string, init?: RequestInit) {
   return fetch(url.startsWith(TEST_ORIGIN) ? app.baseUrl + url.slice(TEST_ORIGIN.length) : url, init);
 }
 
-/**
- * n8n's `helpers.httpRequest` as the Code nodes use it (n8n-core: axios underneath): `encoding:
- * 'arraybuffer'` gives the body as bytes, else JSON parsed when it is JSON; `returnFullResponse` gives
- * `{ statusCode, headers, body }`; `ignoreHttpStatusErrors` keeps 4xx/5xx from throwing. A string body
- * is sent as is.
- */
-async function n8nHttpRequest(options: {
-  method: string;
-  url: string;
-  headers?: Record<string, string>;
-  body?: string;
-  encoding?: 'arraybuffer';
-  returnFullResponse?: boolean;
-  ignoreHttpStatusErrors?: boolean;
-  timeout?: number;
-}) {
-  const response = await portalFetch(options.url, {
-    method: options.method,
-    headers: options.headers,
-    body: options.body,
-    signal: AbortSignal.timeout(options.timeout ?? 30_000),
-  });
-  const raw = Buffer.from(await response.arrayBuffer());
-  let body: unknown = raw;
-  if (options.encoding !== 'arraybuffer') {
-    try {
-      body = JSON.parse(raw.toString('utf8'));
-    } catch {
-      body = raw.toString('utf8');
-    }
-  }
-  if (!response.ok && !options.ignoreHttpStatusErrors) {
-    throw new Error(`Request failed with status code ${response.status}`);
-  }
-  return options.returnFullResponse
-    ? { statusCode: response.status, headers: Object.fromEntries(response.headers), body }
-    : body;
-}
-
-/**
- * Run a Code node's code as n8n's Code node ("Run Once for All Items") does: an async function body
- * with n8n's globals, `this` holding the helpers. `require` allows only 'crypto'
- * (NODE_FUNCTION_ALLOW_BUILTIN=crypto).
- */
-async function runCode(
-  code: string,
-  {
-    items,
-    env,
-    staticData = {},
-    rawBody,
-  }: { items: N8nItem[]; env: Record<string, string | undefined>; staticData?: object; rawBody?: Buffer },
-): Promise<N8nItem[]> {
-  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
-    ...args: string[]
-  ) => (...values: unknown[]) => Promise<N8nItem[]>;
-  const run = new AsyncFunction('$input', '$env', '$getWorkflowStaticData', 'require', code);
-  const restrictedRequire = (name: string) => {
-    if (name !== 'crypto') throw new Error(`Cannot find module '${name}' (not allowed)`);
-    return require('node:crypto');
-  };
-  return run.call(
-    {
-      helpers: {
-        getBinaryDataBuffer: async (index: number, property: string) =>
-          index === 0 && property === 'data' ? rawBody : undefined,
-        httpRequest: n8nHttpRequest,
-        prepareBinaryData: async (bytes: Buffer, fileName?: string, mimeType?: string) => ({
-          data: bytes.toString('base64'),
-          fileName,
-          mimeType,
-        }),
-      },
-    },
-    { first: () => items[0], all: () => items },
-    env,
-    (scope: string) => (scope === 'global' ? staticData : {}),
-    restrictedRequire,
-  );
-}
+const runCode = codeNodeRunner(portalFetch);
 
 /** The Webhook node's item (Raw Body on: the bytes are its binary property `data`). */
 function webhookItem(m: Message): N8nItem {
@@ -497,113 +405,6 @@ describe('sign-inbound.js (the inbound example logic) against the real POST /api
     expect(() => signInboundRequest({ message: note(), secret: undefined, id: 'x', nowSeconds: 0 })).toThrow(
       'INBOUND_WEBHOOK_SECRET is not set in n8n',
     );
-  });
-});
-
-/** Node by name. */
-type WorkflowNode = {
-  id: string;
-  name: string;
-  type: string;
-  typeVersion: number;
-  position: number[];
-  parameters: Record<string, unknown> & { jsCode?: string };
-  webhookId?: string;
-};
-interface Workflow {
-  id: string;
-  nodes: WorkflowNode[];
-  connections: Record<string, { main: { node: string; type: string; index: number }[][] }>;
-  settings: Record<string, unknown>;
-}
-const readWorkflow = (path: string) => JSON.parse(fs.readFileSync(path, 'utf8')) as Workflow;
-const TRIGGERS = ['n8n-nodes-base.webhook', 'n8n-nodes-base.manualTrigger'];
-
-/** The chain of node names from the trigger, following each node's single main output. */
-function chainOf(workflow: Workflow): string[] {
-  const trigger = workflow.nodes.find((n) => TRIGGERS.includes(n.type))!;
-  const chain = [trigger.name];
-  for (let next = workflow.connections[trigger.name]; next; ) {
-    const target = next.main[0]![0]!.node;
-    chain.push(target);
-    next = workflow.connections[target];
-  }
-  return chain;
-}
-
-describe('the shipped workflows: structure', () => {
-  it.each(shippedWorkflows.map((w) => [w.path.split('/').pop()!, w] as const))(
-    '%s: one trigger, every node connected in one chain, no dangling connection, PHI-safe settings',
-    (_name, { path, build }) => {
-      const workflow = readWorkflow(path);
-      expect(workflow).toEqual(build());
-      const names = workflow.nodes.map((n) => n.name);
-      expect(new Set(names).size).toBe(names.length);
-      expect(new Set(workflow.nodes.map((n) => n.id)).size).toBe(names.length);
-      for (const node of workflow.nodes) {
-        expect(node.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-        expect(node.position).toHaveLength(2);
-      }
-      expect(workflow.nodes.filter((n) => TRIGGERS.includes(n.type))).toHaveLength(1);
-      for (const [source, { main }] of Object.entries(workflow.connections)) {
-        expect(names).toContain(source);
-        for (const target of main.flat()) {
-          expect(names).toContain(target.node);
-          expect(target).toMatchObject({ type: 'main', index: 0 });
-        }
-      }
-      expect([...chainOf(workflow)].sort()).toEqual([...names].sort());
-      expect(workflow.settings).toMatchObject({
-        saveDataSuccessExecution: 'none',
-        saveManualExecutions: false,
-      });
-    },
-  );
-
-  it('gives each workflow its own id and webhook path', () => {
-    const workflows = shippedWorkflows.map((w) => readWorkflow(w.path));
-    expect(new Set(workflows.map((w) => w.id)).size).toBe(workflows.length);
-    const paths = workflows.flatMap((w) =>
-      w.nodes.filter((n) => n.type === 'n8n-nodes-base.webhook').map((n) => n.parameters.path),
-    );
-    expect(new Set(paths).size).toBe(paths.length);
-  });
-
-  it('links workflow: answers 200 when the request is in, then verifies, downloads and checks', () => {
-    const workflow = readWorkflow(linksWorkflowPath);
-    expect(chainOf(workflow)).toEqual([
-      'Completion webhook',
-      'Verify signature',
-      'Download and check documents',
-      'Your processing here',
-    ]);
-    const [webhook, verify, downloader] = workflow.nodes;
-    expect(webhook!.parameters).toMatchObject({
-      httpMethod: 'POST',
-      path: 'credentialing-completion-links',
-      responseMode: 'onReceived',
-      options: { rawBody: true },
-    });
-    expect(verify!.parameters.jsCode).toBe(codeNodeSource());
-    expect(downloader!.parameters.jsCode).toBe(downloadNodeSource());
-    expect(downloadNodeSource().startsWith(fs.readFileSync(downloaderPath, 'utf8'))).toBe(true);
-    // The original workflow still answers when it ends (a failed check is a 500 the portal sees).
-    expect(readWorkflow(workflowPath).nodes[0]!.parameters.responseMode).toBe('lastNode');
-  });
-
-  it('inbound example: run by hand, a message, then the node that signs and sends it', () => {
-    const workflow = readWorkflow(inboundWorkflowPath);
-    expect(chainOf(workflow)).toEqual(['Run by hand', 'Message to send', 'Sign and send']);
-    expect(workflow.nodes.map((n) => n.type)).toEqual([
-      'n8n-nodes-base.manualTrigger',
-      'n8n-nodes-base.code',
-      'n8n-nodes-base.code',
-    ]);
-    expect(workflow.nodes[1]!.parameters.jsCode).toBe(exampleMessageCode);
-    expect(workflow.nodes[2]!.parameters.jsCode).toBe(inboundNodeSource());
-    expect(inboundNodeSource().startsWith(fs.readFileSync(inboundSignerPath, 'utf8'))).toBe(true);
-    expect(buildLinksWorkflow()).toEqual(readWorkflow(linksWorkflowPath));
-    expect(buildInboundWorkflow()).toEqual(workflow);
   });
 });
 

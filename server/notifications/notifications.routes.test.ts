@@ -2,10 +2,10 @@
  * Completion notifications end to end over real HTTP: the app on a fresh PostgreSQL database sends to
  * a real receiver on 127.0.0.1 that verifies the Standard Webhooks signature with the
  * `standardwebhooks` package, validates the body against docs/completion-payload.schema.json and
- * compares every decoded document with the stored file.
+ * compares every decoded document with the stored file. Retries, a receiver that is down, a final
+ * refusal and the re-send, limits and the retry budget: completion-delivery.test.ts.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { disclosureQuestions } from '../../domain/attestation.ts';
@@ -13,20 +13,16 @@ import { Client, createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from
 import { signedAttestation } from '../../tests/http-client.ts';
 import { documents } from '../db/schema/documents.ts';
 import { peerReferences, training } from '../db/schema/sections.ts';
-import { loadEnv } from '../env.ts';
-import { createRuntime } from '../runtime.ts';
+import { FACTORY_ADDITIONAL, FACTORY_SSN } from './testing/completed-application.ts';
 import {
-  createCompletedApplication,
-  FACTORY_ADDITIONAL,
-  FACTORY_SSN,
-} from './testing/completed-application.ts';
-import { type JsonSchema, validateJsonSchema } from './testing/json-schema.ts';
-import { type ReceivedRequest, WebhookReceiver, waitUntil } from './testing/webhook-receiver.ts';
-
-const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
-const payloadSchema = JSON.parse(
-  fs.readFileSync(new URL('../../docs/completion-payload.schema.json', import.meta.url), 'utf8'),
-) as JsonSchema;
+  type CompletionState,
+  completionSuite,
+  fastRetries,
+  payloadSchema,
+  SECRET,
+} from './testing/completion-suite.ts';
+import { validateJsonSchema } from './testing/json-schema.ts';
+import { WebhookReceiver } from './testing/webhook-receiver.ts';
 
 /** The path to the answer keys in docs/completion-payload.schema.json. */
 interface AttestationAnswersSchema {
@@ -35,30 +31,6 @@ interface AttestationAnswersSchema {
       anyOf: { properties: { answers: { items: { properties: { questionId: { enum: string[] } } } } } }[];
     };
   };
-}
-
-/** Fast retries so fault tests finish in seconds. */
-const fastRetries = {
-  NOTIFY_WEBHOOK_SECRET: SECRET,
-  NOTIFY_TIMEOUT_MS: '3000',
-  NOTIFY_RETRY_BASE_MS: '100',
-  NOTIFY_RETRY_MAX_MS: '2000',
-  NOTIFY_POLL_INTERVAL_MS: '100',
-  NOTIFY_MAX_ATTEMPTS: '5',
-};
-
-interface CompletionState {
-  status: string;
-  requestedAt: string;
-  deliveredAt: string | null;
-  lastError: string | null;
-}
-
-interface AttemptRow {
-  http_status: number | null;
-  duration_ms: number | null;
-  error: string | null;
-  attempted_at: Date;
 }
 
 let receiver: WebhookReceiver;
@@ -77,52 +49,8 @@ beforeEach(() => {
   receiver.answers = [];
 });
 
-/** Sign up a provider and give them a draft at 100% (documents: sizes in bytes). */
-async function providerWithCompleteApplication(target: TestApp = app, documentSizes?: number[]) {
-  const provider = await signUpAndSignIn(target);
-  const created = await provider.json<{ id: string }>('POST', '/api/applications', {});
-  const filled = await createCompletedApplication({
-    ...target.runtime.deps,
-    userId: provider.userId,
-    applicationId: created.body.id,
-    documentSizes,
-  });
-  return { provider, ...filled };
-}
-
-async function complete(client: Client, applicationId: string) {
-  return client.json<CompletionState>(
-    'POST',
-    `/api/applications/${applicationId}/completion`,
-    await signedAttestation(client),
-  );
-}
-
-async function attemptsOf(target: TestApp, applicationId: string): Promise<AttemptRow[]> {
-  const result = await target.runtime.deps.database.pool.query<AttemptRow>(
-    `select a.http_status, a.duration_ms, a.error, a.attempted_at from notification_attempts a
-     join completion_notifications n on n.id = a.notification_id
-     where n.application_id = $1 order by a.attempted_at, a.id`,
-    [applicationId],
-  );
-  return result.rows;
-}
-
-async function notificationOf(target: TestApp, applicationId: string) {
-  const result = await target.runtime.deps.database.pool.query<{
-    id: string;
-    status: string;
-    attempts: number;
-    last_error: string | null;
-  }>('select id, status, attempts, last_error from completion_notifications where application_id = $1', [
-    applicationId,
-  ]);
-  return result.rows[0];
-}
-
-function requestsFor(applicationId: string): ReceivedRequest[] {
-  return receiver.requests.filter((r) => r.body?.toString().includes(applicationId));
-}
+const { providerWithCompleteApplication, complete, attemptsOf, notificationOf, requestsFor } =
+  completionSuite(() => ({ app, receiver }));
 
 describe('POST /api/applications/:applicationId/completion', () => {
   it('delivers a signed payload that matches the schema, with every document byte-exact', async () => {
@@ -557,274 +485,5 @@ describe('POST /api/applications/:applicationId/completion', () => {
     expect(anonymous.status).toBe(401);
     expect(requestsFor(applicationId)).toHaveLength(0);
     expect(requestsFor(carols)).toHaveLength(0);
-  });
-
-  it('retries 503 twice, then delivers once: three attempts recorded', async () => {
-    const { provider, applicationId } = await providerWithCompleteApplication();
-    receiver.answers = [503, 503];
-    const response = await complete(provider, applicationId);
-    // The user is told the truth: not delivered yet, queued.
-    expect(response.status).toBe(202);
-    expect(response.body).toMatchObject({ status: 'pending', lastError: 'The receiver answered HTTP 503' });
-
-    await waitUntil(
-      async () => (await notificationOf(app, applicationId))?.status === 'delivered',
-      15_000,
-      'delivery',
-    );
-    const requests = requestsFor(applicationId);
-    expect(requests.map((r) => r.answer)).toEqual([503, 503, 200]);
-    expect(requests.every((r) => r.verified)).toBe(true);
-    // The same webhook-id every time, so the receiver can de-duplicate.
-    expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
-    const attempts = await attemptsOf(app, applicationId);
-    expect(attempts.map((a) => a.http_status)).toEqual([503, 503, 200]);
-    expect(attempts.map((a) => a.error)).toEqual([
-      'The receiver answered HTTP 503',
-      'The receiver answered HTTP 503',
-      null,
-    ]);
-  });
-
-  it("waits as long as the receiver's Retry-After says", async () => {
-    const { provider, applicationId } = await providerWithCompleteApplication();
-    receiver.answers = [{ status: 429, headers: { 'retry-after': '1' } }];
-    const response = await complete(provider, applicationId);
-    expect(response.body.status).toBe('pending');
-    await waitUntil(
-      async () => (await notificationOf(app, applicationId))?.status === 'delivered',
-      15_000,
-      'delivery',
-    );
-    const attempts = await attemptsOf(app, applicationId);
-    expect(attempts.map((a) => a.http_status)).toEqual([429, 200]);
-    // Full jitter alone would retry within NOTIFY_RETRY_BASE_MS (100 ms).
-    expect(attempts[1]!.attempted_at.getTime() - attempts[0]!.attempted_at.getTime()).toBeGreaterThanOrEqual(
-      950,
-    );
-  });
-
-  it('keeps the notification while the receiver is down and delivers when it is back', async () => {
-    const { provider, applicationId } = await providerWithCompleteApplication();
-    await receiver.close();
-    try {
-      const response = await complete(provider, applicationId);
-      expect(response.status).toBe(202);
-      expect(response.body).toMatchObject({
-        status: 'pending',
-        lastError: 'Could not reach the receiver (ECONNREFUSED)',
-      });
-      // Retries keep failing while it is down; nothing is lost.
-      await waitUntil(async () => (await attemptsOf(app, applicationId)).length >= 2, 10_000, 'a retry');
-      expect((await notificationOf(app, applicationId))?.status).toBe('pending');
-    } finally {
-      await receiver.listen();
-    }
-    await waitUntil(
-      async () => (await notificationOf(app, applicationId))?.status === 'delivered',
-      15_000,
-      'delivery',
-    );
-    expect(requestsFor(applicationId).filter((r) => r.verified && r.answer === 200)).toHaveLength(1);
-    const attempts = await attemptsOf(app, applicationId);
-    expect(attempts.at(-1)).toMatchObject({ http_status: 200, error: null });
-    expect(
-      attempts.slice(0, -1).every((a) => a.error === 'Could not reach the receiver (ECONNREFUSED)'),
-    ).toBe(true);
-  });
-
-  it('gives up at once on 400 (no retry) and an admin can re-send it', async () => {
-    const { provider, applicationId } = await providerWithCompleteApplication();
-    receiver.answers = [400];
-    const response = await complete(provider, applicationId);
-    expect(response.status).toBe(202);
-    expect(response.body).toMatchObject({ status: 'failed', lastError: 'The receiver answered HTTP 400' });
-    // The worker looks for due notifications, as every poll does, and finds nothing to send again.
-    await app.runtime.deps.completionDelivery.kick();
-    expect(await attemptsOf(app, applicationId)).toHaveLength(1);
-    expect(requestsFor(applicationId)).toHaveLength(1);
-
-    // A provider clicking again does not bypass the refusal.
-    expect((await complete(provider, applicationId)).body.status).toBe('failed');
-    expect(requestsFor(applicationId)).toHaveLength(1);
-
-    // The admin sees it with its attempts.
-    const admin = await signUpAndSignIn(app);
-    await grantAdmin(app, admin);
-    const notification = await notificationOf(app, applicationId);
-    const failedList = await admin.json<{
-      notifications: { id: string; status: string; attemptLog: AttemptRow[] }[];
-    }>('GET', '/api/admin/notifications?status=failed');
-    expect(failedList.status).toBe(200);
-    const listed = failedList.body.notifications.find((n) => n.id === notification!.id);
-    expect(listed).toMatchObject({
-      status: 'failed',
-      applicationId,
-      userId: provider.userId,
-      providerEmail: provider.email,
-      lastError: 'The receiver answered HTTP 400',
-      attemptLog: [{ httpStatus: 400, error: 'The receiver answered HTTP 400' }],
-    });
-    expect(failedList.body.notifications.every((n) => n.status === 'failed')).toBe(true);
-    expect((await provider.json('GET', '/api/admin/notifications')).status).toBe(403);
-    expect((await admin.json('GET', '/api/admin/notifications?limit=0')).status).toBe(400);
-
-    // Re-send (issue 28 item 7): a new message, or a receiver that drops seen ids (the shipped n8n
-    // workflow) drops it. A new webhook-id, the payload naming the first message; its retry (503
-    // then 200) keeps the new id, as Standard Webhooks requires. Audited.
-    receiver.answers = [503, 200];
-    const resent = await admin.json<{
-      id: string;
-      webhookId: string;
-      status: string;
-      attempts: number;
-      attemptLog: unknown[];
-    }>('POST', `/api/admin/notifications/${notification!.id}/resend`, {});
-    expect(resent.status).toBe(200);
-    expect(resent.body).toMatchObject({ id: notification!.id, status: 'pending', attempts: 1 });
-    await waitUntil(
-      async () => (await notificationOf(app, applicationId))?.status === 'delivered',
-      10_000,
-      'the re-send delivered',
-    );
-    const sent = requestsFor(applicationId);
-    expect(sent.map((r) => r.answer)).toEqual([400, 503, 200]);
-    expect(sent.every((r) => r.verified)).toBe(true);
-    const [first, ...again] = sent.map((r) => r.headers['webhook-id']);
-    expect(first).toBe(notification!.id);
-    expect(again).toEqual([resent.body.webhookId, resent.body.webhookId]);
-    expect(resent.body.webhookId).not.toBe(notification!.id);
-    const bodies = sent.map((r) => JSON.parse(r.body!.toString('utf8')) as Record<string, unknown>);
-    expect(bodies.map((b) => b.resendOf)).toEqual([null, notification!.id, notification!.id]);
-    for (const body of bodies) expect(validateJsonSchema(body, payloadSchema)).toEqual([]);
-    // A second re-send is another new message, still naming the first.
-    receiver.answers = [200];
-    const again2 = await admin.json<{ webhookId: string; status: string }>(
-      'POST',
-      `/api/admin/notifications/${notification!.id}/resend`,
-      {},
-    );
-    expect(again2.body.status).toBe('delivered');
-    expect(new Set([notification!.id, resent.body.webhookId, again2.body.webhookId]).size).toBe(3);
-    const last = requestsFor(applicationId).at(-1)!;
-    expect(last.headers['webhook-id']).toBe(again2.body.webhookId);
-    expect(JSON.parse(last.body!.toString('utf8')).resendOf).toBe(notification!.id);
-    const audit = await app.runtime.deps.database.pool.query(
-      `select actor_user_id, details->>'webhookId' as webhook_id, details->>'resendOf' as resend_of
-       from audit_log where action = 'notification.resend' and resource_id = $1 order by id`,
-      [notification!.id],
-    );
-    expect(audit.rows).toEqual([
-      { actor_user_id: admin.userId, webhook_id: resent.body.webhookId, resend_of: notification!.id },
-      { actor_user_id: admin.userId, webhook_id: again2.body.webhookId, resend_of: notification!.id },
-    ]);
-    expect(
-      (await provider.json('POST', `/api/admin/notifications/${notification!.id}/resend`, {})).status,
-    ).toBe(403);
-    expect((await admin.json('POST', '/api/admin/notifications/not-an-id/resend', {})).status).toBe(404);
-  });
-});
-
-describe('limits and configuration', () => {
-  it('fails with a clear message when the payload is larger than NOTIFY_MAX_PAYLOAD_BYTES', async () => {
-    const small = await createTestApp({
-      NOTIFY_WEBHOOK_URL: receiver.url,
-      ...fastRetries,
-      NOTIFY_MAX_PAYLOAD_BYTES: '50000',
-    });
-    try {
-      const { provider, applicationId } = await providerWithCompleteApplication(small, [60_000]);
-      const response = await complete(provider, applicationId);
-      expect(response.status).toBe(202);
-      expect(response.body.status).toBe('failed');
-      expect(response.body.lastError).toMatch(
-        /^payload too large: more than 50000 bytes \(NOTIFY_MAX_PAYLOAD_BYTES\)/,
-      );
-      // The worker looks for due notifications and has nothing to send: the failure is final.
-      await small.runtime.deps.completionDelivery.kick();
-      expect(requestsFor(applicationId)).toHaveLength(0);
-      const attempts = await attemptsOf(small, applicationId);
-      expect(attempts).toHaveLength(1);
-      expect(attempts[0]).toMatchObject({ http_status: null, error: response.body.lastError });
-    } finally {
-      await small.close();
-    }
-  });
-
-  it('records completions as undelivered without an endpoint, and sends them once one is configured', async () => {
-    const bare = await createTestApp({});
-    let restarted: Awaited<ReturnType<typeof createRuntime>> | undefined;
-    try {
-      const { provider, applicationId } = await providerWithCompleteApplication(bare);
-      const response = await complete(provider, applicationId);
-      expect(response.status).toBe(202);
-      expect(response.body).toMatchObject({ status: 'undelivered', lastError: 'no endpoint configured' });
-      const admin = await signUpAndSignIn(bare);
-      await grantAdmin(bare, admin);
-      const list = await admin.json<{ notifications: { status: string; applicationId: string }[] }>(
-        'GET',
-        '/api/admin/notifications',
-      );
-      expect(list.body.notifications).toEqual([
-        expect.objectContaining({
-          applicationId,
-          status: 'undelivered',
-          lastError: 'no endpoint configured',
-        }),
-      ]);
-
-      // The server restarts with an endpoint: the recorded completion is sent.
-      await bare.runtime.close();
-      restarted = await createRuntime({
-        env: loadEnv({
-          NODE_ENV: 'test',
-          DATABASE_URL: bare.databaseUrl,
-          DATA_DIR: bare.dataDir,
-          LOG_LEVEL: 'silent',
-          NOTIFY_WEBHOOK_URL: receiver.url,
-          ...fastRetries,
-        }),
-        serveWeb: false,
-      });
-      // The row turns 'delivered' once the server has read the receiver's 200, a moment after the
-      // receiver answered: wait for the row, not the request (CI once read it in between).
-      const statusOf = async () =>
-        (
-          await restarted!.deps.database.pool.query<{ status: string }>(
-            'select status from completion_notifications where application_id = $1',
-            [applicationId],
-          )
-        ).rows[0]?.status;
-      await waitUntil(async () => (await statusOf()) === 'delivered', 10_000, 'delivery');
-      expect(requestsFor(applicationId).filter((r) => r.verified && r.answer === 200)).toHaveLength(1);
-    } finally {
-      await restarted?.close();
-      await bare.close();
-    }
-  });
-});
-
-describe('retry budget', () => {
-  it('marks the notification failed after NOTIFY_MAX_ATTEMPTS retryable failures', async () => {
-    const { provider, applicationId } = await providerWithCompleteApplication();
-    receiver.answers = [500, 502, 503, 504, 500];
-    expect((await complete(provider, applicationId)).body.status).toBe('pending');
-    await waitUntil(
-      async () => (await notificationOf(app, applicationId))?.status === 'failed',
-      20_000,
-      'failure',
-    );
-    const notification = await notificationOf(app, applicationId);
-    expect(notification).toMatchObject({
-      attempts: 5,
-      last_error: 'Gave up after 5 attempts. Last error: The receiver answered HTTP 500',
-    });
-    expect((await attemptsOf(app, applicationId)).map((a) => a.http_status)).toEqual([
-      500, 502, 503, 504, 500,
-    ]);
-    // The worker looks for due notifications and sends no sixth attempt.
-    await app.runtime.deps.completionDelivery.kick();
-    expect(await attemptsOf(app, applicationId)).toHaveLength(5);
-    expect(requestsFor(applicationId)).toHaveLength(5);
   });
 });

@@ -16,7 +16,7 @@ import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../
 import { signedAttestation } from '../../tests/http-client.ts';
 import { malpracticeClaims } from '../db/schema/sections.ts';
 import { createCompletedApplication } from '../notifications/testing/completed-application.ts';
-import { getAdminReview } from './review.service.ts';
+import { getAdminReview } from './review-reads.service.ts';
 import { completedApplication } from './testing/completed-review-application.ts';
 import { attachEvidence, verifyEveryItem, verifyItem } from './testing/verify-items.ts';
 

@@ -40,7 +40,7 @@ import { openAuditedDownload, streamUpload } from '../documents/documents.servic
 import { assertDeclaredUploadSize, assertUploadAllowed } from '../documents/upload-preflight.ts';
 import { assertStorableFileName } from '../http/unstorable-text.ts';
 import { nextKeyTimestamp } from '../storage/object-keys.ts';
-import { presentEvidence } from './review.service.ts';
+import { presentEvidence } from './verification-items.service.ts';
 
 const itemParams = z.object({ applicationId: z.string(), itemId: z.string() });
 const evidenceParams = z.object({ applicationId: z.string(), evidenceId: z.string() });

@@ -27,13 +27,10 @@ import type { Database } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { inboundWebhooks } from '../db/schema/review.ts';
 import { assertStorableText } from '../http/unstorable-text.ts';
-import {
-  integrationDecision,
-  type ReviewCaller,
-  startReview,
-  type TransitionOutcome,
-} from './review.service.ts';
+import { integrationDecision } from './review-decisions.service.ts';
 import { sendReviewMails } from './review-mail.ts';
+import { startReview } from './review-start.service.ts';
+import type { ReviewCaller, TransitionOutcome } from './review-transaction.ts';
 
 /** Longest `webhook-id` kept, characters. */
 const WEBHOOK_ID_MAX = 200;

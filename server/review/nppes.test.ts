@@ -5,130 +5,25 @@
  * 503), another NPI's record, a redirect to an internal address, a 2 MB and an endless body, a body
  * dribbling past the time limit (short limits here, the real 5 s once), and that none of these is
  * cached. The reading: every practice location, other names. The comparison: an organization's NPI,
- * accents, middle names and other names. And the route on a real app, which keeps the raw record on
- * the NPI item and answers a registry error as a 502.
+ * accents, middle names and other names. The route on a real app: nppes-check.test.ts.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { NppesCheck } from '../../domain/api/nppes.ts';
-import type { AdminReview } from '../../domain/api/review.ts';
 import { AppError } from '../../domain/app-error.ts';
-import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import {
   compareWithApplication,
   createNppesClient,
   NPPES_ORGANIZATION_MISMATCH,
   readNppesResult,
 } from './nppes.ts';
-import { completedApplication } from './testing/completed-review-application.ts';
+import {
+  type FakeNppes,
+  json,
+  organizationAnswer,
+  type Reply,
+  registryAnswer,
+  startFakeNppes,
+} from './testing/fake-nppes.ts';
 
-/** An NPPES 2.1 answer for one individual provider (shape as the registry returns it). */
-function registryAnswer(
-  npi: string,
-  person: { first: string; last: string; middle?: string },
-  license = { state: 'IL', number: 'MD-1' },
-) {
-  return {
-    result_count: 1,
-    results: [
-      {
-        created_epoch: '1176249600000',
-        enumeration_type: 'NPI-1',
-        last_updated_epoch: '1700000000000',
-        number: npi,
-        addresses: [
-          {
-            country_code: 'US',
-            address_purpose: 'LOCATION',
-            address_type: 'DOM',
-            address_1: '1200 BAYSHORE BLVD',
-            city: 'TAMPA',
-            state: 'FL',
-            postal_code: '336061234',
-            telephone_number: '813-555-0142',
-          },
-          {
-            address_purpose: 'MAILING',
-            address_1: 'PO BOX 1',
-            city: 'TAMPA',
-            state: 'FL',
-            postal_code: '33601',
-          },
-        ],
-        basic: {
-          first_name: person.first.toUpperCase(),
-          last_name: person.last.toUpperCase(),
-          ...(person.middle ? { middle_name: person.middle.toUpperCase() } : {}),
-          credential: 'M.D.',
-          sole_proprietor: 'NO',
-          gender: 'F',
-          enumeration_date: '2007-04-11',
-          last_updated: '2023-11-14',
-          status: 'A',
-        },
-        taxonomies: [
-          {
-            code: '207R00000X',
-            taxonomy_group: '',
-            desc: 'Internal Medicine',
-            state: license.state,
-            license: license.number,
-            primary: true,
-          },
-        ],
-        identifiers: [],
-        endpoints: [],
-        other_names: [] as Record<string, string>[],
-        practiceLocations: [] as Record<string, string>[],
-      },
-    ],
-  };
-}
-
-/** An NPPES 2.1 answer for an organization (NPI-2). */
-function organizationAnswer(npi: string) {
-  return {
-    result_count: 1,
-    results: [
-      {
-        enumeration_type: 'NPI-2',
-        number: npi,
-        addresses: [
-          {
-            address_purpose: 'LOCATION',
-            address_1: '4 HARBOR WAY',
-            city: 'TAMPA',
-            state: 'FL',
-            postal_code: '33602',
-          },
-        ],
-        basic: {
-          organization_name: 'BAYSHORE MEDICAL GROUP LLC',
-          organizational_subpart: 'NO',
-          enumeration_date: '2009-02-02',
-          last_updated: '2024-01-05',
-          status: 'A',
-          authorized_official_first_name: 'JANE',
-          authorized_official_last_name: 'DOE',
-        },
-        taxonomies: [],
-        other_names: [],
-        practiceLocations: [],
-      },
-    ],
-  };
-}
-
-/** One scripted answer of the fake registry. */
-type Reply = (request: http.IncomingMessage, response: http.ServerResponse) => void;
-
-const json =
-  (body: unknown, status = 200): Reply =>
-  (_request, response) => {
-    response.writeHead(status, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(body));
-  };
 const htmlPage =
   (status: number): Reply =>
   (_request, response) => {
@@ -182,27 +77,15 @@ const endless: Reply = (_request, response) => {
   pump();
 };
 
-let server: http.Server;
+let fake: FakeNppes;
 let origin: string;
 let baseUrl: string;
 const script: Reply[] = [];
 const requests: string[] = [];
 
 beforeAll(async () => {
-  server = http.createServer((request, response) => {
-    requests.push(request.url ?? '');
-    if (request.url?.startsWith('/internal')) {
-      // The internal address a redirect points at: were it followed, this would be read as the record.
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(registryAnswer('1234567893', { first: 'Internal', last: 'Secret' })));
-      return;
-    }
-    const next = script.shift() ?? json({ result_count: 0, results: [] });
-    next(request, response);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  baseUrl = `${origin}/api/`;
+  fake = await startFakeNppes(script, requests);
+  ({ origin, baseUrl } = fake);
 });
 
 beforeEach(() => {
@@ -210,8 +93,7 @@ beforeEach(() => {
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await fake?.close();
 });
 
 const now = new Date('2026-11-24T10:00:00Z');
@@ -544,79 +426,5 @@ describe('compareWithApplication', () => {
     const mismatches = compareWithApplication(readNppesResult(raw), raw, snapshot);
     expect(mismatches).toEqual([NPPES_ORGANIZATION_MISMATCH]);
     expect(NPPES_ORGANIZATION_MISMATCH).toBe('This NPI belongs to an organization');
-  });
-});
-
-describe("POST .../verification-items/:itemId/nppes ('Check NPPES')", () => {
-  let app: TestApp;
-  let admin: Awaited<ReturnType<typeof signUpAndSignIn>>;
-
-  beforeAll(async () => {
-    app = await createTestApp({ NPPES_API_URL: baseUrl });
-    admin = await signUpAndSignIn(app, { firstName: 'Nadia' });
-    await grantAdmin(app, admin);
-  }, 60_000);
-  afterAll(async () => {
-    await app?.close();
-  });
-
-  async function npiItem() {
-    const { provider, applicationId } = await completedApplication(app);
-    expect(
-      (await admin.json('POST', `/api/admin/applications/${applicationId}/start-review`, {})).status,
-    ).toBe(200);
-    const review = await admin.json<AdminReview>('GET', `/api/admin/applications/${applicationId}/review`);
-    const item = review.body.checklist.find((i) => i.kind === 'npi')!;
-    const other = review.body.checklist.find((i) => i.kind === 'exclusions')!;
-    const path = (id: string) => `/api/admin/applications/${applicationId}/verification-items/${id}/nppes`;
-    return { provider, applicationId, item, other, path };
-  }
-
-  it('maps not found to 404, a registry error to 502 and unreachable to 503, then shows the record with highlighted mismatches and keeps it', async () => {
-    const { provider, item, other, path } = await npiItem();
-    script.push(json({ result_count: 0, results: [] }));
-    const missing = await admin.json<{ message: string }>('POST', path(item.id), {});
-    expect(missing.status).toBe(404);
-    expect(missing.body.message).toMatch(/NPPES has no provider with the NPI 1234567893/);
-
-    script.push(json({ Errors: [{ description: 'The NPI Registry is down for maintenance' }] }));
-    const refused = await admin.json<{ code: string; message: string }>('POST', path(item.id), {});
-    expect(refused.status).toBe(502);
-    expect(refused.body).toMatchObject({
-      code: 'bad_gateway',
-      message: expect.stringMatching(/^NPPES answered: The NPI Registry is down for maintenance\. /),
-    });
-
-    script.push(json({ error: 'boom' }, 500), json({ error: 'boom' }, 500));
-    const down = await admin.json<{ message: string }>('POST', path(item.id), {});
-    expect(down.status).toBe(503);
-    expect(down.body.message).toMatch(/record the result by hand/);
-
-    // Nothing was kept from the failures.
-    const before = await app.runtime.deps.database.pool.query(
-      'select source_record from verification_items where id = $1',
-      [item.id],
-    );
-    expect(before.rows[0].source_record).toBeNull();
-
-    script.push(
-      json(registryAnswer(npi, { first: 'Alicia', last: 'Someone' }, { state: 'TX', number: 'Q99999' })),
-    );
-    const checked = await admin.json<NppesCheck>('POST', path(item.id), {});
-    expect(checked.status).toBe(200);
-    expect(checked.body.record.name).toBe('ALICIA SOMEONE');
-    expect(checked.body.record.practiceLocations).toEqual(['1200 BAYSHORE BLVD, TAMPA, FL, 33606']);
-    expect(checked.body.mismatches).toEqual([
-      expect.stringMatching(/^Name: NPPES has ALICIA SOMEONE/),
-      expect.stringMatching(/^License: NPPES lists TX Q99999/),
-    ]);
-    const stored = await app.runtime.deps.database.pool.query(
-      'select source_record from verification_items where id = $1',
-      [item.id],
-    );
-    expect(stored.rows[0].source_record).toMatchObject({ number: npi });
-    // Only the NPI item, only administrators.
-    expect((await admin.json('POST', path(other.id), {})).status).toBe(409);
-    expect((await provider.json('POST', path(item.id), {})).status).toBe(403);
   });
 });

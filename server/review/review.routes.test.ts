@@ -4,16 +4,13 @@
  * license (allowed) and another section (409) -> responds -> version 2 -> verify every item ->
  * send for decision -> the medical director approves; issue 32), the guard of 'Send for Decision'
  * (pending item, verification older than 120 days), a denial's reason, refused transitions, two
- * concurrent approves, the lock, the snapshot's masked SSN, audit rows and the emails.
+ * concurrent approves, the lock, the snapshot's masked SSN, audit rows and the emails. The queue is
+ * review-queue.test.ts, the attestations on the review page review-attestations.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminReview, ApplicationVersion, ProviderReview } from '../../domain/api/review.ts';
-import { disclosureQuestions } from '../../domain/attestation.ts';
 import { minimalPdf } from '../../tests/fixtures/files.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
-import { signedAttestation } from '../../tests/http-client.ts';
-import { reattestationDue } from '../attestations/attestation.service.ts';
-import { ageAttestations } from '../attestations/testing/age-attestations.ts';
 import {
   approveCleanFile,
   decideAtCommittee,
@@ -21,7 +18,6 @@ import {
   sendForDecision,
 } from '../committee/testing/decide.ts';
 import { createCompletedApplication, FACTORY_SSN } from '../notifications/testing/completed-application.ts';
-import { getAdminReview } from './review.service.ts';
 import { completedApplication as completedReview } from './testing/completed-review-application.ts';
 import { verifyEveryItem } from './testing/verify-items.ts';
 
@@ -486,184 +482,4 @@ describe('the credentialing review', () => {
     expect(started.versions.map((v) => [v.version, v.reason])).toEqual([[1, 'completion']]);
     expect(started.checklist.length).toBeGreaterThan(5);
   }, 60_000);
-
-  it('lists the review queue oldest submission first, filtered by status and assignee, with progress', async () => {
-    const first = await completedApplication();
-    const second = await completedApplication();
-    await app.runtime.deps.database.pool.query(
-      `update provider_applications set submitted_at = now() - interval '10 days' where id = $1`,
-      [first.applicationId],
-    );
-    expect((await admin.json('POST', adminPath(second.applicationId, 'start-review'), {})).status).toBe(200);
-    type Queue = {
-      items: {
-        applicationId: string;
-        daysSinceSubmission: number;
-        checklistDone: number;
-        checklistTotal: number;
-        reviewerId: string | null;
-        openRequest: boolean;
-      }[];
-      total: number;
-    };
-    const all = await admin.json<Queue>('GET', '/api/admin/review-queue');
-    expect(all.status, JSON.stringify(all.body)).toBe(200);
-    const ids = all.body.items.map((i) => i.applicationId);
-    expect(ids.indexOf(first.applicationId)).toBeLessThan(ids.indexOf(second.applicationId));
-    expect(all.body.items.find((i) => i.applicationId === first.applicationId)?.daysSinceSubmission).toBe(10);
-    const mine = await admin.json<Queue>('GET', '/api/admin/review-queue?assigned=me&status=under_review');
-    const row = mine.body.items.find((i) => i.applicationId === second.applicationId);
-    expect(row).toMatchObject({ reviewerId: admin.userId, checklistDone: 0, openRequest: false });
-    expect(row?.checklistTotal).toBeGreaterThan(5);
-    expect(mine.body.items.some((i) => i.applicationId === first.applicationId)).toBe(false);
-    expect((await admin.json('GET', '/api/admin/review-queue?status=draft')).status).toBe(400);
-  }, 60_000);
-  it('pages the review queue in order, each page with its own rows’ details, for every filter', async () => {
-    // First, thirty applications older than any other in the queue: 27 under review by Ada (one with
-    // an open request and two of its three items verified), 3 submitted.
-    const provider = await signUpAndSignIn(app);
-    const pool = app.runtime.deps.database.pool;
-    const { rows } = await pool.query<{ id: string }>(
-      `insert into provider_applications (user_id, application_status, submitted_at, review_started_at, reviewer_id)
-       select $1, (case when i <= 27 then 'under_review' else 'submitted' end)::application_status,
-              now() - interval '1000 days' + i * interval '1 minute',
-              case when i <= 27 then now() - interval '900 days' end,
-              case when i <= 27 then $2 end
-       from generate_series(1, 30) i
-       returning id`,
-      [provider.userId, admin.userId],
-    );
-    const ordered = await pool.query<{ id: string }>(
-      `select id from provider_applications where id = any($1::uuid[]) order by submitted_at, id`,
-      [rows.map((r) => r.id)],
-    );
-    const ids = ordered.rows.map((r) => r.id);
-    const withDetails = ids[26]!; // the 27th: page 2 of 'assigned to me'
-    await pool.query(
-      `insert into verification_items (application_id, kind, item_key, target, primary_source, status, position)
-       values ($1, 'npi', 'npi', 'NPI', 'NPPES NPI Registry', 'verified', 0),
-              ($1, 'dea', 'dea', 'DEA', 'DEA', 'waived', 1),
-              ($1, 'exclusions', 'exclusions', 'Exclusion screening', 'OIG LEIE / SAM.gov', 'pending', 2)`,
-      [withDetails],
-    );
-    await pool.query(
-      `insert into information_requests (application_id, message, sections, requested_by)
-       values ($1, 'Please renew', array['professionalLicenses'], $2)`,
-      [withDetails, admin.userId],
-    );
-    type Queue = {
-      items: {
-        applicationId: string;
-        reviewerName: string | null;
-        openRequest: boolean;
-        checklistDone: number;
-        checklistTotal: number;
-      }[];
-      total: number;
-    };
-    const page = async (query: string) => {
-      const response = await admin.json<Queue>('GET', `/api/admin/review-queue?${query}`);
-      expect(response.status, JSON.stringify(response.body)).toBe(200);
-      return response.body.items;
-    };
-    // Then each page holds the next 25 in (submitted_at, id) order, for every filter.
-    const both = [...(await page('page=1')), ...(await page('page=2'))];
-    expect(both.slice(0, 30).map((i) => i.applicationId)).toEqual(ids);
-    const underReview = [
-      ...(await page('status=under_review')),
-      ...(await page('status=under_review&page=2')),
-    ];
-    expect(underReview.slice(0, 27).map((i) => i.applicationId)).toEqual(ids.slice(0, 27));
-    const mine = [...(await page('assigned=me')), ...(await page('assigned=me&page=2'))];
-    expect(mine.slice(0, 27).map((i) => i.applicationId)).toEqual(ids.slice(0, 27));
-    // And the details are the row's own, also past the first page.
-    expect(mine[26]).toMatchObject({
-      applicationId: withDetails,
-      reviewerName: expect.stringMatching(/^Ada /),
-      openRequest: true,
-      checklistDone: 2,
-      checklistTotal: 3,
-    });
-    expect(mine[25]).toMatchObject({ openRequest: false, checklistDone: 0, checklistTotal: 0 });
-    expect(await page('status=submitted&page=1')).toEqual(
-      expect.arrayContaining([expect.objectContaining({ applicationId: ids[29], reviewerName: null })]),
-    );
-  }, 60_000);
-});
-
-describe('attestations on the review page (issue 14)', () => {
-  it('shows the signed attestation, and asks for a fresh one once it is older than ATTESTATION_VALID_DAYS', async () => {
-    const { applicationId } = await completedApplication();
-    const view = await review(applicationId);
-    expect(view.attestations).toHaveLength(1);
-    const [signed] = view.attestations;
-    expect(signed).toMatchObject({
-      kind: 'completion',
-      snapshotVersion: 1,
-      snapshotSha256: view.versions[0]!.sha256,
-    });
-    expect(signed!.answers.map((a) => a.answer)).toEqual(disclosureQuestions.map(() => 'no'));
-    expect(view.reattestationRequired).toBe(false);
-
-    // The clock, not a sleep: 120 days after signing it still holds, a day later it does not.
-    const deps = app.runtime.deps;
-    const signedAt = new Date(signed!.signedAt).getTime();
-    const at = (days: number) =>
-      getAdminReview(deps.db, applicationId, {
-        cipher: deps.cipher,
-        validDays: 120,
-        now: new Date(signedAt + days * day),
-      });
-    expect((await at(120)).reattestationRequired).toBe(false);
-    expect((await at(121)).reattestationRequired).toBe(true);
-
-    // Under review it is still due; once decided, none is, however old the attestation.
-    expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
-    expect((await at(121)).reattestationRequired).toBe(true);
-    await deps.database.pool.query(
-      `update provider_applications set application_status = 'rejected', decided_at = now() where id = $1`,
-      [applicationId],
-    );
-    expect((await at(121)).reattestationRequired).toBe(false);
-  });
-
-  it('lets the provider attest again while reviewed: a re-attestation of the newest snapshot, which resets the clock', async () => {
-    const { provider, applicationId } = await completedApplication();
-    const deps = app.runtime.deps;
-    const providerView = await provider.json<ProviderReview>(
-      'GET',
-      `/api/applications/${applicationId}/review`,
-    );
-    expect(providerView.body.reattestationRequired).toBe(false);
-    const [first] = (await review(applicationId)).attestations;
-    const firstSignedAt = new Date(first!.signedAt).getTime();
-    const submitted = { id: applicationId, applicationStatus: 'submitted' as const };
-    expect(await reattestationDue(deps.db, submitted, 120, new Date(firstSignedAt + 121 * day))).toBe(true);
-
-    // A name that is not hers is refused; her own is refused while the attestation is current (issue
-    // 28), and once it is 121 days old stored as a re-attestation of version 1.
-    const signed = await signedAttestation(provider);
-    const url = `/api/applications/${applicationId}/attestation`;
-    const wrong = await provider.json('POST', url, { ...signed, signature: 'Someone Else' });
-    expect(wrong.status).toBe(400);
-    expect((await provider.json('POST', url, signed)).status).toBe(409);
-    await ageAttestations(deps.database.pool, applicationId, 121);
-    const again = await provider.json<{ kind: string; snapshotVersion: number; signedAt: string }>(
-      'POST',
-      url,
-      signed,
-    );
-    expect(again.status).toBe(201);
-    expect(again.body).toMatchObject({ kind: 're_attestation', snapshotVersion: 1 });
-    const againAt = new Date(again.body.signedAt).getTime();
-    expect(await reattestationDue(deps.db, submitted, 120, new Date(againAt + 100 * day))).toBe(false);
-    expect(await reattestationDue(deps.db, submitted, 120, new Date(againAt + 121 * day))).toBe(true);
-
-    // The reviewer sees both, and the timeline says who attested again.
-    const view = await review(applicationId);
-    expect(view.attestations.map((a) => a.kind)).toEqual(['completion', 're_attestation']);
-    expect(view.timeline.map((t) => t.action)).toContain('review.reattested');
-    // An administrator cannot attest for the provider.
-    expect((await admin.json('POST', url, signed)).status).toBe(403);
-  });
 });

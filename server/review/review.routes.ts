@@ -45,19 +45,14 @@ import { reattest } from '../attestations/attestation.service.ts';
 import { createReattestationLimit } from '../attestations/reattestation-limit.ts';
 import { requireActor, requirePermission, staffRoutePermission } from '../auth/actor.ts';
 import { decisionClockLimitsOf } from '../env.ts';
-import {
-  checkNppes,
-  getAdminReview,
-  getProviderReview,
-  getVersion,
-  requestInformation,
-  reviewQueue,
-  startReview,
-  submitResponse,
-  type TransitionOutcome,
-  updateVerificationItem,
-} from './review.service.ts';
+import { requestInformation, submitResponse } from './information-requests.service.ts';
+import { checkNppes } from './nppes-check.service.ts';
 import { sendReviewMails } from './review-mail.ts';
+import { reviewQueue } from './review-queue.service.ts';
+import { getAdminReview, getProviderReview, getVersion } from './review-reads.service.ts';
+import { startReview } from './review-start.service.ts';
+import type { TransitionOutcome } from './review-transaction.ts';
+import { updateVerificationItem } from './verification-items.service.ts';
 
 /**
  * The permission each staff review route needs (issue 32, domain/permissions.ts): reading the queue

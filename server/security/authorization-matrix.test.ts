@@ -2,7 +2,8 @@
  * Calls every registered API route as anonymous, provider A (owner), provider B, an admin, an admin
  * without a second factor and one caller per staff role of issue 32 (specialist, medical director,
  * committee member, auditor) against
- * provider A's resources and compares each status with the explicit table in authorization-matrix.ts.
+ * provider A's resources and compares each status with the explicit table in authorization-matrix.ts
+ * (kept by area in authorization-matrix-*.ts).
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,8 @@ import {
   type TestApp,
 } from '../../tests/harness.ts';
 import { signedAttestation } from '../../tests/http-client.ts';
-import { authorizationMatrix, type Caller, callers, type MatrixContext } from './authorization-matrix.ts';
+import { authorizationMatrix } from './authorization-matrix.ts';
+import { type Caller, callers, type MatrixContext } from './authorization-matrix-callers.ts';
 
 let app: TestApp;
 let clients: Record<Caller, Client>;
