@@ -3,7 +3,7 @@
  * decision's transaction as the facts it states, so a decision never exists without its letter; the
  * PDF is rendered from the same facts when downloaded, and the email carries the same text.
  */
-import { asc, eq } from 'drizzle-orm';
+import { asc, desc, eq, sql } from 'drizzle-orm';
 import { providerFullName } from '../../domain/account.ts';
 import type { AppealState } from '../../domain/api/review.ts';
 import { AppError } from '../../domain/app-error.ts';
@@ -23,14 +23,32 @@ import { isUuid } from '../../domain/uuid.ts';
 import type { Queryable } from '../db/client.ts';
 import { committeeAppeals, decisionLetters } from '../db/schema/committee.ts';
 import { profiles } from '../db/schema/core.ts';
+import { applicationVersions } from '../db/schema/review.ts';
 import { renderPdf } from '../pdf/pdf-document.ts';
 
-/** The provider's name as their profile gives it ('' without a profile). */
-export async function providerNameOf(tx: Queryable, userId: string): Promise<string> {
+/**
+ * The provider's name as the decided application's newest snapshot gives it (issue 49 item 4: the
+ * name the file was signed and reviewed under, not the account's live profile), else the profile's
+ * ('' without either).
+ */
+export async function providerNameOf(
+  tx: Queryable,
+  application: { id: string; userId: string },
+): Promise<string> {
+  const [version] = await tx
+    .select({
+      firstName: sql<string | null>`${applicationVersions.snapshot}->'profile'->>'first_name'`,
+      lastName: sql<string | null>`${applicationVersions.snapshot}->'profile'->>'last_name'`,
+    })
+    .from(applicationVersions)
+    .where(eq(applicationVersions.applicationId, application.id))
+    .orderBy(desc(applicationVersions.version))
+    .limit(1);
+  if (version?.firstName || version?.lastName) return providerFullName(version);
   const [profile] = await tx
     .select({ firstName: profiles.firstName, lastName: profiles.lastName })
     .from(profiles)
-    .where(eq(profiles.userId, userId));
+    .where(eq(profiles.userId, application.userId));
   return providerFullName(profile);
 }
 

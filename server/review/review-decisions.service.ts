@@ -114,6 +114,7 @@ export async function recordDecision(
     application,
     decision.to,
     decision.to === 'approved' ? new Date(`${effectiveDate}T00:00:00Z`) : decision.now,
+    decision.now,
   );
   await auditTransition(
     tx,
@@ -130,7 +131,7 @@ export async function recordDecision(
     application.id,
     {
       kind: decision.to === 'approved' ? 'approval' : 'denial',
-      providerName: await providerNameOf(tx, application.userId),
+      providerName: await providerNameOf(tx, application),
       by: decision.by,
       decidedOn: isoDay(decision.now),
       effectiveDate: decision.to === 'approved' ? effectiveDate : null,
@@ -205,6 +206,7 @@ export async function recordAppealDecision(
       application,
       'approved',
       new Date(`${effectiveDate}T00:00:00Z`),
+      decision.now,
     );
     endsOn = credential?.endsOn ?? null;
     await announce(tx, caller, application, 'approved', decision.now);
@@ -216,7 +218,7 @@ export async function recordAppealDecision(
     application.id,
     {
       kind: approved ? 'appeal_approved' : 'appeal_upheld',
-      providerName: await providerNameOf(tx, application.userId),
+      providerName: await providerNameOf(tx, application),
       by: 'committee',
       decidedOn: isoDay(decision.now),
       effectiveDate: approved ? effectiveDate : null,

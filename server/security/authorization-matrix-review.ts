@@ -106,6 +106,18 @@ export const reviewMatrix: Record<string, MatrixEntry> = {
     expected: ownerWrite(409),
     request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/credential-update`, body: {} }),
   },
+  // Issue 49: 'Change Legal Name'. A's application is under review, so no change can be sent (409).
+  'GET /api/applications/:applicationId/legal-name': {
+    expected: owner(200, 404, 403),
+    request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/legal-name` }),
+  },
+  'POST /api/applications/:applicationId/legal-name': {
+    expected: ownerWrite(409),
+    request: (ctx) => ({
+      path: `/api/applications/${ctx.applicationId}/legal-name`,
+      body: { firstName: 'New', lastName: 'Name', documentId: '00000000-0000-4000-8000-000000000000' },
+    }),
+  },
   'GET /api/admin/applications/:applicationId/credential-update': {
     expected: staffOnly('read:application:any', 200),
     request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/credential-update` }),
