@@ -88,6 +88,8 @@ export const auditActions = [
   'credential.monitoring_resolved',
   /** A credential's standing changed (issue 49 item 2): details carry 'active' or 'suspended' and the reason. */
   'credential.standing_changed',
+  /** The committee terminated a credential on a monitoring finding (issue 49 item 2): details carry the end day. */
+  'credential.terminated',
   /** A credentialed provider asked for a legal name change (issue 49 item 1): details carry the document id, never the names. */
   'credential.name_change_requested',
   /** 'Complete Update Review' applied a legal name change to the account (issue 49 item 1): details carry the document id. */
@@ -208,6 +210,7 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'credential.monitoring_finding': 'Ongoing monitoring finding recorded',
   'credential.monitoring_resolved': 'Ongoing monitoring finding resolved',
   'credential.standing_changed': 'Credential standing changed',
+  'credential.terminated': 'Credential terminated by the committee',
   'credential.name_change_requested': 'Legal name change sent by the provider',
   'credential.name_change_accepted': 'Legal name change accepted',
 };

@@ -42,8 +42,11 @@ export const decisionListQuerySchema = z.object({
 });
 
 /** One file on a decision list, oldest sent first. */
-/** What a file waits for: its decision, or the decision on the appeal of its denial (item 6). */
-export const referralKinds = ['decision', 'appeal'] as const;
+/**
+ * What a file waits for: its decision, the decision on the appeal of its denial (item 6), or, for an
+ * approved file whose credential monitoring suspended, whether the credential continues (issue 49).
+ */
+export const referralKinds = ['decision', 'appeal', 'monitoring'] as const;
 
 export const decisionFileSchema = z.object({
   applicationId: z.uuid(),

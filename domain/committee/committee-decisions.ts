@@ -15,6 +15,13 @@ export const decisionTrackLabel: Record<DecisionTrack, string> = {
   committee: 'Ready for Committee',
 };
 
+/** What a file on a decision list waits for, as the 'For' column says it (issue 32; issue 49). */
+export const referralKindLabel: Record<'decision' | 'appeal' | 'monitoring', string> = {
+  decision: 'Decision',
+  appeal: 'Appeal',
+  monitoring: 'Monitoring finding',
+};
+
 /** Who made an application's decision (issue 32; decisions before it were the administrators'). */
 export const deciders = ['administrator', 'medical_director', 'committee', 'integration'] as const;
 export type Decider = (typeof deciders)[number];
@@ -38,6 +45,23 @@ export const committeeDecisionLabel: Record<CommitteeDecision, string> = {
   deny: 'Deny',
   defer: 'Defer',
 };
+
+/**
+ * The same four decisions on a file sent by ongoing monitoring (issue 49 item 2; NCQA CR5: the
+ * committee decides whether a credential continues): Approve continues the credential, Deny
+ * terminates it, Defer waits for another meeting.
+ */
+export const monitoringDecisionLabel: Record<CommitteeDecision, string> = {
+  approve: 'Continue',
+  approve_with_conditions: 'Continue with Conditions',
+  deny: 'Terminate',
+  defer: 'Defer',
+};
+
+/** A decision's label for a file of `kind` ('monitoring' files continue or terminate a credential). */
+export function decisionLabelFor(kind: string | undefined, decision: CommitteeDecision): string {
+  return kind === 'monitoring' ? monitoringDecisionLabel[decision] : committeeDecisionLabel[decision];
+}
 
 /**
  * The text a decision needs, and its label: the conditions, the reason of a denial (the provider reads

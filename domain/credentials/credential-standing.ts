@@ -56,6 +56,10 @@ export const monitoringKindLabel: Record<MonitoringFindingKind, string> = {
 /** The referral reason the committee lists a monitoring finding under. */
 export const MONITORING_REFERRAL_REASON = 'Monitoring finding';
 
+/** Why a monitoring file left 'Ready for Committee' without a decision. */
+export const MONITORING_RESOLVED_TEXT =
+  'Every monitoring finding was resolved (a reinstatement, not the same person, or a verified renewal) before the committee decided.';
+
 /**
  * The standing's reason as one line: 'exclusion: OIG LEIE, 2026-11-28' (the first finding found;
  * ISO dates, as a roster's dates are).

@@ -17,6 +17,7 @@ import {
 import { isUuid } from '../../domain/uuid.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
+import { decideMonitoring } from '../credential/standing.ts';
 import { type Database, type Queryable, readAll } from '../db/client.ts';
 import { committeeAgendaItems, committeeMeetings, decisionReferrals } from '../db/schema/committee.ts';
 import { providerApplications } from '../db/schema/core.ts';
@@ -290,6 +291,18 @@ export async function recordCommitteeDecision(
       .select({ kind: decisionReferrals.kind })
       .from(decisionReferrals)
       .where(eq(decisionReferrals.id, item.referralId));
+    if (referral?.kind === 'monitoring') {
+      // Issue 49 item 2: a suspended credential continues or ends; a deferral waits for another meeting.
+      if (body.decision === 'defer') return null;
+      await closeReferral(tx, application.id, approving ? 'approved' : 'rejected', now, body.text || null);
+      await decideMonitoring(tx, {
+        userId: application.userId,
+        decision: approving ? 'continue' : 'terminate',
+        by: actor.userId,
+        now,
+      });
+      return null;
+    }
     if (referral?.kind === 'appeal') {
       // Issue 32 item 6: a deferred appeal waits on 'Ready for Committee' for another meeting; any other
       // decision on it is final.

@@ -262,7 +262,8 @@ describe('appeals', () => {
       decisionReason: null,
       decision: { by: 'committee', effectiveDate },
       appeal: { status: 'approved' },
-      credential: { state: 'credentialed' },
+      // Issue 49 item 5: approved, effective in three days; credentialed (and published) from then.
+      credential: { state: 'pending', effectiveOn: effectiveDate },
     });
     const letters = (await providerReview(provider, applicationId)).letters;
     expect(letters.map((l) => l.kind)).toEqual(['denial', 'appeal_approved']);

@@ -7,7 +7,7 @@
  */
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { providerFullName } from '../../domain/account.ts';
-import type { DecisionFile, SendForDecisionResult } from '../../domain/api/committee.ts';
+import type { DecisionFile, referralKinds, SendForDecisionResult } from '../../domain/api/committee.ts';
 import { AppError } from '../../domain/app-error.ts';
 import { type DecisionTrack, decisionTrackLabel } from '../../domain/committee/committee-decisions.ts';
 import type { DecisionClockLimits } from '../../domain/committee/timeliness.ts';
@@ -262,7 +262,7 @@ export async function decisionList(
     const meeting = onAgenda.get(row.applicationId);
     return {
       applicationId: row.applicationId,
-      kind: row.kind as 'decision' | 'appeal',
+      kind: row.kind as (typeof referralKinds)[number],
       providerName: providerFullName(row),
       cycle: row.cycle as ApplicationCycle,
       sentAt: row.sentAt.toISOString(),

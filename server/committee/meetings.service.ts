@@ -13,7 +13,13 @@
  */
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { providerFullName } from '../../domain/account.ts';
-import type { FileSummary, Meeting, MeetingSummary, NewMeeting } from '../../domain/api/committee.ts';
+import type {
+  FileSummary,
+  Meeting,
+  MeetingSummary,
+  NewMeeting,
+  referralKinds,
+} from '../../domain/api/committee.ts';
 import { AppError } from '../../domain/app-error.ts';
 import { type CommitteeDecision, defaultQuorum } from '../../domain/committee/committee-decisions.ts';
 import type { DecisionClockLimits } from '../../domain/committee/timeliness.ts';
@@ -179,7 +185,7 @@ export async function getMeeting(
       return {
         itemId: item.id,
         applicationId: item.applicationId,
-        kind: kind as 'decision' | 'appeal',
+        kind: kind as (typeof referralKinds)[number],
         providerName: callerRecused ? '' : providerName,
         position: item.position,
         recusedMemberIds: item.recusedMemberIds,

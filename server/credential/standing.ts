@@ -20,6 +20,8 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { isoDay } from '../../domain/calendar.ts';
 import {
   type CredentialStanding,
+  MONITORING_REFERRAL_REASON,
+  MONITORING_RESOLVED_TEXT,
   type MonitoringFinding,
   type MonitoringFindingKind,
   type MonitoringResolution,
@@ -28,6 +30,7 @@ import {
 import { exclusionSources } from '../../domain/screening/exclusion-formats.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Queryable } from '../db/client.ts';
+import { committeeAgendaItems, decisionReferrals } from '../db/schema/committee.ts';
 import { credentialMonitoringFindings, providerCredentials } from '../db/schema/credentials.ts';
 
 const sourceLabel = (id: string) => exclusionSources.find((s) => s.id === id)?.label ?? id;
@@ -91,6 +94,7 @@ export async function refreshStanding(
   const standing: CredentialStanding = first ? 'suspended' : 'active';
   const reason = first ? standingReasonText(first) : null;
   if (standing === credential.standing && reason === credential.reason) return standing;
+  if (standing !== credential.standing) await referMonitoring(tx, userId, standing, reason, now);
   await tx
     .update(providerCredentials)
     .set({
@@ -108,6 +112,92 @@ export async function refreshStanding(
     details: { standing, ...(reason ? { reason } : {}) },
   });
   return standing;
+}
+
+/**
+ * The committee's place in monitoring (issue 49 item 2): a credential that becomes suspended puts its
+ * approved file on 'Ready for Committee' (a 'monitoring' referral, reason 'Monitoring finding: …') for
+ * a decision to continue or terminate it; one that becomes active again before the committee decided
+ * (a reinstatement, 'Not the Same Person', a verified renewal) leaves the list and any agenda where it
+ * is still undecided, as review's `closeReferral` takes files off the lists (which `credential` cannot
+ * import: `review` builds on it).
+ */
+async function referMonitoring(
+  tx: Queryable,
+  userId: string,
+  standing: CredentialStanding,
+  reason: string | null,
+  now: Date,
+): Promise<void> {
+  const [credential] = await tx
+    .select({ applicationId: providerCredentials.applicationId })
+    .from(providerCredentials)
+    .where(eq(providerCredentials.userId, userId));
+  if (!credential) return;
+  if (standing === 'suspended') {
+    await tx
+      .insert(decisionReferrals)
+      .values({
+        applicationId: credential.applicationId,
+        track: 'committee',
+        kind: 'monitoring',
+        reasons: [`${MONITORING_REFERRAL_REASON}: ${reason ?? ''}`.trim()],
+        sentAt: now,
+        sentBy: null,
+      })
+      .onConflictDoNothing();
+    return;
+  }
+  const [open] = await tx
+    .select({ id: decisionReferrals.id })
+    .from(decisionReferrals)
+    .where(
+      and(
+        eq(decisionReferrals.applicationId, credential.applicationId),
+        eq(decisionReferrals.kind, 'monitoring'),
+        isNull(decisionReferrals.closedAt),
+      ),
+    );
+  if (!open) return;
+  await tx
+    .delete(committeeAgendaItems)
+    .where(and(eq(committeeAgendaItems.referralId, open.id), isNull(committeeAgendaItems.decision)));
+  await tx
+    .update(decisionReferrals)
+    .set({ closedAt: now, outcome: 'withdrawn', outcomeText: MONITORING_RESOLVED_TEXT })
+    .where(eq(decisionReferrals.id, open.id));
+}
+
+/**
+ * The committee's decision on a 'monitoring' file (issue 49 item 2), inside 'Record Decision''s
+ * transaction: 'approve' or 'approve_with_conditions' continues the credential (its findings resolved
+ * as 'committee_continued', published as active again); 'deny' terminates it (ended today, out of the
+ * directory; findings resolved as 'committee_terminated'). The caller closes the referral first.
+ */
+export async function decideMonitoring(
+  tx: Queryable,
+  input: { userId: string; decision: 'continue' | 'terminate'; by: string; now: Date },
+): Promise<void> {
+  if (input.decision === 'terminate') {
+    await tx
+      .update(providerCredentials)
+      .set({ endedOn: isoDay(input.now), updatedAt: input.now, publishedAt: input.now })
+      .where(and(eq(providerCredentials.userId, input.userId), isNull(providerCredentials.endedOn)));
+    await recordAudit(tx, {
+      action: 'credential.terminated',
+      actorUserId: input.by,
+      subjectUserId: input.userId,
+      resourceType: 'user',
+      resourceId: input.userId,
+      details: { endedOn: isoDay(input.now) },
+    });
+  }
+  await resolveMonitoringFindings(tx, {
+    userId: input.userId,
+    resolution: input.decision === 'terminate' ? 'committee_terminated' : 'committee_continued',
+    by: input.by,
+    now: input.now,
+  });
 }
 
 /**

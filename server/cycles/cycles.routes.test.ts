@@ -117,6 +117,9 @@ describe('the credential apart from the cycle (issue 29 item 1)', () => {
       credentialedAt: null,
       endsOn: null,
       endedOn: null,
+      effectiveOn: null,
+      standing: 'active',
+      findings: [],
     });
   });
 });

@@ -91,6 +91,25 @@ export async function decideAtCommittee(
     });
     expect(onward.status, JSON.stringify(onward.body)).toBe(200);
   }
+  return decideOnAgenda(app, applicationId, decision);
+}
+
+/**
+ * Records `decision` on a file already on 'Ready for Committee' (a committee file, an appeal, a
+ * monitoring finding) at a new meeting, with the committee member and the medical director voting for it.
+ * @returns the meeting after the decision, and the file's agenda item as it was before it
+ */
+export async function decideOnAgenda(
+  app: TestApp,
+  applicationId: string,
+  decision: {
+    decision: 'approve' | 'approve_with_conditions' | 'deny' | 'defer';
+    text?: string;
+    effectiveDate?: string;
+  },
+): Promise<Meeting & { itemBefore: Meeting['agenda'][number] }> {
+  const director = await medicalDirector(app);
+  const member = await committeeMember(app);
   const created = await director.json<Meeting>('POST', '/api/committee/meetings', {
     scheduledAt: new Date().toISOString(),
     memberIds: [director.userId, member.userId],

@@ -53,7 +53,11 @@ export const decisionReferrals = pgTable(
     outcome: text('outcome'),
     /** What the committee said is missing (Defer), shown on the review page. */
     outcomeText: text('outcome_text'),
-    /** 'decision', or 'appeal': a denied file's appeal, waiting for a later meeting (item 6). */
+    /**
+     * 'decision'; 'appeal': a denied file's appeal, waiting for a later meeting (item 6); 'monitoring':
+     * an approved file whose credential ongoing monitoring suspended (issue 49 item 2), for the
+     * committee to continue (with or without conditions) or terminate.
+     */
     kind: text('kind').notNull().default('decision'),
   },
   (t) => [
@@ -62,7 +66,7 @@ export const decisionReferrals = pgTable(
     // The Turnaround report (issue 34 item 1): a decided file's referrals, closed ones included.
     index('decision_referrals_application_idx').on(t.applicationId, t.sentAt),
     check('decision_referrals_track_check', sql`${t.track} in ('clean_files', 'committee')`),
-    check('decision_referrals_kind_check', sql`${t.kind} in ('decision', 'appeal')`),
+    check('decision_referrals_kind_check', sql`${t.kind} in ('decision', 'appeal', 'monitoring')`),
   ],
 );
 

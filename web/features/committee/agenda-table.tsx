@@ -108,6 +108,11 @@ export function AgendaTable({ meeting, canManage }: { meeting: Meeting; canManag
             <Text size="sm" fw={600} span display="block">
               {nameOf(item)}
             </Text>
+            {item.kind === 'monitoring' && (
+              <Text size="xs" fw={600} span display="block">
+                Monitoring finding (continue or terminate the credential)
+              </Text>
+            )}
             {item.kind === 'appeal' && (
               <Text size="xs" fw={600} span display="block">
                 Appeal (its decision is final)
@@ -144,7 +149,7 @@ export function AgendaTable({ meeting, canManage }: { meeting: Meeting; canManag
       header: 'Decision',
       render: (item) =>
         item.decision ? (
-          <RecordedDecision decision={item.decision} />
+          <RecordedDecision decision={item.decision} kind={item.kind} />
         ) : (
           <Text size="sm" c="dimmed" span>
             Not decided

@@ -10,7 +10,11 @@
 import { Anchor, Button, List, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { type DecisionTrack, decisionTrackLabel } from '../../../domain/committee/committee-decisions.ts';
+import {
+  type DecisionTrack,
+  decisionTrackLabel,
+  referralKindLabel,
+} from '../../../domain/committee/committee-decisions.ts';
 import { applicationCycleLabel } from '../../../domain/credentials/provider-credential.ts';
 import { fromAdminState } from '../../app/admin-tabs.ts';
 import { meetingPath, reviewPath } from '../../app/paths.ts';
@@ -99,7 +103,7 @@ function DecisionSection({
       ),
     },
     // Issue 32 item 6: an appeal of a denial waits here too, for a meeting after the denial.
-    { header: 'For', noWrap: true, render: (file) => (file.kind === 'appeal' ? 'Appeal' : 'Decision') },
+    { header: 'For', noWrap: true, render: (file) => referralKindLabel[file.kind] },
     { header: 'Cycle', render: (file) => applicationCycleLabel[file.cycle] },
     {
       header: 'Sent',

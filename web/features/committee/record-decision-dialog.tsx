@@ -27,9 +27,9 @@ import { type RecordDecisionBody, recordDecisionBodySchema } from '../../../doma
 import {
   type CommitteeDecision,
   checkVote,
-  committeeDecisionLabel,
   committeeDecisions,
   committeeDecisionTextLabel,
+  decisionLabelFor,
 } from '../../../domain/committee/committee-decisions.ts';
 import { REVIEW_TEXT_MAX } from '../../../domain/review/review-workflow.ts';
 import { ApiError } from '../../api.ts';
@@ -179,6 +179,12 @@ export function RecordDecisionDialog({
           <Text size="sm" fw={600}>
             {fileName}
           </Text>
+          {item?.kind === 'monitoring' && (
+            <Text size="sm">
+              Ongoing monitoring suspended this provider's credential. Continue restores it (with conditions
+              if given); Terminate ends it today; Defer waits for another meeting.
+            </Text>
+          )}
           {item?.kind === 'appeal' && (
             <Text size="sm">
               An appeal: Approve reverses the denial, Deny upholds it, Defer waits for another meeting. The
@@ -188,7 +194,7 @@ export function RecordDecisionDialog({
           <Radio.Group label="Decision" required {...form.getInputProps('decision')}>
             <Stack gap={6} mt={6}>
               {committeeDecisions.map((d) => (
-                <Radio key={d} value={d} label={committeeDecisionLabel[d]} />
+                <Radio key={d} value={d} label={decisionLabelFor(item?.kind, d)} />
               ))}
             </Stack>
           </Radio.Group>
@@ -209,7 +215,7 @@ export function RecordDecisionDialog({
               {item.denialEndsCredential}
             </Alert>
           )}
-          {isApproval(decision) && (
+          {isApproval(decision) && item?.kind !== 'monitoring' && (
             <TextInput label="Effective Date" type="date" required {...form.getInputProps('effectiveDate')} />
           )}
           <Checkbox.Group

@@ -7,8 +7,8 @@ import { Badge, Stack, Text } from '@mantine/core';
 import { formatIsoDay } from '../../../domain/calendar.ts';
 import {
   type CommitteeDecision,
-  committeeDecisionLabel,
   committeeDecisionTextLabel,
+  decisionLabelFor,
 } from '../../../domain/committee/committee-decisions.ts';
 import { badgeColor } from '../../theme.ts';
 import type { RecordedDecision as Decision } from './committee-api.ts';
@@ -22,20 +22,20 @@ const decisionColor: Record<CommitteeDecision, string> = {
 };
 
 /** A committee decision's badge alone (issue 32 item 5). */
-export function DecisionBadge({ decision }: { decision: CommitteeDecision }) {
+export function DecisionBadge({ decision, kind }: { decision: CommitteeDecision; kind?: string }) {
   return (
     <Badge color={decisionColor[decision]} variant="filled">
-      {committeeDecisionLabel[decision]}
+      {decisionLabelFor(kind, decision)}
     </Badge>
   );
 }
 
 /** A recorded decision with its text, votes, effective date and discussion (issue 32 item 5). */
-export function RecordedDecision({ decision }: { decision: Decision }) {
+export function RecordedDecision({ decision, kind }: { decision: Decision; kind?: string }) {
   const textLabel = committeeDecisionTextLabel[decision.decision];
   return (
     <Stack gap={2} align="flex-start">
-      <DecisionBadge decision={decision.decision} />
+      <DecisionBadge decision={decision.decision} kind={kind} />
       {textLabel && decision.text && (
         <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
           {textLabel}: {decision.text}

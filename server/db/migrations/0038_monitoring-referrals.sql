@@ -1,0 +1,2 @@
+ALTER TABLE "decision_referrals" DROP CONSTRAINT "decision_referrals_kind_check";--> statement-breakpoint
+ALTER TABLE "decision_referrals" ADD CONSTRAINT "decision_referrals_kind_check" CHECK ("decision_referrals"."kind" in ('decision', 'appeal', 'monitoring'));
