@@ -13,8 +13,13 @@ export const nppesRecordSchema = z.object({
   /** The record's other names (former, professional), each one line, e.g. 'ELISE A MARTIN'. */
   otherNames: z.array(z.string()),
   credential: z.string().nullable(),
-  /** 'Active' when NPPES says A, else what it says. */
+  /** 'Active' when NPPES says A, 'Deactivated' for D or a deactivated NPI (error 15), else what it says. */
   status: z.string(),
+  /**
+   * The registry's words when it answered that CMS deactivated the NPI (error 15, issue 52 item 2):
+   * then no other field of the record is known. Null otherwise.
+   */
+  statusNote: z.string().nullable(),
   enumerationDate: z.string().nullable(),
   lastUpdated: z.string().nullable(),
   taxonomies: z.array(

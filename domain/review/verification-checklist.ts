@@ -4,7 +4,7 @@
  * Pure: the server stores the items (server/review/verification-checklist.ts) and the reviewer
  * records each one's outcome.
  */
-import { isoDay } from '../calendar.ts';
+import { formatIsoDay, isoDay } from '../calendar.ts';
 import {
   type AdmittingArrangement,
   admittingArrangementLabel,
@@ -506,4 +506,13 @@ export function itemsToRedo(
     }
   }
   return redo;
+}
+
+/**
+ * The NPI item's note when NPPES says CMS deactivated the NPI (issue 52 item 2): 'NPI deactivated on
+ * Nov 28, 2026 (NPPES: CMS deactivated NPI 1669463816. …)'. NPPES gives no deactivation date, so the
+ * day is the day the check found it.
+ */
+export function npiDeactivatedNote(checkedOn: string, registrySaid: string | null): string {
+  return `NPI deactivated on ${formatIsoDay(checkedOn)}${registrySaid ? ` (NPPES: ${registrySaid})` : ''}`;
 }

@@ -75,10 +75,7 @@ async function publishLicenseExpiry(
 
 async function committeeList(): Promise<DecisionFile[]> {
   const director = await medicalDirector(app);
-  const list = await director.json<{ files: DecisionFile[] }>(
-    'GET',
-    '/api/admin/decisions?list=committee',
-  );
+  const list = await director.json<{ files: DecisionFile[] }>('GET', '/api/admin/decisions?list=committee');
   expect(list.status, JSON.stringify(list.body)).toBe(200);
   return list.body.files;
 }

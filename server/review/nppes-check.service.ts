@@ -7,8 +7,12 @@ import { and, eq } from 'drizzle-orm';
 import type { NppesCheck } from '../../domain/api/nppes.ts';
 import { AppError } from '../../domain/app-error.ts';
 import type { ApplicationStatus } from '../../domain/application-status.ts';
+import { isoDay } from '../../domain/calendar.ts';
+import { npiDeactivatedNote } from '../../domain/review/verification-checklist.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { recordAudit } from '../audit/audit.service.ts';
+import { publishedFacts } from '../credential/published-credential.ts';
+import { openMonitoringFinding } from '../credential/standing.ts';
 import type { Database } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { verificationItems } from '../db/schema/review.ts';
@@ -52,11 +56,36 @@ export async function checkNppes(
   const npi = String(snapshot?.personalInformation?.npi_number ?? '').trim();
   const lookup = await nppes.lookup(npi, now);
   const mismatches = snapshot ? compareWithApplication(lookup.record, lookup.raw as object, snapshot) : [];
+  const deactivated = lookup.record.status === 'Deactivated';
   await db.transaction(async (tx) => {
     await tx
       .update(verificationItems)
-      .set({ sourceRecord: lookup.raw, sourceRecordAt: lookup.fetchedAt })
+      .set({
+        sourceRecord: lookup.raw,
+        sourceRecordAt: lookup.fetchedAt,
+        // Issue 52 item 2: a deactivated NPI is a finding on the item, recorded as the check found it.
+        ...(deactivated
+          ? {
+              status: 'discrepancy',
+              verifiedAt: null,
+              source: 'NPPES NPI Registry',
+              validatorId: caller.actor.userId,
+              note: npiDeactivatedNote(isoDay(now), lookup.record.statusNote),
+              updatedAt: now,
+            }
+          : {}),
+      })
       .where(eq(verificationItems.id, itemId));
+    // Issue 49 item 2: the NPI on a running credential is deactivated: the credential is suspended.
+    if (deactivated && npi === (await publishedFacts(tx, item.userId))?.npi) {
+      await openMonitoringFinding(tx, {
+        userId: item.userId,
+        kind: 'npi_deactivated',
+        subjectKey: npi,
+        detail: npi,
+        now,
+      });
+    }
     await recordAudit(tx, {
       action: 'review.nppes_checked',
       actorUserId: caller.actor.userId,

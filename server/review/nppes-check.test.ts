@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { NppesCheck } from '../../domain/api/nppes.ts';
 import type { AdminReview } from '../../domain/api/review.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { approveCleanFile, reviewedFile } from '../committee/testing/decide.ts';
 import { completedApplication } from './testing/completed-review-application.ts';
 import { type FakeNppes, json, type Reply, registryAnswer, startFakeNppes } from './testing/fake-nppes.ts';
 
@@ -100,4 +101,54 @@ describe("POST .../verification-items/:itemId/nppes ('Check NPPES')", () => {
     expect((await admin.json('POST', path(other.id), {})).status).toBe(409);
     expect((await provider.json('POST', path(item.id), {})).status).toBe(403);
   });
+});
+
+describe('a deactivated NPI (issue 52 item 2, issue 49 item 2)', () => {
+  // Its own app: the NPPES client keeps records a day, and the factory's NPI was checked above.
+  let app: TestApp;
+  let admin: Awaited<ReturnType<typeof signUpAndSignIn>>;
+
+  beforeAll(async () => {
+    app = await createTestApp({ NPPES_API_URL: fake.baseUrl });
+    admin = await signUpAndSignIn(app, { firstName: 'Dana' });
+    await grantAdmin(app, admin);
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('records a deactivated NPI (NPPES error 15) as a discrepancy, and suspends a running credential', async () => {
+    // First, an approved provider whose credential update is open, so the NPI item can be checked.
+    const reviewed = await reviewedFile(app, admin);
+    await approveCleanFile(app, admin, reviewed.applicationId);
+    const { applicationId, provider } = reviewed;
+    const path = `/api/applications/${applicationId}/sections/personal-information`;
+    const current = await provider.json<{ personalInformation: Record<string, unknown> }>('GET', path);
+    const { id: _id, applicationId: _a, updatedAt: _u, ...fields } = current.body.personalInformation;
+    expect((await provider.json('PUT', path, { ...fields, mobilePhone: '(555) 010-7777' })).status).toBe(200);
+    expect((await provider.json('POST', `/api/applications/${applicationId}/credential-update`)).status).toBe(
+      201,
+    );
+    const review = await admin.json<AdminReview>('GET', `/api/admin/applications/${applicationId}/review`);
+    const item = review.body.checklist.find((i) => i.kind === 'npi')!;
+
+    // Then NPPES answers that CMS deactivated the NPI.
+    const said = `CMS deactivated NPI ${npi}. The provider can no longer use this NPI.`;
+    script.push(json({ Errors: [{ field: 'number', number: '15', description: said }] }));
+    const checked = await admin.json<NppesCheck>(
+      'POST',
+      `/api/admin/applications/${applicationId}/verification-items/${item.id}/nppes`,
+      {},
+    );
+    expect(checked.status, JSON.stringify(checked.body)).toBe(200);
+    expect(checked.body.record).toMatchObject({ status: 'Deactivated', statusNote: said });
+    const after = await admin.json<AdminReview>('GET', `/api/admin/applications/${applicationId}/review`);
+    const npiItem = after.body.checklist.find((i) => i.kind === 'npi')!;
+    expect(npiItem).toMatchObject({ status: 'discrepancy' });
+    expect(npiItem.note).toMatch(/^NPI deactivated on \w{3} \d{1,2}, \d{4} \(NPPES: CMS deactivated NPI/);
+    expect(after.body.credential).toMatchObject({
+      standing: 'suspended',
+      findings: [{ kind: 'npi_deactivated', detail: npi }],
+    });
+  }, 120_000);
 });

@@ -213,6 +213,22 @@ describe('the NPPES client: answers that are not a record', () => {
     expect((await failure(client.lookup(npi, now))).message).toMatch(/^NPPES answered: First; Second\. /);
   });
 
+  it('reads NPPES error 15 (CMS deactivated the NPI) as a deactivated record, not an outage', async () => {
+    const client = createNppesClient({ baseUrl, timeoutMs: 500 });
+    // The registry's real answer for a deactivated NPI (API 2.1: an error, HTTP 200, no record).
+    const said =
+      'CMS deactivated NPI 1245319599. The provider can no longer use this NPI. Our public registry does not display provider information about NPIs that are not in service.';
+    script.push(json({ Errors: [{ field: 'number', number: '15', description: said }] }));
+    const found = await client.lookup('1245319599', now);
+    expect(found.record).toMatchObject({ npi: '1245319599', status: 'Deactivated', statusNote: said });
+    expect(compareWithApplication(found.record, found.raw as never, snapshotFor('Jane', 'Doe'))).toEqual([
+      `Status: NPPES says Deactivated (${said})`,
+    ]);
+    // Any error that says 'deactivated' is read the same way; other errors stay 502s.
+    script.push(json({ Errors: [{ description: 'NPI 1104081702 was deactivated by CMS' }] }));
+    expect((await client.lookup('1104081702', now)).record.status).toBe('Deactivated');
+  });
+
   it('says an HTML page answered with HTTP 200 is an error page (502), at once', async () => {
     const before = requests.length;
     script.push(htmlPage(200));
@@ -363,6 +379,18 @@ describe('the NPPES client caches records only', () => {
   });
 });
 
+/** A snapshot naming `first last` with the IL license MD-1. */
+function snapshotFor(first: string, last: string) {
+  return {
+    applicationId: 'a',
+    userId: 'u',
+    personalInformation: { npi_number: npi },
+    profile: { first_name: first, last_name: last },
+    lists: { licenses: [{ issuing_state: 'IL', license_number: 'MD-1' }] },
+    documents: [],
+  };
+}
+
 describe('compareWithApplication', () => {
   const snapshot = {
     applicationId: 'a',
@@ -409,13 +437,17 @@ describe('compareWithApplication', () => {
     ]);
   });
 
-  it("matches the record's other names, and names them when none matches", () => {
+  it("matches the record's other names, saying both names, and names them when none matches", () => {
     const raw = registryAnswer(npi, { first: 'Elise', last: 'Hiza' }).results[0]!;
     raw.other_names = [
       { type: 'Former Name', code: '1', first_name: 'ELISE', middle_name: 'A', last_name: 'MARTIN' },
     ];
     const record = readNppesResult(raw);
-    expect(compareWithApplication(record, raw, withName('Élise', 'Martin'))).toEqual([]);
+    // Issue 52 item 2: an application under a former name matches, and the current legal name is said.
+    expect(compareWithApplication(record, raw, withName('Élise', 'Martin'))).toEqual([
+      "Name: the application's Élise Martin is NPPES's other name ELISE A MARTIN; NPPES's current name is ELISE HIZA",
+    ]);
+    expect(compareWithApplication(record, raw, withName('Elise', 'Hiza'))).toEqual([]);
     expect(compareWithApplication(record, raw, withName('Elise', 'Moreau'))).toEqual([
       'Name: NPPES has ELISE HIZA (other names: ELISE A MARTIN), the application Elise Moreau',
     ]);

@@ -96,6 +96,8 @@ interface RawResult {
   addresses?: RawAddress[];
   /** The secondary practice locations (same address fields as `addresses`). */
   practiceLocations?: RawAddress[];
+  /** Set by this client (not NPPES): the registry's words when it answered that CMS deactivated the NPI. */
+  deactivation?: string;
 }
 
 const text = (v: unknown): string =>
@@ -143,6 +145,7 @@ export function readNppesResult(result: RawResult): NppesRecord {
       .filter(Boolean),
     credential: text(basic.credential) || null,
     status: status === 'A' ? 'Active' : status === 'D' ? 'Deactivated' : status || 'Unknown',
+    statusNote: result.deactivation ?? null,
     enumerationDate: text(basic.enumeration_date) || null,
     lastUpdated: text(basic.last_updated) || null,
     taxonomies: list(result.taxonomies).map((t) => ({
@@ -193,6 +196,10 @@ export function compareWithApplication(
   const last = text(snapshot.profile?.last_name);
   const basic = raw.basic ?? {};
   const organization = record.enumerationType === 'NPI-2' || text(basic.organization_name) !== '';
+  if (record.statusNote !== null) {
+    // Deactivated: NPPES shows nothing of the provider, so there is nothing else to compare.
+    return [`Status: NPPES says Deactivated (${record.statusNote})`];
+  }
   if (organization) {
     mismatches.push(NPPES_ORGANIZATION_MISMATCH);
   } else if (first || last) {
@@ -200,6 +207,17 @@ export function compareWithApplication(
     if (!names.some((n) => sameName(n, first, last))) {
       const also = record.otherNames.length > 0 ? ` (other names: ${record.otherNames.join('; ')})` : '';
       mismatches.push(`Name: NPPES has ${record.name}${also}, the application ${`${first} ${last}`.trim()}`);
+    } else if (!sameName(basic, first, last)) {
+      // Issue 52 item 2: the application's name is one of NPPES's other (former) names: say both.
+      const former = list(raw.other_names).find(
+        (n) => typeof n === 'object' && n !== null && sameName(n, first, last),
+      );
+      mismatches.push(
+        `Name: the application's ${`${first} ${last}`.trim()} is NPPES's other name ${former ? nameLine(former) : ''}; NPPES's current name is ${record.name}`.replace(
+          /\s+/g,
+          ' ',
+        ),
+      );
     }
   }
   const licenses = new Set(
@@ -238,6 +256,25 @@ class RetryableFailure extends Error {
   constructor(readonly error: AppError) {
     super(error.message);
   }
+}
+
+/**
+ * Whether an `Errors` answer says CMS deactivated the NPI (issue 52 item 2): NPPES API 2.1 answers a
+ * deactivated NPI with error number 15, `{"field":"number","number":"15","description":"CMS
+ * deactivated NPI 1669463816. The provider can no longer use this NPI. …"}`, not a record. Any error
+ * whose description says "deactivated" counts too. @returns the registry's words, or null
+ */
+function deactivationOf(body: Record<string, unknown>): string | null {
+  const errors = Array.isArray(body.Errors) ? (body.Errors as unknown[]) : [];
+  for (const e of errors) {
+    if (typeof e !== 'object' || e === null) continue;
+    const { number, description } = e as { number?: unknown; description?: unknown };
+    const said = text(description)
+      .replace(/\p{Cc}+/gu, ' ')
+      .slice(0, 500);
+    if (text(number) === '15' || /deactivated/i.test(said)) return said || 'CMS deactivated the NPI';
+  }
+  return null;
 }
 
 /**
@@ -362,6 +399,11 @@ export function createNppesClient(options: {
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
       throw errorPage(answer.status);
     const body = parsed as Record<string, unknown>;
+    // A deactivated NPI is a finding about the provider, not an outage (issue 52 item 2).
+    const deactivation = deactivationOf(body);
+    if (deactivation !== null) {
+      return { number: npi, enumeration_type: '', basic: { status: 'D' }, deactivation };
+    }
     const said = registryErrors(body);
     if (said !== null) throw new AppError('bad_gateway', `NPPES answered: ${said}. ${BY_HAND}`);
     if (answer.status >= 500) {

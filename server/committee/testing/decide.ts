@@ -83,7 +83,6 @@ export async function decideAtCommittee(
   },
 ): Promise<Meeting & { itemBefore: Meeting['agenda'][number] }> {
   const director = await medicalDirector(app);
-  const member = await committeeMember(app);
   const sent = await sendForDecision(sender, applicationId);
   if (sent.track === 'clean_files') {
     const onward = await director.json('POST', adminPath(applicationId, 'send-to-committee'), {
