@@ -83,7 +83,11 @@ function StatusCard({
     credential?.state === 'credentialed' && credential.endsOn
       ? { dueOn: credential.endsOn, open: recredentialingOpen(credential.endsOn, now) }
       : null;
-  const credentialHeld = credential?.state === 'credentialed' || credential?.state === 'expired';
+  // Issue 49 item 5: an approval effective later is held too (no 'Start New Application' offered).
+  const credentialHeld =
+    credential?.state === 'credentialed' ||
+    credential?.state === 'pending' ||
+    credential?.state === 'expired';
   const decidedOrWithdrawn =
     finalStatuses.includes(application.applicationStatus) || application.applicationStatus === 'withdrawn';
   return (
