@@ -21,7 +21,7 @@ import {
   loadApplicationFor,
 } from './applications.service.ts';
 import { startApplication } from './copy-forward.ts';
-import { findProviderCredential, presentCredential } from './provider-credential.ts';
+import { findProviderCredential, presentCredential } from '../credential/credential-record.ts';
 
 /** The contract's schemas (domain/api/applications.ts), re-exported for the admin routes. */
 export { type ApplicationDto, applicationSchema };

@@ -27,7 +27,7 @@ import { sectionConfirmations } from '../db/schema/credentials.ts';
 import { completionNotifications } from '../db/schema/notifications.ts';
 import { sectionTables } from '../db/schema/sections.ts';
 import { presentCompletionState } from './completion-state.ts';
-import { findProviderCredential } from './provider-credential.ts';
+import { findProviderCredential } from '../credential/credential-record.ts';
 
 export interface ApplicationSummary {
   id: string;

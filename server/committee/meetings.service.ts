@@ -31,7 +31,7 @@ import {
 import { hasPermission } from '../../domain/permissions.ts';
 import type { AccessRole } from '../../domain/roles.ts';
 import { isUuid } from '../../domain/uuid.ts';
-import { findProviderCredentials } from '../applications/provider-credential.ts';
+import { findProviderCredentials } from '../credential/credential-record.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';

@@ -5,7 +5,7 @@
  * live section tables and the account's profile are what the provider is editing; nothing outside
  * the review reads them for publication.
  *
- * Written by: an approval (`applications/provider-credential.ts` `recordDecisionCredential`, inside
+ * Written by: an approval (`credential-record.ts` `recordDecisionCredential`, inside
  * the decision's transaction) and 'Complete Update Review' (`credential-updates`), and once at start-up
  * for a credential granted before the record existed (`publishMissingCredentials`). The standing
  * (ongoing monitoring, ./standing.ts) is kept beside it on the same row.

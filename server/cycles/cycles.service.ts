@@ -8,7 +8,7 @@
  * - `startRecredentialingNow`: an administrator opens a recredentialing draft for a credentialed
  *   provider at any date, by the provider's own copy-forward (applications/copy-forward.ts).
  *
- * None of them touches the provider's credential (applications/provider-credential.ts): only a
+ * None of them touches the provider's credential (credential/credential-record.ts): only a
  * decision does. Each status change is one conditional UPDATE (`where application_status = from`), so
  * of two concurrent requests exactly one wins and the other gets 409; each is audited in its
  * transaction. An information request still open when an application is closed stays in the record
@@ -24,7 +24,7 @@ import { reviewStatuses } from '../../domain/review/review-workflow.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
 import { type StartedApplication, startApplication } from '../applications/copy-forward.ts';
-import { findProviderCredential } from '../applications/provider-credential.ts';
+import { findProviderCredential } from '../credential/credential-record.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';

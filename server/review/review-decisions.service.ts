@@ -15,7 +15,7 @@ import { AppError } from '../../domain/app-error.ts';
 import type { Decider } from '../../domain/committee/committee-decisions.ts';
 import { isoDay, itemsToRedo, type VerificationStatus } from '../../domain/review/verification-checklist.ts';
 import type { FieldChange } from '../../domain/review/verification-fingerprint.ts';
-import { recordDecisionCredential } from '../applications/provider-credential.ts';
+import { recordDecisionCredential } from '../credential/credential-record.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { committeeAgendaItems, committeeAppeals, decisionReferrals } from '../db/schema/committee.ts';
 import { verificationItems } from '../db/schema/review.ts';

@@ -26,7 +26,7 @@ import { deaWarnings, npiWarning } from '../../domain/sections/identifier-checks
 import { workHistoryGapLines } from '../../domain/sections/work-history-gaps.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
-import { findProviderCredential, presentCredential } from '../applications/provider-credential.ts';
+import { findProviderCredential, presentCredential } from '../credential/credential-record.ts';
 import {
   listAttestations,
   reattestationDue,

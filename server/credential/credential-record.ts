@@ -5,9 +5,9 @@
  * `recordDecisionCredential`). The rules are the domain's (domain/credentials/provider-credential.ts);
  * this module is their SQL.
  *
- * It sits in `applications` (the feature every other builds on) rather than `cycles`, because both
- * `review` (decisions) and `applications` (the cycle of a new draft) need it, and `cycles` builds on
- * `review` (status events): a home in `cycles` would close a folder cycle (scripts/check-imports.ts).
+ * It sits in `credential` (issue 49: the record, its standing and what is published), which builds
+ * only on `db`, `audit` and the domain, so `applications` (the cycle of a new draft), `review`
+ * (decisions) and `cycles` all call it without a folder cycle (scripts/check-imports.ts).
  */
 import { eq, inArray } from 'drizzle-orm';
 import type { ProviderCredentialDto } from '../../domain/api/provider-credential.ts';
@@ -20,8 +20,8 @@ import {
   credentialAfterDecision,
   credentialState,
 } from '../../domain/credentials/provider-credential.ts';
-import { newestVersionNumber, publishCredentialVersion } from '../credential/published-credential.ts';
-import { openMonitoringFindings } from '../credential/standing.ts';
+import { newestVersionNumber, publishCredentialVersion } from './published-credential.ts';
+import { openMonitoringFindings } from './standing.ts';
 import type { Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { providerCredentials } from '../db/schema/credentials.ts';
