@@ -110,6 +110,12 @@ export const auditActions = [
   'committee.agenda_changed',
   /** 'Record Decision' (issue 32 item 5): details carry the decision and the votes. */
   'committee.decision_recorded',
+  /** The recorder marked who is present at a meeting (issue 50 item 6): details carry how many. */
+  'committee.attendance_recorded',
+  /** A member joined a meeting (marked themselves present, issue 50 item 6). */
+  'committee.member_joined',
+  /** A member cast or changed their own signed vote on a file (issue 50 item 2): details carry the vote. */
+  'committee.vote_cast',
   'committee.meeting_closed',
   /** The minutes PDF downloaded (issue 32 item 5). */
   'committee.minutes_downloaded',
@@ -176,6 +182,9 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'committee.meeting_created': 'Committee meeting created',
   'committee.agenda_changed': 'Committee agenda changed',
   'committee.decision_recorded': 'Committee decision recorded',
+  'committee.attendance_recorded': 'Meeting attendance recorded',
+  'committee.member_joined': 'Member joined the meeting',
+  'committee.vote_cast': 'Committee member voted',
   'committee.meeting_closed': 'Committee meeting closed',
   'committee.minutes_downloaded': 'Committee minutes downloaded',
   'export.file_summary_downloaded': 'File summary downloaded (PDF)',

@@ -28,6 +28,7 @@ const table: Record<Permission, string> = {
   'decide:application:any':   '. . . Y . .',
   'read:meeting:any':         '. Y Y Y . Y',
   'read:meeting:member':      '. . . . Y .',
+  'vote:meeting:member':      '. . . Y Y .',
   'manage:meeting:any':       '. Y Y Y . .',
   'manage:staff:any':         '. Y . . . .',
   'manage:api_client:any':    '. Y . . . .',

@@ -13,7 +13,8 @@
  * - Medical Director: reads the files, decides clean files ('Approve', 'Send to Committee':
  *   `decide:application:any`), and sits on and chairs the committee (`manage:meeting:any`).
  * - Committee Member: reads their meetings and the files on their agendas, unless recused
- *   (`read:meeting:member`; the server checks the membership).
+ *   (`read:meeting:member`; the server checks the membership), joins them and casts their own vote on
+ *   each file (`vote:meeting:member`, issue 50 item 2; a Medical Director who sits on a meeting too).
  * - Auditor: reads everything an administrator can read, the audit log and meetings included; writes
  *   nothing.
  * - Administrator: people and roles (`manage:staff:any`), and everything a specialist does; no
@@ -62,8 +63,15 @@ export const permissionsByRole = {
   ],
   specialist: [...staffReads, 'send:notification:any', 'review:application:any', 'manage:meeting:any'],
   /** 'Approve' of a clean file and 'Send to Committee' (issue 32 item 4): `decide:application:any`. */
-  medical_director: [...staffReads, 'decide:application:any', 'manage:meeting:any', 'read:report:any'],
-  committee: ['read:meeting:member'],
+  medical_director: [
+    ...staffReads,
+    'decide:application:any',
+    'manage:meeting:any',
+    'read:report:any',
+    /** Join a meeting they sit on and cast their own vote on its files (issue 50 item 2). */
+    'vote:meeting:member',
+  ],
+  committee: ['read:meeting:member', 'vote:meeting:member'],
   auditor: [...staffReads, 'read:audit:any', 'read:report:any'],
 } as const satisfies Record<AccessRole, readonly string[]>;
 

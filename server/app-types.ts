@@ -9,6 +9,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FileDuty } from '../domain/review/file-duties.ts';
 import type { Auth } from './auth/auth.ts';
 import type { SessionCache } from './auth/session-cache.ts';
 import type { Database, DatabaseHandle } from './db/client.ts';
@@ -46,11 +47,23 @@ export interface AppDeps {
   rateLimits: RateLimits;
 }
 
+/**
+ * What a staff route does to which credentialing file (issue 50 item 1): the duty (domain/review/
+ * file-duties.ts) and where the file is named: the `applicationId` param, a screening finding's `id`
+ * param, an agenda item's `itemId` param, or the body's `applicationId` (adding to an agenda).
+ */
+export interface RouteFileDuty {
+  duty: FileDuty;
+  file: 'application' | 'screening_finding' | 'agenda_item' | 'body_application';
+}
+
 /** One registered API route (collected at registration; the authorization matrix test reads it). */
 export interface RegisteredRoute {
   method: string;
   url: string;
   access: RouteAccess;
+  /** The file duty the route declares, when it acts on a file (issue 50 item 1). */
+  fileDuty?: RouteFileDuty;
 }
 
 declare module 'fastify' {
@@ -61,5 +74,7 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     access?: RouteAccess;
+    /** Set on staff routes that act on a file: server/review/file-duty-guard.ts refuses its provider. */
+    fileDuty?: RouteFileDuty;
   }
 }

@@ -28,6 +28,7 @@ import { systemRoutes } from './http/system.routes.ts';
 import { rejectUnstorableText } from './http/unstorable-text.ts';
 import { defaultWebDistDir } from './paths.ts';
 import { evidenceRoutes } from './review/evidence.routes.ts';
+import { fileDutyGuard } from './review/file-duty-guard.ts';
 import { integrationRoutes } from './review/integration.routes.ts';
 import { reviewAdminRoutes, reviewProviderRoutes } from './review/review.routes.ts';
 import { statusEventRoutes } from './review/status-events.routes.ts';
@@ -109,7 +110,13 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
     if (!route.config?.access)
       throw new Error(`Route ${route.method} ${route.url} has no config.access declaration`);
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') routeTable.push({ method, url: route.url, access: route.config.access });
+      if (method !== 'HEAD')
+        routeTable.push({
+          method,
+          url: route.url,
+          access: route.config.access,
+          fileDuty: route.config.fileDuty,
+        });
     }
   });
 
@@ -147,6 +154,8 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
   app.addHook('onRequest', createCsrfGuard(deps.env.trustedOrigins));
   // Text a PostgreSQL string cannot hold (NUL) or that is not valid Unicode answers 400, never 500.
   app.addHook('preValidation', rejectUnstorableText);
+  // Issue 50 item 1: nobody acts on their own file, whatever roles they hold.
+  app.addHook('preValidation', fileDutyGuard);
 
   await app.register(swagger, {
     openapi: {

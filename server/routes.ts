@@ -11,6 +11,7 @@ import { assignmentRoutes } from './assignment/assignment.routes.ts';
 import { appealRoutes } from './committee/appeals.routes.ts';
 import { decisionRoutes } from './committee/decisions.routes.ts';
 import { meetingRoutes } from './committee/meetings.routes.ts';
+import { voteRoutes } from './committee/votes.routes.ts';
 import { credentialUpdateRoutes } from './credential-updates/credential-updates.routes.ts';
 import { credentialRoutes } from './credentials/credentials.routes.ts';
 import { cycleRoutes } from './cycles/cycles.routes.ts';
@@ -40,6 +41,8 @@ export async function featureRoutes(app: AppInstance) {
   // Issue 32 items 4 and 5: decisions and the credentialing committee.
   await app.register(decisionRoutes);
   await app.register(meetingRoutes);
+  // Issue 50 items 2, 3, 6: attendance and members' own signed votes.
+  await app.register(voteRoutes);
   // Item 6: decision letters and appeals.
   await app.register(appealRoutes);
   // Issue 33: the file summary PDF and the rosters.

@@ -35,6 +35,8 @@ export interface JsonResponse<T> {
  */
 export class HttpClient {
   cookie = '';
+  /** The second factor `enrolSecondFactor` set up for this client's user, if any (signatures use it). */
+  secondFactor?: SecondFactor;
   readonly baseUrl: string;
   readonly origin: string;
 
@@ -260,7 +262,18 @@ export async function enrolSecondFactor(client: HttpClient, password: string): P
   });
   if (verified.status !== 200)
     throw new Error(`two-factor verify failed: ${verified.status} ${JSON.stringify(verified.body)}`);
+  client.secondFactor = enabled.body;
   return enabled.body;
+}
+
+/**
+ * A decider's signature (issue 50 item 7): 'I reviewed this file' with the current code of the
+ * client's second factor (`enrolSecondFactor` must have run for it).
+ * @throws Error when the client has no second factor
+ */
+export function reviewSignature(client: Pick<HttpClient, 'secondFactor'>): { reviewed: true; code: string } {
+  if (!client.secondFactor) throw new Error('reviewSignature: this client has no second factor set up');
+  return { reviewed: true, code: totpCode(client.secondFactor.totpURI) };
 }
 
 /**

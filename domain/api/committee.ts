@@ -111,43 +111,28 @@ export const recusalsBodySchema = z.object({
   memberIds: z.array(z.string().max(100)).max(MEETING_MEMBERS_MAX),
 });
 
-const voteCount = (name: string) =>
-  z
-    .number({ error: `Votes ${name} must be a number` })
-    .int(`Votes ${name} must be a whole number`)
-    .min(0, `Votes ${name} cannot be negative`)
-    .max(MEETING_MEMBERS_MAX);
-
-/** POST /api/committee/meetings/:meetingId/agenda/:itemId/decision ('Record Decision'). */
-export const recordDecisionBodySchema = z
-  .object({
-    decision: z.enum(committeeDecisions, { error: 'Choose the decision' }),
-    /** Conditions, the denial's reason, or what is missing (domain `committeeDecisionTextLabel`). */
-    text: text('The text').default(''),
-    votesFor: voteCount('for'),
-    votesAgainst: voteCount('against'),
-    votesAbstained: voteCount('abstained'),
-    presentMemberIds: z.array(z.string().max(100)).max(MEETING_MEMBERS_MAX),
-    discussion: text('The discussion summary').min(1, 'Summarize the discussion for the minutes'),
-    /** When the credential takes effect (approvals); YYYY-MM-DD. */
-    effectiveDate: z.iso.date({ error: 'Enter the effective date' }).optional(),
-  })
-  .superRefine((body, ctx) => {
-    if (body.decision !== 'approve' && body.text.length === 0) {
-      const what = {
-        approve_with_conditions: 'the conditions',
-        deny: 'the reason',
-        defer: 'what is missing',
-      };
-      ctx.addIssue({ code: 'custom', path: ['text'], message: `Enter ${what[body.decision]}` });
-    }
-    if ((body.decision === 'approve' || body.decision === 'approve_with_conditions') && !body.effectiveDate) {
-      ctx.addIssue({ code: 'custom', path: ['effectiveDate'], message: 'Enter the effective date' });
-    }
-  });
+/**
+ * POST /api/committee/meetings/:meetingId/agenda/:itemId/decision ('Record Decision', issue 50 item
+ * 2): the recorder writes the minutes' text; the decision is the tally of the members' own votes.
+ * `text` is the conditions, the denial's reason or what is missing, as the tallied decision needs it
+ * (domain `committeeDecisionTextLabel`, checked by the server once the votes are counted).
+ */
+export const recordDecisionBodySchema = z.object({
+  text: text('The text').default(''),
+  discussion: text('The discussion summary').min(1, 'Summarize the discussion for the minutes'),
+  /** When the credential takes effect (approvals); YYYY-MM-DD; today when not given. */
+  effectiveDate: z.iso.date({ error: 'Enter the effective date' }).optional(),
+});
 export type RecordDecisionBody = z.input<typeof recordDecisionBodySchema>;
 /** The body as the server has it once parsed (`text` defaulted to ''). */
 export type RecordDecision = z.output<typeof recordDecisionBodySchema>;
+
+/** What a text-needing decision asks the recorder for, when it is missing. */
+export const decisionTextMissing: Record<'approve_with_conditions' | 'deny' | 'defer', string> = {
+  approve_with_conditions: 'Enter the conditions',
+  deny: 'Enter the reason',
+  defer: 'Enter what is missing',
+};
 
 /** A decision recorded for a file (and its votes), as the meeting and the minutes show it. */
 export const recordedDecisionSchema = z.object({
@@ -160,8 +145,25 @@ export const recordedDecisionSchema = z.object({
   discussion: z.string(),
   effectiveDate: z.iso.date().nullable(),
   decidedAt: z.iso.datetime(),
+  /** Who recorded it (the meeting's secretary), by name; null for a removed account. */
+  recordedBy: z.string().nullable(),
 });
 export type RecordedDecision = z.infer<typeof recordedDecisionSchema>;
+
+/** A member's own vote as the meeting shows it (issue 50 item 2): who, and what. */
+export const memberVoteSchema = z.object({
+  memberId: z.string(),
+  name: z.string(),
+  vote: z.enum(committeeDecisions),
+  /** When they signed 'I reviewed this file' and voted. */
+  votedAt: z.iso.datetime(),
+});
+
+/** Why a member does not vote on a file (domain/review/file-duties.ts `recusalOf`). */
+export const recusalSchema = z.object({
+  memberId: z.string(),
+  reason: z.enum(['recused', 'own_file', 'verifier', 'denial_voter']),
+});
 
 export const agendaItemSchema = z.object({
   itemId: z.uuid(),
@@ -172,8 +174,30 @@ export const agendaItemSchema = z.object({
   providerName: z.string(),
   position: z.number().int(),
   recusedMemberIds: z.array(z.string()),
-  /** Whether the caller is recused for this file: they cannot open it. */
+  /**
+   * Whether the caller is recused for this file, here or at any meeting, or it is their own file
+   * (issue 50 item 4): they cannot open it, and its name, votes and decision text are not shown.
+   */
   callerRecused: z.boolean(),
+  /** Why the caller does not vote on it, or null when they may (issue 50 item 2). */
+  callerRecusal: z.enum(['recused', 'own_file', 'verifier', 'denial_voter']).nullable(),
+  /** The caller's own vote, or null. */
+  callerVote: z.enum(committeeDecisions).nullable(),
+  /** Every member who does not vote on it, and why ([] for a recused caller). */
+  recusals: z.array(recusalSchema),
+  /** The members' own votes so far ([] for a recused caller). */
+  votes: z.array(memberVoteSchema),
+  /**
+   * What 'Record Decision' would record now (domain `tallyVotes` over the members present and not
+   * recused): the decision carried, or why none is yet; null for a recused caller or once decided.
+   */
+  tally: z
+    .object({
+      decision: z.enum(committeeDecisions).nullable(),
+      message: z.string().nullable(),
+      counts: z.record(z.enum(committeeDecisions), z.number().int()),
+    })
+    .nullable(),
   /** Why the file is not clean, at the time it was sent. */
   reasons: z.array(z.string()),
   /**
@@ -188,12 +212,23 @@ export type AgendaItem = z.infer<typeof agendaItemSchema>;
 export const meetingSchema = z.object({
   meetingId: z.uuid(),
   scheduledAt: z.iso.datetime(),
+  /** Whether the meeting has started (attendance, votes and decisions from then on; issue 50 item 3). */
+  started: z.boolean(),
   quorum: z.number().int(),
-  members: z.array(committeeMemberSchema),
+  members: z.array(
+    committeeMemberSchema.extend({
+      /** When they were marked present (by the recorder or by joining), or null. */
+      presentAt: z.iso.datetime().nullable(),
+    }),
+  ),
   agenda: z.array(agendaItemSchema),
   closedAt: z.iso.datetime().nullable(),
   /** Whether the caller prepares the meeting and records its decisions (not only reads it). */
   canManage: z.boolean(),
+  /** Whether the caller sits on it: they join it and vote on its files (issue 50 item 2). */
+  callerIsMember: z.boolean(),
+  /** The caller's user id (their row among the members). */
+  callerId: z.string(),
 });
 export type Meeting = z.infer<typeof meetingSchema>;
 
@@ -245,3 +280,30 @@ export const fileSummarySchema = z.object({
     .nullable(),
 });
 export type FileSummary = z.infer<typeof fileSummarySchema>;
+
+/**
+ * A decider's signature (issue 50 item 7): "I reviewed this file", confirmed with the current code of
+ * their authenticator app. Part of the medical director's 'Approve' and of each member's vote.
+ */
+export const reviewSignatureSchema = z.object({
+  reviewed: z.literal(true, { error: 'Confirm that you reviewed this file' }),
+  code: z
+    .string({ error: 'Enter the 6-digit code from your authenticator app' })
+    .trim()
+    .regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app'),
+});
+export type ReviewSignature = z.infer<typeof reviewSignatureSchema>;
+
+/** The words of the signature's box (issue 50 item 7). */
+export const REVIEW_SIGNATURE_LABEL = 'I reviewed this file';
+
+/** POST /api/committee/meetings/:meetingId/agenda/:itemId/vote: a member's own vote, signed. */
+export const memberVoteBodySchema = reviewSignatureSchema.extend({
+  vote: z.enum(committeeDecisions, { error: 'Choose your vote' }),
+});
+export type MemberVoteBody = z.infer<typeof memberVoteBodySchema>;
+
+/** POST /api/committee/meetings/:meetingId/attendance: the members present (the recorder ticks them). */
+export const attendanceBodySchema = z.object({
+  memberIds: z.array(z.string().max(100)).max(MEETING_MEMBERS_MAX),
+});

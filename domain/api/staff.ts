@@ -44,3 +44,13 @@ export const staffRolesBodySchema = z.object({
     .refine((roles) => new Set(roles).size === roles.length, 'Name each role once'),
 });
 export type StaffRolesBody = z.infer<typeof staffRolesBodySchema>;
+
+/**
+ * The 403 of a change to one's own roles on the 'Staff' tab (issue 50 item 5: roles are granted by
+ * someone else; the operator's `npm run admin` is the bootstrap path, audited as 'cli').
+ */
+export const OWN_ROLES_MESSAGE =
+  'You cannot change your own roles: another administrator changes them on this tab (or the operator, with npm run admin).';
+
+/** Roles whose grant every administrator is told of by email (issue 50 item 5: they decide files). */
+export const rolesAnnouncedOnGrant = ['medical_director', 'committee'] as const;

@@ -1,19 +1,19 @@
 /**
- * The committee's vote rules (issue 32 item 5): quorum, every member present counted once, the motion
- * carrying, recusals, and the verifier who cannot be the only decider (item 4).
+ * The committee's vote rules (issue 32 item 5; issue 50 item 2: members' own votes): the quorum of
+ * members present and not recused, a clear majority of them, every member counted once, votes of
+ * anyone who may not vote ignored, and the meeting's start (item 3).
  */
 import { describe, expect, it } from 'vitest';
-import { checkVote, defaultQuorum, type VoteFacts } from './committee-decisions.ts';
+import { beforeMeetingStart, defaultQuorum, type TallyFacts, tallyVotes } from './committee-decisions.ts';
 
-const base: VoteFacts = {
-  members: ['a', 'b', 'c', 'd', 'e'],
-  present: ['a', 'b', 'c'],
-  recused: [],
+const base: TallyFacts = {
+  voters: ['a', 'b', 'c'],
   quorum: 3,
-  votesFor: 2,
-  votesAgainst: 1,
-  votesAbstained: 0,
-  verifiers: [],
+  votes: [
+    { memberId: 'a', vote: 'approve' },
+    { memberId: 'b', vote: 'approve' },
+    { memberId: 'c', vote: 'deny' },
+  ],
 };
 
 describe('defaultQuorum', () => {
@@ -22,79 +22,88 @@ describe('defaultQuorum', () => {
   });
 });
 
-describe('checkVote', () => {
-  it('carries a decision with a quorum, every voter counted once and more for than against', () => {
-    expect(checkVote(base)).toEqual({ ok: true, voting: 3 });
-    expect(checkVote({ ...base, votesFor: 1, votesAgainst: 0, votesAbstained: 2 })).toEqual({
+describe('tallyVotes', () => {
+  it('carries the decision more than half of the voters chose, with the minutes figures', () => {
+    expect(tallyVotes(base)).toEqual({
       ok: true,
-      voting: 3,
+      decision: 'approve',
+      counts: { approve: 2, approve_with_conditions: 0, deny: 1, defer: 0 },
+      votesFor: 2,
+      votesAgainst: 1,
+      votesAbstained: 0,
     });
   });
 
-  it('needs the quorum of members present and not recused', () => {
-    expect(checkVote({ ...base, present: ['a', 'b'], votesFor: 2, votesAgainst: 0 })).toEqual({
-      ok: false,
-      message: 'No quorum: 2 members present and not recused; this meeting needs 3.',
-    });
-    // A recused member present does not count toward the quorum, and does not vote.
-    const recused = checkVote({ ...base, recused: ['c'], votesFor: 2, votesAgainst: 0 });
-    expect(recused).toMatchObject({ ok: false, message: expect.stringMatching(/^No quorum: 2 members/) });
-    expect(checkVote({ ...base, present: ['a', 'b', 'c', 'd'], recused: ['d'] })).toEqual({
-      ok: true,
-      voting: 3,
-    });
-    // Someone present twice is one member.
-    expect(checkVote({ ...base, present: ['a', 'a', 'b'], votesFor: 2, votesAgainst: 0 })).toMatchObject({
-      ok: false,
-    });
+  it('refuses without a quorum of voters, saying how many are there', () => {
+    const result = tallyVotes({ ...base, voters: ['a', 'b'] });
+    expect(result).toMatchObject({ ok: false });
+    expect(result.ok ? '' : result.message).toMatch(
+      /^No quorum: 2 members present and not recused; this meeting needs 3\./,
+    );
   });
 
-  it('counts every voting member once', () => {
-    expect(checkVote({ ...base, votesFor: 3, votesAgainst: 1 })).toEqual({
-      ok: false,
-      message:
-        'Count every member present and not recused once: 3 present, 4 counted (for, against and abstained).',
+  it('refuses a split or a plurality: more than half of the voters must agree', () => {
+    const split = tallyVotes({
+      voters: ['a', 'b', 'c', 'd'],
+      quorum: 3,
+      votes: [
+        { memberId: 'a', vote: 'approve' },
+        { memberId: 'b', vote: 'approve' },
+        { memberId: 'c', vote: 'approve_with_conditions' },
+        { memberId: 'd', vote: 'deny' },
+      ],
     });
-    expect(checkVote({ ...base, votesFor: 1, votesAgainst: 0 })).toMatchObject({ ok: false });
+    expect(split).toMatchObject({ ok: false });
+    expect(split.ok ? '' : split.message).toMatch(
+      /^No clear majority: 4 of 4 members voted \(Approve 2, Approve with Conditions 1, Deny 1\)/,
+    );
+    // A member who casts no vote does not agree either.
+    expect(tallyVotes({ ...base, votes: [{ memberId: 'a', vote: 'approve' }] })).toMatchObject({ ok: false });
+    expect(tallyVotes({ ...base, votes: [] })).toMatchObject({ ok: false });
   });
 
-  it('needs more votes for than against', () => {
-    expect(checkVote({ ...base, votesFor: 1, votesAgainst: 1, votesAbstained: 1 })).toMatchObject({
-      ok: false,
-      message: expect.stringMatching(/more votes for than against/),
-    });
-    expect(checkVote({ ...base, votesFor: 0, votesAgainst: 0, votesAbstained: 3 })).toMatchObject({
-      ok: false,
-    });
-  });
-
-  it('refuses members present who are not members, and counts that are not whole numbers', () => {
-    expect(checkVote({ ...base, present: ['a', 'b', 'x'] })).toMatchObject({
-      ok: false,
-      message: expect.stringMatching(/Only members of this meeting/),
-    });
-    expect(checkVote({ ...base, votesFor: 1.5, votesAgainst: 0.5 })).toMatchObject({ ok: false });
-    expect(checkVote({ ...base, votesFor: 4, votesAgainst: -1 })).toMatchObject({ ok: false });
-  });
-
-  it("refuses a decision whose only voters are the file's verifiers", () => {
-    const onlyVerifiers = {
+  it('counts each voter once and ignores votes of anyone who may not vote (recused, absent, verifier)', () => {
+    const result = tallyVotes({
       ...base,
-      members: ['a', 'b'],
-      present: ['a'],
-      quorum: 1,
-      votesFor: 1,
-      votesAgainst: 0,
-    };
-    expect(checkVote({ ...onlyVerifiers, verifiers: ['a'] })).toMatchObject({
-      ok: false,
-      message: expect.stringMatching(/verified this file themselves/),
+      votes: [
+        { memberId: 'a', vote: 'deny' },
+        { memberId: 'a', vote: 'deny' },
+        { memberId: 'x', vote: 'deny' },
+        { memberId: 'y', vote: 'deny' },
+        { memberId: 'b', vote: 'approve' },
+      ],
     });
-    // One voter who did not verify it is enough; a recused verifier does not vote at all.
-    expect(checkVote({ ...base, verifiers: ['a', 'b'] })).toEqual({ ok: true, voting: 3 });
-    expect(checkVote({ ...onlyVerifiers, present: ['a', 'b'], recused: ['a'], verifiers: ['a'] })).toEqual({
+    expect(result).toMatchObject({ ok: false, counts: { deny: 1, approve: 1 } });
+  });
+
+  it('names abstentions: voters who cast no vote', () => {
+    const result = tallyVotes({
+      voters: ['a', 'b', 'c', 'd', 'e'],
+      quorum: 3,
+      votes: [
+        { memberId: 'a', vote: 'defer' },
+        { memberId: 'b', vote: 'defer' },
+        { memberId: 'c', vote: 'defer' },
+        { memberId: 'd', vote: 'approve' },
+      ],
+    });
+    expect(result).toMatchObject({
       ok: true,
-      voting: 1,
+      decision: 'defer',
+      votesFor: 3,
+      votesAgainst: 1,
+      votesAbstained: 1,
     });
+  });
+});
+
+describe('beforeMeetingStart', () => {
+  const start = new Date('2026-11-29T15:00:00Z');
+  it('refuses before the scheduled start, naming it; allows from it on', () => {
+    expect(beforeMeetingStart(start, new Date('2026-11-29T14:59:59Z'), 'votes are taken')).toBe(
+      'The meeting starts 2026-11-29 15:00 UTC: votes are taken from then on.',
+    );
+    expect(beforeMeetingStart(start, start, 'votes are taken')).toBeNull();
+    expect(beforeMeetingStart(start, new Date('2026-11-30T00:00:00Z'), 'votes are taken')).toBeNull();
   });
 });

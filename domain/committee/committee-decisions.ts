@@ -96,71 +96,104 @@ export function defaultQuorum(memberCount: number): number {
   return Math.floor(memberCount / 2) + 1;
 }
 
-/** A 'Record Decision' as the vote is counted. */
-export interface VoteFacts {
-  /** The meeting's members (user ids). */
-  members: readonly string[];
-  /** Members present for this file. */
-  present: readonly string[];
-  /** Members recused for this file: present or not, they neither vote nor count toward the quorum. */
-  recused: readonly string[];
+/** The buttons of a member's own vote (issue 50 item 2), one per decision. */
+export const memberVoteLabel: Record<CommitteeDecision, string> = {
+  approve: 'Vote to Approve',
+  approve_with_conditions: 'Vote to Approve with Conditions',
+  deny: 'Vote to Deny',
+  defer: 'Vote to Defer',
+};
+
+/** The same buttons on a file sent by ongoing monitoring (issue 49): continue or terminate. */
+export const monitoringVoteLabel: Record<CommitteeDecision, string> = {
+  approve: 'Vote to Continue',
+  approve_with_conditions: 'Vote to Continue with Conditions',
+  deny: 'Vote to Terminate',
+  defer: 'Vote to Defer',
+};
+
+/** What the vote of a file counts (issue 50 item 2): who may vote, and the votes they cast. */
+export interface TallyFacts {
+  /**
+   * The members who vote on the file: present at the meeting and not recused (their own file, a
+   * recorded recusal, a verifier of the file, a voter on the denial an appeal challenges).
+   */
+  voters: readonly string[];
   /** Members needed present and not recused. */
   quorum: number;
-  votesFor: number;
-  votesAgainst: number;
-  votesAbstained: number;
-  /**
-   * The people who verified the file's checklist items (issue 32 item 4: the specialist who verified a
-   * file cannot be its only decider).
-   */
-  verifiers: readonly string[];
+  /** Each member's own vote; votes of anyone who is not a voter are not counted. */
+  votes: readonly { memberId: string; vote: CommitteeDecision }[];
 }
 
-export type VoteCheck = { ok: true; voting: number } | { ok: false; message: string };
+export type Tally =
+  | {
+      ok: true;
+      /** The decision the majority voted for. */
+      decision: CommitteeDecision;
+      /** Votes for each decision (of voters only). */
+      counts: Record<CommitteeDecision, number>;
+      /** For the decision carried, for the others, and voters who cast none (the minutes' figures). */
+      votesFor: number;
+      votesAgainst: number;
+      votesAbstained: number;
+    }
+  | { ok: false; message: string; counts: Record<CommitteeDecision, number> };
 
 /**
- * Whether the vote may carry a decision: every present member is a member; the present members who
- * are not recused reach the quorum; every one of them is counted once (for, against or abstained);
- * more voted for than against (the motion carries); and they are not only the file's verifiers.
- * @returns `voting`: how many members voted (present and not recused)
+ * The decision the members' own votes carry (issue 50 item 2; NCQA CR 2): refused without a quorum
+ * of voters, and unless one decision has the votes of more than half of the voters (a voter who
+ * casts none counts against every decision: abstaining is not agreeing).
  */
-export function checkVote(facts: VoteFacts): VoteCheck {
-  const counts = [facts.votesFor, facts.votesAgainst, facts.votesAbstained];
-  if (counts.some((n) => !Number.isInteger(n) || n < 0)) {
-    return { ok: false, message: 'Votes are whole numbers, 0 or more.' };
+export function tallyVotes(facts: TallyFacts): Tally {
+  const voters = new Set(facts.voters);
+  const counts = Object.fromEntries(committeeDecisions.map((d) => [d, 0])) as Record<
+    CommitteeDecision,
+    number
+  >;
+  const counted = new Set<string>();
+  for (const { memberId, vote } of facts.votes) {
+    if (!voters.has(memberId) || counted.has(memberId)) continue;
+    counted.add(memberId);
+    counts[vote] += 1;
   }
-  const members = new Set(facts.members);
-  if (facts.present.some((id) => !members.has(id))) {
-    return { ok: false, message: 'Only members of this meeting can be marked present. Reload the meeting.' };
-  }
-  const recused = new Set(facts.recused);
-  const voting = [...new Set(facts.present)].filter((id) => !recused.has(id));
-  if (voting.length < facts.quorum) {
+  if (voters.size < facts.quorum) {
     return {
       ok: false,
-      message: `No quorum: ${voting.length} member${voting.length === 1 ? '' : 's'} present and not recused; this meeting needs ${facts.quorum}.`,
+      counts,
+      message: `No quorum: ${voters.size} member${voters.size === 1 ? '' : 's'} present and not recused; this meeting needs ${facts.quorum}. Mark who is present, or wait for members to join.`,
     };
   }
-  const cast = facts.votesFor + facts.votesAgainst + facts.votesAbstained;
-  if (cast !== voting.length) {
+  const [top, votes] = committeeDecisions
+    .map((d) => [d, counts[d]] as const)
+    .reduce((a, b) => (b[1] > a[1] ? b : a));
+  if (votes * 2 <= voters.size) {
+    const cast = counted.size;
     return {
       ok: false,
-      message: `Count every member present and not recused once: ${voting.length} present, ${cast} counted (for, against and abstained).`,
+      counts,
+      message: `No clear majority: ${cast} of ${voters.size} members voted (${
+        committeeDecisions
+          .filter((d) => counts[d] > 0)
+          .map((d) => `${committeeDecisionLabel[d]} ${counts[d]}`)
+          .join(', ') || 'no votes yet'
+      }). A decision needs the votes of more than half of the members present and not recused.`,
     };
   }
-  if (facts.votesFor <= facts.votesAgainst) {
-    return {
-      ok: false,
-      message: 'The decision needs more votes for than against. Record the decision the committee carried.',
-    };
-  }
-  const verifiers = new Set(facts.verifiers);
-  if (voting.every((id) => verifiers.has(id))) {
-    return {
-      ok: false,
-      message:
-        'The members voting verified this file themselves: someone who did not verify it must decide it too.',
-    };
-  }
-  return { ok: true, voting: voting.length };
+  return {
+    ok: true,
+    decision: top,
+    counts,
+    votesFor: votes,
+    votesAgainst: counted.size - votes,
+    votesAbstained: voters.size - counted.size,
+  };
+}
+
+/**
+ * A meeting happens when it happens (issue 50 item 3): attendance, votes and decisions only from its
+ * scheduled start; 'Close Meeting' only after it. @returns the refusal, or null once started
+ */
+export function beforeMeetingStart(scheduledAt: Date, now: Date, what: string): string | null {
+  if (now.getTime() >= scheduledAt.getTime()) return null;
+  return `The meeting starts ${scheduledAt.toISOString().slice(0, 16).replace('T', ' ')} UTC: ${what} from then on.`;
 }

@@ -44,9 +44,9 @@ import { credentialKindLabel, daysLeftText } from '../../domain/credentials/expi
 import { sectionCatalog } from '../../domain/sections/section-catalog.ts';
 import type { AppInstance } from '../app-types.ts';
 import { presentApplication } from '../applications/applications.routes.ts';
-import { findProviderCredential, presentCredential } from '../credential/credential-record.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { requirePermission } from '../auth/actor.ts';
+import { findProviderCredential, presentCredential } from '../credential/credential-record.ts';
 import {
   type ExpiringFilter,
   expiringCredentialBatches,

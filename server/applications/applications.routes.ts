@@ -14,6 +14,7 @@ import { errorResponseSchema } from '../../domain/app-error.ts';
 import { recredentialingDueOn } from '../../domain/credentials/recredentialing.ts';
 import type { AppInstance } from '../app-types.ts';
 import { requireActor, requirePermission } from '../auth/actor.ts';
+import { findProviderCredential, presentCredential } from '../credential/credential-record.ts';
 import {
   type ApplicationSummary,
   findApplication,
@@ -21,7 +22,6 @@ import {
   loadApplicationFor,
 } from './applications.service.ts';
 import { startApplication } from './copy-forward.ts';
-import { findProviderCredential, presentCredential } from '../credential/credential-record.ts';
 
 /** The contract's schemas (domain/api/applications.ts), re-exported for the admin routes. */
 export { type ApplicationDto, applicationSchema };

@@ -20,6 +20,7 @@ import { isStaff } from '../../domain/roles.ts';
 import { computeProgress, type SectionKey, sections } from '../../domain/sections/registry.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { type Actor, assertPermission } from '../auth/actor.ts';
+import { findProviderCredential } from '../credential/credential-record.ts';
 import type { Queryable } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-reads.ts';
 import { providerApplications } from '../db/schema/core.ts';
@@ -27,7 +28,6 @@ import { sectionConfirmations } from '../db/schema/credentials.ts';
 import { completionNotifications } from '../db/schema/notifications.ts';
 import { sectionTables } from '../db/schema/sections.ts';
 import { presentCompletionState } from './completion-state.ts';
-import { findProviderCredential } from '../credential/credential-record.ts';
 
 export interface ApplicationSummary {
   id: string;

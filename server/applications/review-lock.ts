@@ -18,8 +18,8 @@ import {
 import { credentialState } from '../../domain/credentials/provider-credential.ts';
 import { applicationLockMessage } from '../../domain/review/lock-messages.ts';
 import type { SectionKey } from '../../domain/sections/registry.ts';
-import type { Queryable } from '../db/client.ts';
 import { findProviderCredential } from '../credential/credential-record.ts';
+import type { Queryable } from '../db/client.ts';
 
 /**
  * Whether `application` (approved or not) takes credential updates at `now` (issue 29 item 4): it

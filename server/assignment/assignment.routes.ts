@@ -31,7 +31,7 @@ export async function assignmentRoutes(app: AppInstance) {
   app.post(
     '/api/admin/applications/:applicationId/assign',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', fileDuty: { duty: 'assign', file: 'application' } },
       schema: {
         summary: "'Assign': make someone who reviews files the file's reviewer (issue 32; audited)",
         description:

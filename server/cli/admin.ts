@@ -36,7 +36,8 @@ import { type DatabaseHandle, openDatabase } from '../db/client.ts';
 import { hasEmbeddedCluster, runningEmbeddedUrl, startEmbeddedPostgres } from '../db/embedded-postgres.ts';
 import { session, twoFactor, user } from '../db/schema/auth.ts';
 import { type Env, loadEnv } from '../env.ts';
-import { changeStaffRoles } from '../staff/staff-roles.service.ts';
+import { createMailer } from '../mail/mailer.ts';
+import { announceRoleGrants, changeStaffRoles } from '../staff/staff-roles.service.ts';
 
 const roleNames = staffRoles.map((role) => staffRoleCliName[role]).join(', ');
 const usage = `Usage: npm run admin -- grant <email> [--role ROLE] | npm run admin -- revoke <email> [--role ROLE] | npm run admin -- reset-2fa <email>
@@ -111,6 +112,8 @@ async function changeRole(
   command: 'grant' | 'revoke',
   role: StaffRole,
   email: string,
+  env: Env,
+  logger: pino.Logger,
 ) {
   const change = await changeStaffRoles(
     database.db,
@@ -118,6 +121,18 @@ async function changeRole(
     command === 'grant' ? { grant: [role], revoke: [] } : { grant: [], revoke: [role] },
     { keepAnAdministrator: false, actorUserId: null, via: 'cli' },
   );
+  // Issue 50 item 5: every administrator hears of a Medical Director or Committee Member grant, the
+  // operator's bootstrap included (the mail goes where the server's goes: SMTP_URL or DATA_DIR/mail).
+  const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dataDir: env.dataDir, logger });
+  try {
+    await announceRoleGrants({ db: database.db, mailer, logger, appUrl: env.appUrl }, change, {
+      userId,
+      actorUserId: null,
+      now: new Date(),
+    });
+  } finally {
+    await mailer.close?.();
+  }
   const label = `${staffRoleLabel[role]} (${staffRoleCliName[role]})`;
   if (role === 'admin') {
     // The spec's role (user_roles): what this command has always said.
@@ -214,7 +229,7 @@ async function main() {
       );
     }
     if (command === 'reset-2fa') await resetSecondFactor(target.database, account.id, email);
-    else await changeRole(target.database, account.id, command, role, email);
+    else await changeRole(target.database, account.id, command, role, email, env, logger);
   } finally {
     await target.close();
   }

@@ -6,20 +6,28 @@
  * meeting and two recorders never both decide one file.
  */
 
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { RecordDecision } from '../../domain/api/committee.ts';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { decisionTextMissing, type RecordDecision } from '../../domain/api/committee.ts';
 import { AppError } from '../../domain/app-error.ts';
+import { isoDay } from '../../domain/calendar.ts';
 import {
   AGENDA_ITEMS_MAX,
-  checkVote,
+  beforeMeetingStart,
   committeeDecisionLabel,
+  tallyVotes,
 } from '../../domain/committee/committee-decisions.ts';
+import { recusalOf } from '../../domain/review/file-duties.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import { decideMonitoring } from '../credential/standing.ts';
 import { type Database, type Queryable, readAll } from '../db/client.ts';
-import { committeeAgendaItems, committeeMeetings, decisionReferrals } from '../db/schema/committee.ts';
+import {
+  committeeAgendaItems,
+  committeeMeetings,
+  decisionLetters,
+  decisionReferrals,
+} from '../db/schema/committee.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import {
   closeReferral,
@@ -29,8 +37,8 @@ import {
   type TransitionOutcome,
 } from '../review/review-decisions.service.ts';
 import { openReferral } from './decisions.service.ts';
-import { verifiersOf } from './file-facts.ts';
-import { itemNotFound, membersOf, openMeeting } from './meetings.service.ts';
+import { itemNotFound, membersOf, openMeeting } from './meeting-rows.ts';
+import { itemFileFacts, presentMembers } from './votes.service.ts';
 
 /** An item of the meeting's agenda. @throws 404 when the meeting has no such item */
 async function agendaItem(tx: Queryable, meetingId: string, itemId: string) {
@@ -85,16 +93,24 @@ export async function addAgendaItem(db: Database, actor: Actor, meetingId: strin
         "Only files on the 'Ready for Committee' list can be added to an agenda. Reload to see the list.",
       );
     }
-    // Issue 32 item 6: an appeal is heard at a meeting held after the denial.
+    // Issue 32 item 6, issue 50 item 8: an appeal is heard at a meeting that starts after the denial
+    // letter (the provider's notice of the decision), never at or before it.
     if (referral.kind === 'appeal') {
+      const [letter] = await tx
+        .select({ createdAt: decisionLetters.createdAt })
+        .from(decisionLetters)
+        .where(and(eq(decisionLetters.applicationId, application.id), eq(decisionLetters.kind, 'denial')))
+        .orderBy(desc(decisionLetters.createdAt))
+        .limit(1);
       const [denied] = await tx
         .select({ decidedAt: providerApplications.decidedAt })
         .from(providerApplications)
         .where(eq(providerApplications.id, application.id));
-      if (denied?.decidedAt && meeting.scheduledAt <= denied.decidedAt) {
+      const since = letter?.createdAt ?? denied?.decidedAt;
+      if (since && meeting.scheduledAt <= since) {
         throw new AppError(
           'conflict',
-          'An appeal is heard at a later meeting than the one that denied the file: choose a meeting after the denial.',
+          `An appeal is heard at a meeting that starts after the denial letter of ${since.toISOString().slice(0, 16).replace('T', ' ')} UTC: choose a later meeting.`,
         );
       }
     }
@@ -218,11 +234,13 @@ export async function setRecusals(
 }
 
 /**
- * 'Record Decision' (issue 32 item 5): checks the vote (domain `checkVote`: quorum of members present
- * and not recused, every one counted, more for than against, not only the file's verifiers), records
- * it in the minutes and carries it out: an approval (with its conditions and effective date) or a
- * denial decides the application (review/review-decisions.service.ts `recordDecision`); a deferral
- * sends the file back to its specialist with what is missing.
+ * 'Record Decision' (issue 32 item 5; issue 50 item 2): the recorder writes the minutes (the text the
+ * decision needs, the discussion); the decision is the tally of the members' own votes (domain
+ * `tallyVotes`: a quorum of members present and not recused, and one decision with the votes of more
+ * than half of them), from the meeting's start only (item 3). It is carried out: an approval (with
+ * its conditions and effective date) or a denial decides the application (review/review-
+ * decisions.service.ts `recordDecision`); a deferral sends the file back to its specialist with what is
+ * missing; an appeal's or a monitoring finding's outcome as their own.
  * @returns the mail to send once committed
  */
 export async function recordCommitteeDecision(
@@ -236,37 +254,38 @@ export async function recordCommitteeDecision(
 ): Promise<TransitionOutcome | null> {
   return db.transaction(async (tx) => {
     const meeting = await openMeeting(tx, meetingId);
+    const early = beforeMeetingStart(meeting.scheduledAt, now, 'decisions are recorded');
+    if (early) throw new AppError('conflict', early);
     const item = await agendaItem(tx, meetingId, itemId);
     undecided(item);
     const application = await lockApplication(tx, item.applicationId);
     // One after the other: a transaction is one connection (readAll).
-    const [members, verifiers] = await readAll(tx, [
-      () => membersOf(tx, meetingId),
-      () => verifiersOf(tx, application.id),
+    const [present, facts] = await readAll(tx, [
+      () => presentMembers(tx, meetingId),
+      () => itemFileFacts(tx, item),
     ]);
-    const vote = checkVote({
-      members: members.map((m) => m.userId),
-      present: body.presentMemberIds,
-      recused: item.recusedMemberIds,
-      quorum: meeting.quorum,
-      votesFor: body.votesFor,
-      votesAgainst: body.votesAgainst,
-      votesAbstained: body.votesAbstained,
-      verifiers,
-    });
-    if (!vote.ok) throw new AppError('conflict', vote.message);
-    const approving = body.decision === 'approve' || body.decision === 'approve_with_conditions';
+    const voters = present.filter((id) => recusalOf(id, facts) === null);
+    const tally = tallyVotes({ voters, quorum: meeting.quorum, votes: facts.votes });
+    if (!tally.ok) throw new AppError('conflict', tally.message);
+    const decision = tally.decision;
+    if (decision !== 'approve' && body.text.length === 0) {
+      throw new AppError('validation_failed', decisionTextMissing[decision], {
+        issues: [{ path: ['text'], message: decisionTextMissing[decision] }],
+      });
+    }
+    const approving = decision === 'approve' || decision === 'approve_with_conditions';
+    const effectiveDate = approving ? (body.effectiveDate ?? isoDay(now)) : undefined;
     await tx
       .update(committeeAgendaItems)
       .set({
-        decision: body.decision,
+        decision,
         decisionText: body.text,
-        votesFor: body.votesFor,
-        votesAgainst: body.votesAgainst,
-        votesAbstained: body.votesAbstained,
-        presentMemberIds: [...new Set(body.presentMemberIds)],
+        votesFor: tally.votesFor,
+        votesAgainst: tally.votesAgainst,
+        votesAbstained: tally.votesAbstained,
+        presentMemberIds: voters,
         discussion: body.discussion,
-        effectiveDate: approving ? (body.effectiveDate ?? null) : null,
+        effectiveDate: effectiveDate ?? null,
         decidedAt: now,
         decidedBy: actor.userId,
       })
@@ -281,10 +300,10 @@ export async function recordCommitteeDecision(
       details: {
         applicationId: application.id,
         meetingId,
-        decision: committeeDecisionLabel[body.decision],
-        votesFor: body.votesFor,
-        votesAgainst: body.votesAgainst,
-        votesAbstained: body.votesAbstained,
+        decision: committeeDecisionLabel[decision],
+        votesFor: tally.votesFor,
+        votesAgainst: tally.votesAgainst,
+        votesAbstained: tally.votesAbstained,
       },
     });
     const [referral] = await tx
@@ -293,7 +312,7 @@ export async function recordCommitteeDecision(
       .where(eq(decisionReferrals.id, item.referralId));
     if (referral?.kind === 'monitoring') {
       // Issue 49 item 2: a suspended credential continues or ends; a deferral waits for another meeting.
-      if (body.decision === 'defer') return null;
+      if (decision === 'defer') return null;
       await closeReferral(tx, application.id, approving ? 'approved' : 'rejected', now, body.text || null);
       await decideMonitoring(tx, {
         userId: application.userId,
@@ -306,19 +325,19 @@ export async function recordCommitteeDecision(
     if (referral?.kind === 'appeal') {
       // Issue 32 item 6: a deferred appeal waits on 'Ready for Committee' for another meeting; any other
       // decision on it is final.
-      if (body.decision === 'defer') return null;
+      if (decision === 'defer') return null;
       const outcome = await recordAppealDecision(tx, { actor, role: 'reviewer' }, application, {
         outcome: approving ? 'approved' : 'upheld',
         decidedBy: actor.userId,
         reason: approving ? undefined : body.text,
-        conditions: body.decision === 'approve_with_conditions' ? body.text : undefined,
-        effectiveDate: approving ? body.effectiveDate : undefined,
+        conditions: decision === 'approve_with_conditions' ? body.text : undefined,
+        effectiveDate,
         now,
       });
       await closeReferral(tx, application.id, approving ? 'approved' : 'rejected', now);
       return outcome;
     }
-    if (body.decision === 'defer') {
+    if (decision === 'defer') {
       await closeReferral(tx, application.id, 'deferred', now, body.text);
       return null;
     }
@@ -327,8 +346,8 @@ export async function recordCommitteeDecision(
       by: 'committee',
       decidedBy: actor.userId,
       reason: approving ? undefined : body.text,
-      conditions: body.decision === 'approve_with_conditions' ? body.text : undefined,
-      effectiveDate: approving ? body.effectiveDate : undefined,
+      conditions: decision === 'approve_with_conditions' ? body.text : undefined,
+      effectiveDate,
       now,
       maxAgeDays,
     });

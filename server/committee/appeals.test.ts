@@ -15,9 +15,11 @@ import {
   signUpStaff,
   type TestApp,
 } from '../../tests/harness.ts';
+import { reviewSignature } from '../../tests/http-client.ts';
 import { pdfText } from '../pdf/pdf-text.ts';
 import {
   approveCleanFile,
+  castVotes,
   committeeMember,
   decideAtCommittee,
   medicalDirector,
@@ -45,6 +47,27 @@ async function deniedFile() {
   const meeting = await decideAtCommittee(app, specialist, applicationId, { decision: 'deny', text: REASON });
   return { provider, applicationId, meeting };
 }
+
+/**
+ * Moves the denial of `applicationId` (its decision and its letter) `days` into the past, the way the
+ * clock would: an appeal is heard at a meeting that starts after the denial letter (issue 50 items 3,
+ * 8), and a meeting decides only once it has started, so the test's denial must be older than a
+ * meeting that has started.
+ */
+async function ageDenial(applicationId: string, days: number) {
+  const pool = app.runtime.deps.database.pool;
+  await pool.query(
+    `update provider_applications set decided_at = decided_at - make_interval(days => $2) where id = $1`,
+    [applicationId, days],
+  );
+  await pool.query(
+    `update decision_letters set created_at = created_at - make_interval(days => $2) where application_id = $1`,
+    [applicationId, days],
+  );
+}
+
+/** A meeting that started a minute ago. */
+const justStarted = () => new Date(Date.now() - 60_000).toISOString();
 
 async function providerReview(provider: { json: typeof specialist.json }, applicationId: string) {
   const review = await provider.json<ProviderReview>('GET', `/api/applications/${applicationId}/review`);
@@ -161,9 +184,11 @@ describe('appeals', () => {
       kind: 'appeal',
       reasons: [`Appeal of the denial of ${formatIsoDay(today())}`],
     });
+    // The denial is a day old; a meeting held before it cannot hear the appeal.
+    await ageDenial(applicationId, 1);
     const members = [director.userId, member.userId];
     const earlier = await director.json<Meeting>('POST', '/api/committee/meetings', {
-      scheduledAt: new Date(Date.now() - 86_400_000).toISOString(),
+      scheduledAt: new Date(Date.now() - 2 * 86_400_000).toISOString(),
       memberIds: members,
     });
     const tooEarly = await director.json<{ message: string }>(
@@ -172,11 +197,17 @@ describe('appeals', () => {
       { applicationId },
     );
     expect(tooEarly.status).toBe(409);
-    expect(tooEarly.body.message).toMatch(/later meeting than the one that denied the file/);
+    expect(tooEarly.body.message).toMatch(/meeting that starts after the denial letter/);
     expect(denying.closedAt).toBeNull();
+    // Issue 50 item 8: heard by members who did not vote on the denial; the director, who did, sits
+    // on the meeting but does not vote on the appeal.
+    const fresh = [
+      await signUpStaff(app, 'committee', { firstName: 'Fay' }),
+      await signUpStaff(app, 'committee', { firstName: 'Gil' }),
+    ];
     const later = await director.json<Meeting>('POST', '/api/committee/meetings', {
-      scheduledAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
-      memberIds: members,
+      scheduledAt: justStarted(),
+      memberIds: [director.userId, ...fresh.map((f) => f.userId)],
     });
     const added = await director.json<Meeting>(
       'POST',
@@ -186,22 +217,29 @@ describe('appeals', () => {
     expect(added.status, JSON.stringify(added.body)).toBe(200);
     const item = added.body.agenda[0]!;
     expect(item.kind).toBe('appeal');
-    const summary = await member.json<{ appeal: unknown }>(
+    expect(item.recusals).toEqual([{ memberId: director.userId, reason: 'denial_voter' }]);
+    const summary = await fresh[0]!.json<{ appeal: unknown }>(
       'GET',
       `/api/committee/meetings/${later.body.meetingId}/files/${applicationId}`,
     );
     expect(summary.body.appeal).toMatchObject({ statement, deniedFor: REASON });
+    await director.json('POST', `/api/committee/meetings/${later.body.meetingId}/attendance`, {
+      memberIds: [director.userId],
+    });
+    const directorVote = await director.json<{ message: string }>(
+      'POST',
+      `/api/committee/meetings/${later.body.meetingId}/agenda/${item.itemId}/vote`,
+      { vote: 'deny', ...reviewSignature(director) },
+    );
+    expect(directorVote.status).toBe(403);
+    expect(directorVote.body.message).toMatch(/^You voted on the denial this appeal challenges/);
+    await castVotes(app, later.body.meetingId, item.itemId, fresh, 'deny');
 
     const upheld = await director.json<Meeting>(
       'POST',
       `/api/committee/meetings/${later.body.meetingId}/agenda/${item.itemId}/decision`,
       {
-        decision: 'deny',
         text: 'The probation had not ended when the committee decided.',
-        votesFor: 2,
-        votesAgainst: 0,
-        votesAbstained: 0,
-        presentMemberIds: members,
         discussion: 'Read the statement and the board letter.',
       },
     );
@@ -230,30 +268,27 @@ describe('appeals', () => {
       ).status,
     ).toBe(204);
     const director = await medicalDirector(app);
-    const member = await committeeMember(app);
-    const members = [director.userId, member.userId];
+    await ageDenial(applicationId, 1);
+    const fresh = [
+      await signUpStaff(app, 'committee', { firstName: 'Hal' }),
+      await signUpStaff(app, 'committee', { firstName: 'Ivy' }),
+    ];
     const meeting = await director.json<Meeting>('POST', '/api/committee/meetings', {
-      scheduledAt: new Date(Date.now() + 86_400_000).toISOString(),
-      memberIds: members,
+      scheduledAt: justStarted(),
+      memberIds: fresh.map((f) => f.userId),
     });
     const added = await director.json<Meeting>(
       'POST',
       `/api/committee/meetings/${meeting.body.meetingId}/agenda`,
       { applicationId },
     );
+    const itemId = added.body.agenda[0]!.itemId;
+    await castVotes(app, meeting.body.meetingId, itemId, fresh, 'approve');
     const effectiveDate = addDays(today(), 3);
     const decided = await director.json<Meeting>(
       'POST',
-      `/api/committee/meetings/${meeting.body.meetingId}/agenda/${added.body.agenda[0]!.itemId}/decision`,
-      {
-        decision: 'approve',
-        effectiveDate,
-        votesFor: 2,
-        votesAgainst: 0,
-        votesAbstained: 0,
-        presentMemberIds: members,
-        discussion: 'The new evidence answers the reason.',
-      },
+      `/api/committee/meetings/${meeting.body.meetingId}/agenda/${itemId}/decision`,
+      { effectiveDate, discussion: 'The new evidence answers the reason.' },
     );
     expect(decided.status, JSON.stringify(decided.body)).toBe(200);
     const review = await director.json<AdminReview>('GET', `/api/admin/applications/${applicationId}/review`);

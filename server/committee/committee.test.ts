@@ -1,9 +1,10 @@
 /**
- * Decisions and the credentialing committee by API (issue 32 items 4, 5, 7): real PostgreSQL, real
- * HTTP. A clean file goes to the medical director, who approves it unless they verified it; a file
- * with a Yes disclosure goes to 'Ready for Committee', onto a meeting's agenda, where recusals, the
- * quorum and the votes are checked before a denial is recorded; the meeting closes and its minutes
- * PDF says what was decided. A deferral sends the file back; concurrent decisions record one.
+ * Decisions and the credentialing committee by API (issue 32 items 4, 5, 7; issue 50 items 2-4): real
+ * PostgreSQL, real HTTP. A clean file goes to the medical director, who approves it unless they
+ * verified it; a file with a Yes disclosure goes to 'Ready for Committee', onto a meeting's agenda,
+ * where members are marked present (nobody pre-ticked), each casts their own signed vote, recusals
+ * and the quorum are checked, and the decision recorded is the votes' tally; the meeting closes and
+ * its minutes PDF names each vote. A deferral sends the file back; concurrent decisions record one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DecisionList, FileSummary, Meeting, MeetingList } from '../../domain/api/committee.ts';
@@ -16,12 +17,13 @@ import {
   signUpStaff,
   type TestApp,
 } from '../../tests/harness.ts';
-import { signedAttestation } from '../../tests/http-client.ts';
+import { reviewSignature, signedAttestation } from '../../tests/http-client.ts';
 import { createCompletedApplication } from '../notifications/testing/completed-application.ts';
 import { pdfText } from '../pdf/pdf-text.ts';
 import { completedApplication } from '../review/testing/completed-review-application.ts';
 import { verifyEveryItem, verifyItem } from '../review/testing/verify-items.ts';
-import { committeeMember, medicalDirector, sendForDecision } from './testing/decide.ts';
+import { meetingTime } from './minutes.ts';
+import { castVotes, committeeMember, medicalDirector, sendForDecision } from './testing/decide.ts';
 
 let app: TestApp;
 let specialist: Awaited<ReturnType<typeof signUpStaff>>;
@@ -36,6 +38,8 @@ afterAll(async () => {
 });
 
 const today = () => new Date().toISOString().slice(0, 10);
+/** A meeting that started a minute ago (issue 50 item 3: nothing is decided before a meeting starts). */
+const justStarted = () => new Date(Math.floor((Date.now() - 60_000) / 60_000) * 60_000).toISOString();
 const adminPath = (applicationId: string, rest: string) => `/api/admin/applications/${applicationId}/${rest}`;
 const meetingPath = (meetingId: string, rest = '') => `/api/committee/meetings/${meetingId}${rest}`;
 
@@ -111,16 +115,24 @@ describe('clean files', () => {
     const own = await verifyingDirector.json<{ message: string }>(
       'POST',
       adminPath(applicationId, 'approve'),
-      {},
+      reviewSignature(verifyingDirector),
     );
     expect(own.status).toBe(403);
-    expect(own.body.message).toMatch(/you cannot be its only decider/);
+    expect(own.body.message).toMatch(
+      /^You verified items of this file: a clean file is approved by a medical director who did not prepare it/,
+    );
 
     // An administrator does not decide (issue 32); the medical director does.
     const admin = await signUpAndSignIn(app);
     await grantAdmin(app, admin);
-    expect((await admin.json('POST', adminPath(applicationId, 'approve'), {})).status).toBe(403);
-    const approved = await director.json('POST', adminPath(applicationId, 'approve'), {});
+    expect(
+      (await admin.json('POST', adminPath(applicationId, 'approve'), reviewSignature(admin))).status,
+    ).toBe(403);
+    const approved = await director.json(
+      'POST',
+      adminPath(applicationId, 'approve'),
+      reviewSignature(director),
+    );
     expect(approved).toMatchObject({ status: 200, body: { applicationStatus: 'approved' } });
     const decided = await director.json<AdminReview>('GET', adminPath(applicationId, 'review'));
     expect(decided.body.decision).toEqual({
@@ -155,7 +167,11 @@ describe('clean files', () => {
     );
     expect(marked.status, JSON.stringify(marked.body)).toBe(200);
     const director = await medicalDirector(app);
-    const refused = await director.json<{ message: string }>('POST', adminPath(applicationId, 'approve'), {});
+    const refused = await director.json<{ message: string }>(
+      'POST',
+      adminPath(applicationId, 'approve'),
+      reviewSignature(director),
+    );
     expect(refused.status).toBe(409);
     expect(refused.body.message).toMatch(
       /^This file is no longer clean \(Discrepancy: .+\): use 'Send to Committee'\.$/,
@@ -174,7 +190,11 @@ describe('clean files', () => {
     const row = (await list(director, 'committee')).find((f) => f.applicationId === applicationId);
     expect(row).toMatchObject({ note: 'Probation on the license' });
     // Once there, 'Approve' names the list it is on.
-    const there = await director.json<{ message: string }>('POST', adminPath(applicationId, 'approve'), {});
+    const there = await director.json<{ message: string }>(
+      'POST',
+      adminPath(applicationId, 'approve'),
+      reviewSignature(director),
+    );
     expect(there.body.message).toBe(
       "'Approve' is for files on the 'Clean Files' list; this one is on 'Ready for Committee'.",
     );
@@ -195,14 +215,15 @@ describe('the credentialing committee', () => {
 
     // Members must be committee members or medical directors.
     const strangers = await director.json<{ message: string }>('POST', '/api/committee/meetings', {
-      scheduledAt: '2026-12-01T17:00:00Z',
+      scheduledAt: justStarted(),
       memberIds: [specialist.userId],
     });
     expect(strangers.status).toBe(400);
     expect(strangers.body.message).toMatch(/Only Committee Members and Medical Directors/);
 
+    const heldAt = justStarted();
     const created = await director.json<Meeting>('POST', '/api/committee/meetings', {
-      scheduledAt: '2026-12-01T17:00:00Z',
+      scheduledAt: heldAt,
       memberIds: [director.userId, member.userId, second.userId],
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
@@ -229,7 +250,7 @@ describe('the credentialing committee', () => {
       (await list(director, 'committee')).find((f) => f.applicationId === applicationId)?.meeting,
     ).toEqual({
       meetingId,
-      scheduledAt: '2026-12-01T17:00:00.000Z',
+      scheduledAt: heldAt,
     });
 
     // A member reads their meeting; a committee member who is not on it gets 404, and reads no list.
@@ -281,28 +302,79 @@ describe('the credentialing committee', () => {
         'POST',
         meetingPath(meetingId, `/agenda/${item.itemId}/decision`),
         {
-          decision: 'deny',
           text: 'Disclosed probation not resolved.',
           discussion: 'The committee reviewed the board order.',
-          votesFor: 2,
-          votesAgainst: 0,
-          votesAbstained: 0,
-          presentMemberIds: [director.userId, member.userId, second.userId],
           ...body,
         },
       );
-    // A deny needs its reason (400); the recused member neither votes nor counts toward the quorum.
+    const vote = (who: typeof member, choice: string, signature = reviewSignature(who)) =>
+      who.json<Meeting & { message: string }>('POST', meetingPath(meetingId, `/agenda/${item.itemId}/vote`), {
+        vote: choice,
+        ...signature,
+      });
+    // Nobody is pre-ticked present; a member votes once present, not before.
+    expect(added.body.members.every((m) => m.presentAt === null)).toBe(true);
+    const absent = await vote(member, 'deny');
+    expect(absent).toMatchObject({
+      status: 409,
+      body: { message: expect.stringMatching(/^Join the meeting first/) },
+    });
+    // The recorder marks two present; the second member joins by themselves.
+    const marked = await director.json<Meeting>('POST', meetingPath(meetingId, '/attendance'), {
+      memberIds: [director.userId, member.userId],
+    });
+    expect(
+      marked.body.members
+        .filter((m) => m.presentAt)
+        .map((m) => m.userId)
+        .sort(),
+    ).toEqual([director.userId, member.userId].sort());
+    expect((await second.json('POST', meetingPath(meetingId, '/join'))).status).toBe(200);
+    // The recused member cannot vote; a wrong code signs nothing; nobody votes for someone else.
+    expect((await vote(second, 'approve')).status).toBe(403);
+    const wrongCode = await vote(member, 'deny', { reviewed: true, code: '000000' });
+    expect(wrongCode.status).toBe(400);
+    expect(wrongCode.body.message).toMatch(/^That code is not the current one/);
+    const unsigned = await member.json('POST', meetingPath(meetingId, `/agenda/${item.itemId}/vote`), {
+      vote: 'deny',
+      code: reviewSignature(member).code,
+    });
+    expect(unsigned.status).toBe(400);
+    // No votes yet: no decision, whatever the recorder writes.
+    const none = await record({});
+    expect(none).toMatchObject({
+      status: 409,
+      body: { message: expect.stringMatching(/^No clear majority: 0 of 2/) },
+    });
+    // Each member votes for themselves; a vote cast twice at once counts once.
+    const twice = await Promise.all([vote(member, 'deny'), vote(member, 'deny')]);
+    expect(twice.map((r) => r.status)).toEqual([200, 200]);
+    const afterOne = twice[1]!.body.agenda[0]!;
+    expect(afterOne.votes.map((v) => v.memberId)).toEqual([member.userId]);
+    expect(afterOne.tally).toMatchObject({ decision: null, counts: { deny: 1 } });
+    const both = await vote(director, 'deny');
+    expect(both.body.agenda[0]).toMatchObject({
+      callerVote: 'deny',
+      tally: { decision: 'deny', message: null, counts: { deny: 2, approve: 0 } },
+      recusals: [{ memberId: second.userId, reason: 'recused' }],
+    });
+    // A deny needs its reason; without the quorum present nothing is recorded.
     expect((await record({ text: '' })).status).toBe(400);
-    const noQuorum = await record({ presentMemberIds: [director.userId, second.userId], votesFor: 1 });
+    await director.json('POST', meetingPath(meetingId, '/attendance'), {
+      memberIds: [director.userId, second.userId],
+    });
+    const noQuorum = await record({});
     expect(noQuorum).toMatchObject({
       status: 409,
-      body: { message: 'No quorum: 1 member present and not recused; this meeting needs 2.' },
+      body: {
+        message: expect.stringMatching(
+          /^No quorum: 1 member present and not recused; this meeting needs 2\./,
+        ),
+      },
     });
-    const miscounted = await record({ votesFor: 3 });
-    expect(miscounted.status).toBe(409);
-    expect(miscounted.body.message).toMatch(
-      /^Count every member present and not recused once: 2 present, 3 counted/,
-    );
+    await director.json('POST', meetingPath(meetingId, '/attendance'), {
+      memberIds: [director.userId, member.userId, second.userId],
+    });
 
     // Two recorders at once: one decision.
     const [a, b] = await Promise.all([record({}), record({})]);
@@ -342,13 +414,17 @@ describe('the credentialing committee', () => {
     expect(minutes.headers.get('content-type')).toBe('application/pdf');
     // Lines wrap at the page width: compare with whitespace collapsed.
     const text = (await pdfText(new Uint8Array(await minutes.arrayBuffer()))).replace(/\s+/g, ' ');
+    const nameOf = (id: string) => closed.body.members.find((m) => m.userId === id)?.name;
     for (const expected of [
-      'Credentialing Committee Minutes: December 1, 2026 at 5:00 PM UTC',
+      `Credentialing Committee Minutes: ${meetingTime(heldAt)}`,
+      `Held ${meetingTime(heldAt)}`,
       'Decision Deny',
       'Reason Disclosed probation not resolved.',
       'For 2 · Against 0 · Abstained 0',
+      `${nameOf(member.userId)}: Vote to Deny (signed`,
+      `${nameOf(director.userId)}: Vote to Deny (signed`,
+      `${nameOf(second.userId)}: Recused`,
       'Discussion The committee reviewed the board order.',
-      `Recused ${closed.body.members.find((m) => m.userId === second.userId)?.name}`,
       `Not a clean file Yes to: ${question.text}`,
     ]) {
       expect(text).toContain(expected);
@@ -361,9 +437,24 @@ describe('the credentialing committee', () => {
       'committee.meeting_created',
       'committee.agenda_changed',
       'committee.agenda_changed',
+      'committee.attendance_recorded',
+      'committee.member_joined',
+      'committee.attendance_recorded',
+      'committee.attendance_recorded',
       'committee.meeting_closed',
       'committee.minutes_downloaded',
     ]);
+    // Each own vote is audited against the file, signed.
+    const votes = await app.runtime.deps.database.pool.query<{
+      actor_user_id: string;
+      details: { signed: boolean };
+    }>(
+      `select actor_user_id, details from audit_log where action = 'committee.vote_cast' and resource_id = $1`,
+      [applicationId],
+    );
+    expect(votes.rows.map((r) => r.actor_user_id).sort()).toEqual(
+      [member.userId, member.userId, director.userId].sort(),
+    );
   }, 90_000);
 
   it('defers a file back to its specialist with what is missing, and approves with conditions', async () => {
@@ -372,28 +463,18 @@ describe('the credentialing committee', () => {
     const director = await medicalDirector(app);
     const member = await committeeMember(app);
     const meeting = await director.json<Meeting>('POST', '/api/committee/meetings', {
-      scheduledAt: '2026-12-02T17:00:00Z',
+      scheduledAt: justStarted(),
       memberIds: [director.userId, member.userId],
       quorum: 2,
     });
     const { meetingId } = meeting.body;
     const added = await director.json<Meeting>('POST', meetingPath(meetingId, '/agenda'), { applicationId });
     const itemId = added.body.agenda[0]!.itemId;
-    const votes = {
-      votesFor: 2,
-      votesAgainst: 0,
-      votesAbstained: 0,
-      presentMemberIds: [director.userId, member.userId],
-      discussion: 'Needs the court record.',
-    };
+    await castVotes(app, meetingId, itemId, [director, member], 'defer');
     const deferred = await director.json<Meeting>(
       'POST',
       meetingPath(meetingId, `/agenda/${itemId}/decision`),
-      {
-        decision: 'defer',
-        text: 'The court record of the 2019 matter',
-        ...votes,
-      },
+      { text: 'The court record of the 2019 matter', discussion: 'Needs the court record.' },
     );
     expect(deferred.status, JSON.stringify(deferred.body)).toBe(200);
     const back = await specialist.json<AdminReview>('GET', adminPath(applicationId, 'review'));
@@ -407,26 +488,28 @@ describe('the credentialing committee', () => {
     // Sent again, to a second meeting, approved with conditions from an effective date.
     await sendForDecision(specialist, applicationId);
     const next = await director.json<Meeting>('POST', '/api/committee/meetings', {
-      scheduledAt: '2026-12-09T17:00:00Z',
+      scheduledAt: justStarted(),
       memberIds: [director.userId, member.userId],
     });
     const again = await director.json<Meeting>('POST', meetingPath(next.body.meetingId, '/agenda'), {
       applicationId,
     });
-    const approveWithoutDate = await director.json(
+    const againItem = again.body.agenda[0]!.itemId;
+    await castVotes(app, next.body.meetingId, againItem, [director, member], 'approve_with_conditions');
+    // The carried decision needs its conditions.
+    const noConditions = await director.json(
       'POST',
-      meetingPath(next.body.meetingId, `/agenda/${again.body.agenda[0]!.itemId}/decision`),
-      { decision: 'approve_with_conditions', text: 'Quarterly chart review for a year', ...votes },
+      meetingPath(next.body.meetingId, `/agenda/${againItem}/decision`),
+      { discussion: 'Approved with oversight.' },
     );
-    expect(approveWithoutDate.status).toBe(400);
+    expect(noConditions.status).toBe(400);
     const approved = await director.json<Meeting>(
       'POST',
-      meetingPath(next.body.meetingId, `/agenda/${again.body.agenda[0]!.itemId}/decision`),
+      meetingPath(next.body.meetingId, `/agenda/${againItem}/decision`),
       {
-        decision: 'approve_with_conditions',
         text: 'Quarterly chart review for a year',
         effectiveDate: '2026-12-15',
-        ...votes,
+        discussion: 'Approved with oversight.',
       },
     );
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);

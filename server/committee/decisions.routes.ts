@@ -10,6 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import {
   decisionListQuerySchema,
   decisionListSchema,
+  reviewSignatureSchema,
   sendForDecisionResultSchema,
   sendToCommitteeBodySchema,
 } from '../../domain/api/committee.ts';
@@ -50,7 +51,7 @@ export async function decisionRoutes(app: AppInstance) {
   app.post(
     '/api/admin/applications/:applicationId/send-for-decision',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', fileDuty: { duty: 'send_for_decision', file: 'application' } },
       schema: {
         summary: "'Send for Decision': to 'Clean Files' or 'Ready for Committee' (issue 32 item 4)",
         description:
@@ -81,7 +82,7 @@ export async function decisionRoutes(app: AppInstance) {
   app.post(
     '/api/admin/applications/:applicationId/send-to-committee',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', fileDuty: { duty: 'send_to_committee', file: 'application' } },
       schema: {
         summary: "'Send to Committee': the medical director sends a clean file on (issue 32 item 4)",
         tags: ['decisions'],
@@ -99,23 +100,24 @@ export async function decisionRoutes(app: AppInstance) {
   app.post(
     '/api/admin/applications/:applicationId/approve',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', fileDuty: { duty: 'approve', file: 'application' } },
       schema: {
         summary: "'Approve' of a clean file by the medical director (issue 13; issue 32 item 4)",
         description:
-          "409 unless the file is on 'Clean Files', still clean, and every checklist item is verified (within VERIFICATION_MAX_AGE_DAYS) or waived; 403 when the caller verified any item of it (the specialist who verified a file cannot be its only decider).",
+          "409 unless the file is on 'Clean Files', still clean, and every checklist item is verified (within VERIFICATION_MAX_AGE_DAYS) or waived; 403 for the director's own file or one they verified (domain/review/file-duties.ts); signed 'I reviewed this file' with the director's second factor (issue 50 item 7: 422 for a wrong code).",
         tags: ['decisions'],
         params: reviewParamsSchema,
+        body: reviewSignatureSchema,
         response: { 200: transitionResultSchema, ...errorResponses },
       },
     },
     async (request) => {
       const actor = await requirePermission(request, 'decide:application:any');
       const outcome = await approveCleanFile(
-        app.deps.db,
-        app.deps.cipher,
+        app.deps,
         actor,
         request.params.applicationId,
+        request.body,
         new Date(),
         app.deps.env.VERIFICATION_MAX_AGE_DAYS,
       );

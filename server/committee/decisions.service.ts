@@ -7,16 +7,24 @@
  */
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { providerFullName } from '../../domain/account.ts';
-import type { DecisionFile, referralKinds, SendForDecisionResult } from '../../domain/api/committee.ts';
+import type {
+  DecisionFile,
+  ReviewSignature,
+  referralKinds,
+  SendForDecisionResult,
+} from '../../domain/api/committee.ts';
 import { AppError } from '../../domain/app-error.ts';
 import { type DecisionTrack, decisionTrackLabel } from '../../domain/committee/committee-decisions.ts';
 import type { DecisionClockLimits } from '../../domain/committee/timeliness.ts';
 import type { ApplicationCycle } from '../../domain/credentials/provider-credential.ts';
+import { fileDutyRefusal } from '../../domain/review/file-duties.ts';
 import { nextStatus } from '../../domain/review/review-workflow.ts';
 import { itemsToRedo, type VerificationStatus } from '../../domain/review/verification-checklist.ts';
 import type { FieldChange } from '../../domain/review/verification-fingerprint.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
+import type { Auth } from '../auth/auth.ts';
+import { confirmReviewSignature } from '../auth/review-signature.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { user } from '../db/schema/auth.ts';
 import { committeeAgendaItems, committeeMeetings, decisionReferrals } from '../db/schema/committee.ts';
@@ -29,6 +37,7 @@ import {
   type TransitionOutcome,
 } from '../review/review-decisions.service.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
+import type { RateLimits } from '../security/rate-limits.ts';
 import { cleanFileNow, decisionClocks, verifiersIn } from './file-facts.ts';
 
 /** The open referral of a locked application (its place on a decision list), or undefined. */
@@ -166,13 +175,14 @@ export async function sendToCommittee(
  * specialist who verified a file cannot be its only decider.
  */
 export async function approveCleanFile(
-  db: Database,
-  cipher: FieldCipher,
+  deps: { db: Database; cipher: FieldCipher; auth: Auth; rateLimits: RateLimits },
   actor: Actor,
   applicationId: string,
+  signature: ReviewSignature,
   now: Date,
   maxAgeDays: number,
 ): Promise<TransitionOutcome> {
+  const { db, cipher } = deps;
   return db.transaction(async (tx) => {
     const application = await lockApplication(tx, applicationId);
     // The state machine's refusal first (a decided file: "the decision is final").
@@ -193,12 +203,15 @@ export async function approveCleanFile(
         { reasons: verdict.reasons },
       );
     }
-    if (verifiers.includes(actor.userId)) {
-      throw new AppError(
-        'forbidden',
-        "You verified items of this file, so you cannot be its only decider: another medical director approves it, or use 'Send to Committee'.",
-      );
-    }
+    // Issue 50 item 1: never the director's own file, nor a file they verified (domain/review/file-duties.ts).
+    const refusal = fileDutyRefusal(
+      actor,
+      { providerId: application.userId, verifierIds: verifiers },
+      'approve',
+    );
+    if (refusal) throw new AppError('forbidden', refusal);
+    // Issue 50 item 7: 'I reviewed this file', signed with the director's second factor.
+    await confirmReviewSignature(deps, actor.userId, signature);
     const outcome = await recordDecision(tx, { actor, role: 'reviewer' }, application, {
       to: 'approved',
       by: 'medical_director',

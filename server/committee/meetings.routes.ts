@@ -139,7 +139,7 @@ export async function meetingRoutes(app: AppInstance) {
   app.post(
     '/api/committee/meetings/:meetingId/agenda',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', fileDuty: { duty: 'add_to_agenda', file: 'body_application' } },
       schema: {
         summary: "Add a 'Ready for Committee' file to the agenda",
         tags: ['committee'],
@@ -207,7 +207,7 @@ export async function meetingRoutes(app: AppInstance) {
   app.put(
     '/api/committee/meetings/:meetingId/agenda/:itemId/recusals',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', fileDuty: { duty: 'set_recusals', file: 'agenda_item' } },
       schema: {
         summary: 'The members recused for a file: they neither vote nor count toward the quorum, nor read it',
         tags: ['committee'],
@@ -226,7 +226,7 @@ export async function meetingRoutes(app: AppInstance) {
   app.post(
     '/api/committee/meetings/:meetingId/agenda/:itemId/decision',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', fileDuty: { duty: 'record_decision', file: 'agenda_item' } },
       schema: {
         summary: "'Record Decision': Approve, Approve with Conditions, Deny or Defer, with the votes",
         description:

@@ -21,7 +21,12 @@ import type {
   referralKinds,
 } from '../../domain/api/committee.ts';
 import { AppError } from '../../domain/app-error.ts';
-import { type CommitteeDecision, defaultQuorum } from '../../domain/committee/committee-decisions.ts';
+import {
+  beforeMeetingStart,
+  type CommitteeDecision,
+  defaultQuorum,
+  tallyVotes,
+} from '../../domain/committee/committee-decisions.ts';
 import type { DecisionClockLimits } from '../../domain/committee/timeliness.ts';
 import {
   type ApplicationCycle,
@@ -29,11 +34,12 @@ import {
   rejectionEndsCredentialText,
 } from '../../domain/credentials/provider-credential.ts';
 import { hasPermission } from '../../domain/permissions.ts';
+import { recusalOf } from '../../domain/review/file-duties.ts';
 import type { AccessRole } from '../../domain/roles.ts';
 import { isUuid } from '../../domain/uuid.ts';
-import { findProviderCredentials } from '../credential/credential-record.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
+import { findProviderCredentials } from '../credential/credential-record.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { user } from '../db/schema/auth.ts';
 import {
@@ -45,21 +51,17 @@ import {
 } from '../db/schema/committee.ts';
 import { profiles, providerApplications, staffRoleGrants } from '../db/schema/core.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
+import { agendaFacts } from './agenda-facts.ts';
 import { fileSummaryFacts } from './file-facts.ts';
+import { itemNotFound, meetingNotFound, meetingRow, membersOf, openMeeting } from './meeting-rows.ts';
+
+export { itemNotFound, membersOf, openMeeting };
 
 /** Who is looking: their user id and the roles they act with. */
 export interface MeetingViewer {
   userId: string;
   roles: readonly AccessRole[];
 }
-
-/** 404 for a meeting id that is not one, names no meeting, or one the viewer does not sit on. */
-const meetingNotFound = () =>
-  new AppError('not_found', 'Meeting not found. Return to the Committee tab and choose a meeting.');
-
-/** 404 for an agenda item or file that is not (any more) on the meeting's agenda. */
-export const itemNotFound = () =>
-  new AppError('not_found', 'That file is not on this agenda any more. Reload the meeting.');
 
 /** Who may sit on a meeting: everyone holding the Committee Member or Medical Director role. */
 export async function committeeMembers(db: Queryable) {
@@ -111,24 +113,6 @@ export async function createMeeting(
   });
 }
 
-async function meetingRow(db: Queryable, meetingId: string, lock: boolean) {
-  if (!isUuid(meetingId)) throw meetingNotFound();
-  const query = db.select().from(committeeMeetings).where(eq(committeeMeetings.id, meetingId));
-  const [row] = lock ? await query.for('update') : await query;
-  if (!row) throw meetingNotFound();
-  return row;
-}
-
-/** The meeting's members by name, with their email addresses. */
-export async function membersOf(db: Queryable, meetingId: string) {
-  return db
-    .select({ userId: committeeMeetingMembers.userId, name: committeeMeetingMembers.name, email: user.email })
-    .from(committeeMeetingMembers)
-    .leftJoin(user, eq(user.id, committeeMeetingMembers.userId))
-    .where(eq(committeeMeetingMembers.meetingId, meetingId))
-    .orderBy(asc(committeeMeetingMembers.name));
-}
-
 /** The meeting when `viewer` may read it. @throws 404 for a meeting they do not belong to */
 async function readableMeeting(db: Queryable, meetingId: string, viewer: MeetingViewer) {
   const row = await meetingRow(db, meetingId, false);
@@ -141,7 +125,9 @@ async function readableMeeting(db: Queryable, meetingId: string, viewer: Meeting
 
 /**
  * A meeting as its page shows it (domain/api/committee.ts `Meeting`); `now` dates what a denial would
- * do to a credential.
+ * do to a credential and whether the meeting has started. Recusal is per person and file everywhere
+ * (issue 50 item 4): a caller recused from a file at any meeting, or whose own file it is, sees its
+ * row without its name, reasons, votes, decision text or discussion.
  */
 export async function getMeeting(
   db: Queryable,
@@ -171,17 +157,52 @@ export async function getMeeting(
     db,
     items.filter((i) => i.item.decision === null && i.kind === 'decision').map((i) => i.userId),
   );
+  const facts = await agendaFacts(
+    db,
+    items.map(({ item, kind, userId }) => ({ ...item, kind, providerId: userId })),
+    viewer.userId,
+  );
+  const present = members.filter((m) => m.presentAt).map((m) => m.userId);
+  const recorderIds = [...new Set(items.flatMap(({ item }) => (item.decidedBy ? [item.decidedBy] : [])))];
+  const recorders = new Map(
+    recorderIds.length === 0
+      ? []
+      : (
+          await db
+            .select({ id: user.id, name: user.name, email: user.email })
+            .from(user)
+            .where(inArray(user.id, recorderIds))
+        ).map((u) => [u.id, u.name || u.email]),
+  );
+  const nameOf = new Map(members.map((m) => [m.userId, m.name]));
   return {
     meetingId: row.id,
     scheduledAt: row.scheduledAt.toISOString(),
+    started: now.getTime() >= row.scheduledAt.getTime(),
     quorum: row.quorum,
-    members: members.map((m) => ({ userId: m.userId, name: m.name, email: m.email ?? '' })),
+    members: members.map((m) => ({
+      userId: m.userId,
+      name: m.name,
+      email: m.email ?? '',
+      presentAt: m.presentAt?.toISOString() ?? null,
+    })),
     closedAt: row.closedAt?.toISOString() ?? null,
     canManage: hasPermission(viewer.roles, 'manage:meeting:any'),
+    callerIsMember: members.some((m) => m.userId === viewer.userId),
+    callerId: viewer.userId,
     agenda: items.map(({ item, reasons, kind, userId, cycle, firstName, lastName }) => {
-      const callerRecused = item.recusedMemberIds.includes(viewer.userId);
+      const file = facts.get(item.id)!;
+      const callerRecusal = recusalOf(viewer.userId, file);
+      const callerRecused =
+        callerRecusal === 'recused' || callerRecusal === 'own_file' || file.recusedElsewhere;
       const providerName = providerFullName({ firstName, lastName });
       const credential = credentials.get(userId) ?? null;
+      const recusals = members.flatMap((m) => {
+        const reason = recusalOf(m.userId, file);
+        return reason ? [{ memberId: m.userId, reason }] : [];
+      });
+      const voters = present.filter((id) => recusalOf(id, file) === null);
+      const tally = tallyVotes({ voters, quorum: row.quorum, votes: file.votes });
       return {
         itemId: item.id,
         applicationId: item.applicationId,
@@ -190,6 +211,25 @@ export async function getMeeting(
         position: item.position,
         recusedMemberIds: item.recusedMemberIds,
         callerRecused,
+        callerRecusal,
+        callerVote: file.votes.find((v) => v.memberId === viewer.userId)?.vote ?? null,
+        recusals: callerRecused ? [] : recusals,
+        votes: callerRecused
+          ? []
+          : file.votes.map((v) => ({
+              memberId: v.memberId,
+              name: nameOf.get(v.memberId) ?? '',
+              vote: v.vote,
+              votedAt: v.reviewedAt.toISOString(),
+            })),
+        tally:
+          callerRecused || item.decision !== null
+            ? null
+            : {
+                decision: tally.ok ? tally.decision : null,
+                message: tally.ok ? null : tally.message,
+                counts: tally.counts,
+              },
         reasons: callerRecused ? [] : reasons,
         denialEndsCredential:
           callerRecused || item.decision !== null || kind !== 'decision'
@@ -204,7 +244,7 @@ export async function getMeeting(
           item.decision && item.decidedAt
             ? {
                 decision: item.decision as CommitteeDecision,
-                text: item.decisionText ?? '',
+                text: callerRecused ? '' : (item.decisionText ?? ''),
                 votesFor: item.votesFor ?? 0,
                 votesAgainst: item.votesAgainst ?? 0,
                 votesAbstained: item.votesAbstained ?? 0,
@@ -212,6 +252,7 @@ export async function getMeeting(
                 discussion: callerRecused ? '' : (item.discussion ?? ''),
                 effectiveDate: item.effectiveDate,
                 decidedAt: item.decidedAt.toISOString(),
+                recordedBy: item.decidedBy ? (recorders.get(item.decidedBy) ?? null) : null,
               }
             : null,
       };
@@ -246,19 +287,13 @@ export async function listMeetings(db: Queryable, viewer: MeetingViewer): Promis
   }));
 }
 
-/** The meeting locked for a change; refused (409) once closed. */
-export async function openMeeting(tx: Queryable, meetingId: string) {
-  const row = await meetingRow(tx, meetingId, true);
-  if (row.closedAt) {
-    throw new AppError('conflict', 'This meeting is closed: its minutes are final and cannot change.');
-  }
-  return row;
-}
-
 /** 'Close Meeting': refused (409) while a file on the agenda has no decision; then frozen. */
 export async function closeMeeting(db: Database, actor: Actor, meetingId: string, now: Date) {
   await db.transaction(async (tx) => {
-    await openMeeting(tx, meetingId);
+    const meeting = await openMeeting(tx, meetingId);
+    // Issue 50 item 3: a meeting is closed once it has been held, never before it starts.
+    const early = beforeMeetingStart(meeting.scheduledAt, now, 'it can be closed');
+    if (early) throw new AppError('conflict', early);
     const [pending] = await tx
       .select({ count: sql<number>`count(*)::int` })
       .from(committeeAgendaItems)
@@ -301,7 +336,7 @@ export async function meetingFileSummary(
   if (!isUuid(applicationId)) throw itemNotFound();
   const [row] = await db
     .select({
-      recused: committeeAgendaItems.recusedMemberIds,
+      providerId: providerApplications.userId,
       note: decisionReferrals.note,
       kind: decisionReferrals.kind,
       deniedFor: providerApplications.decisionReason,
@@ -321,7 +356,18 @@ export async function meetingFileSummary(
       ),
     );
   if (!row) throw itemNotFound();
-  if (row.recused.includes(viewer.userId)) {
+  // Issue 50 item 4: recusal is per person and file, at every meeting; and nobody reads their own file here.
+  const [elsewhere] = await db
+    .select({ id: committeeAgendaItems.id })
+    .from(committeeAgendaItems)
+    .where(
+      and(
+        eq(committeeAgendaItems.applicationId, applicationId),
+        sql`${viewer.userId} = any(${committeeAgendaItems.recusedMemberIds})`,
+      ),
+    )
+    .limit(1);
+  if (elsewhere || row.providerId === viewer.userId) {
     throw new AppError('forbidden', 'You are recused from this file: its summary is not shown to you.');
   }
   const [facts, [appeal]] = await Promise.all([

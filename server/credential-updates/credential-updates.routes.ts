@@ -156,7 +156,7 @@ export async function credentialUpdateRoutes(app: AppInstance) {
   app.post(
     '/api/admin/applications/:applicationId/credential-update/complete',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', fileDuty: { duty: 'complete_update_review', file: 'application' } },
       onRequest: adminOnly,
       schema: {
         summary:

@@ -20,11 +20,11 @@ import {
   credentialAfterDecision,
   credentialState,
 } from '../../domain/credentials/provider-credential.ts';
-import { newestVersionNumber, publishCredentialVersion } from './published-credential.ts';
-import { openMonitoringFindings } from './standing.ts';
 import type { Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { providerCredentials } from '../db/schema/credentials.ts';
+import { newestVersionNumber, publishCredentialVersion } from './published-credential.ts';
+import { openMonitoringFindings } from './standing.ts';
 
 /** The stored credential with its standing under ongoing monitoring (issue 49 item 2). */
 export interface StoredCredential extends CredentialRecord {

@@ -54,7 +54,7 @@ export async function cycleRoutes(app: AppInstance) {
   app.post(
     '/api/admin/applications/:applicationId/close',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', fileDuty: { duty: 'close', file: 'application' } },
       // Before validation, so an anonymous caller gets 401 and a provider 403 whatever they send.
       onRequest: adminOnly,
       schema: {
@@ -84,7 +84,7 @@ export async function cycleRoutes(app: AppInstance) {
   app.post(
     '/api/admin/applications/:applicationId/start-recredentialing',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', fileDuty: { duty: 'start_recredentialing', file: 'application' } },
       // Before validation, so an anonymous caller gets 401 and a provider 403 whatever they send.
       onRequest: adminOnly,
       schema: {

@@ -95,7 +95,7 @@ export async function evidenceRoutes(app: AppInstance) {
   app.post(
     '/api/admin/applications/:applicationId/verification-items/:itemId/evidence',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', fileDuty: { duty: 'verify', file: 'application' } },
       schema: {
         summary: 'Attach an evidence file to a checklist item (administrators, while under review; issue 13)',
         description:
@@ -258,7 +258,7 @@ export async function evidenceRoutes(app: AppInstance) {
   app.delete(
     '/api/admin/applications/:applicationId/evidence/:evidenceId',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', fileDuty: { duty: 'verify', file: 'application' } },
       schema: {
         summary: 'Remove an evidence file (administrators, while under review)',
         tags: ['review'],

@@ -26,13 +26,13 @@ import { deaWarnings, npiWarning } from '../../domain/sections/identifier-checks
 import { workHistoryGapLines } from '../../domain/sections/work-history-gaps.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
-import { findProviderCredential, presentCredential } from '../credential/credential-record.ts';
 import {
   listAttestations,
   reattestationDue,
   reattestationDueAt,
 } from '../attestations/attestation.service.ts';
 import type { Actor } from '../auth/actor.ts';
+import { findProviderCredential, presentCredential } from '../credential/credential-record.ts';
 import type { Database } from '../db/client.ts';
 import { auditLog } from '../db/schema/audit.ts';
 import { user } from '../db/schema/auth.ts';
@@ -115,6 +115,8 @@ export async function getAdminReview(
   applicationId: string,
   attestation: { cipher: FieldCipher; validDays: number; now: Date; verificationMaxAgeDays?: number },
   callerRoles: readonly AccessRole[] = ['admin'],
+  /** The caller: none of the actions of their own file is offered (issue 50 item 1). */
+  callerUserId?: string,
 ): Promise<AdminReview> {
   if (!isUuid(applicationId)) throw applicationNotFound();
   const [row] = await db
@@ -254,6 +256,7 @@ export async function getAdminReview(
     availableActions: availableActions({ status: row.applicationStatus, openRequest }, 'reviewer').filter(
       (action) =>
         action !== 'reject' &&
+        row.userId !== callerUserId &&
         (action !== 'approve' || openReferral?.track === 'clean_files') &&
         hasPermission(callerRoles, reviewActionPermission[action]),
     ),

@@ -4,9 +4,11 @@
  * Director reads the file and is offered 'Approve' only once it is on 'Clean Files'; nobody is offered
  * 'Reject' (a denial is the committee's); an Auditor reads it and is offered nothing.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminReview } from '../../domain/api/review.ts';
 import { createTestApp, signUpStaff, type TestApp } from '../../tests/harness.ts';
+import { reviewSignature } from '../../tests/http-client.ts';
 import { completedApplication } from './testing/completed-review-application.ts';
 
 let app: TestApp;
@@ -43,10 +45,14 @@ describe('the review by role', () => {
     expect(await offered(auditor)).toEqual([]);
     // The specialist may not decide; the director reaches the decision's checks (not sent: 409); the
     // staff 'Reject' route is gone (a denial is recorded at a committee meeting).
-    expect((await specialist.json('POST', path('approve'), {})).status).toBe(403);
+    expect((await specialist.json('POST', path('approve'), reviewSignature(specialist))).status).toBe(403);
     expect((await specialist.json('POST', path('send-to-committee'), { note: 'x' })).status).toBe(403);
     expect((await specialist.json('POST', path('reject'), { reason: 'No.' })).status).toBe(404);
-    const early = await director.json<{ message: string }>('POST', path('approve'), {});
+    const early = await director.json<{ message: string }>(
+      'POST',
+      path('approve'),
+      reviewSignature(director),
+    );
     expect(early.status).toBe(409);
     expect(early.body.message).toMatch(/send the file for decision first/);
     // Sending for decision needs the checklist done.

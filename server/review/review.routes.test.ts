@@ -7,10 +7,12 @@
  * concurrent approves, the lock, the snapshot's masked SSN, audit rows and the emails. The queue is
  * review-queue.test.ts, the attestations on the review page review-attestations.test.ts.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminReview, ApplicationVersion, ProviderReview } from '../../domain/api/review.ts';
 import { minimalPdf } from '../../tests/fixtures/files.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { reviewSignature } from '../../tests/http-client.ts';
 import {
   approveCleanFile,
   decideAtCommittee,
@@ -267,7 +269,11 @@ describe('the credentialing review', () => {
     ).toBe(true);
 
     // Final: nothing moves it, nothing changes it.
-    const final = await director.json<{ message: string }>('POST', adminPath(applicationId, 'approve'), {});
+    const final = await director.json<{ message: string }>(
+      'POST',
+      adminPath(applicationId, 'approve'),
+      reviewSignature(director),
+    );
     expect(final.status).toBe(409);
     expect(final.body.message).toMatch(/decision is final/);
     // (Issue 29 item 4: the dated sections open for a credential update; the others stay locked.)
@@ -312,7 +318,7 @@ describe('the credentialing review', () => {
     const approveSubmitted = await director.json<{ message: string }>(
       'POST',
       adminPath(applicationId, 'approve'),
-      {},
+      reviewSignature(director),
     );
     expect(approveSubmitted.status).toBe(409);
     expect(approveSubmitted.body.message).toMatch(
@@ -345,8 +351,8 @@ describe('the credentialing review', () => {
     await sendForDecision(admin, applicationId);
     const director = await medicalDirector(app);
     const [a, b] = await Promise.all([
-      director.json('POST', adminPath(applicationId, 'approve'), {}),
-      director.json('POST', adminPath(applicationId, 'approve'), {}),
+      director.json('POST', adminPath(applicationId, 'approve'), reviewSignature(director)),
+      director.json('POST', adminPath(applicationId, 'approve'), reviewSignature(director)),
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     expect((await auditRows(applicationId)).filter((r) => r.action === 'review.approved')).toHaveLength(1);
@@ -374,7 +380,10 @@ describe('the credentialing review', () => {
         )
       ).status,
     ).toBe(404);
-    expect((await bob.json('POST', adminPath(applicationId, 'approve'), {})).status).toBe(403);
+    expect(
+      (await bob.json('POST', adminPath(applicationId, 'approve'), { reviewed: true, code: '000000' }))
+        .status,
+    ).toBe(403);
     expect((await bob.json('GET', '/api/admin/review-queue')).status).toBe(403);
     // Bad input is a 400 with a message, never a 500.
     const badSections = await admin.json<{ message: string }>(

@@ -84,7 +84,7 @@ export async function reviewAdminRoutes(app: AppInstance) {
   app.post(
     '/api/admin/applications/:applicationId/start-review',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', fileDuty: { duty: 'start_review', file: 'application' } },
       schema: {
         summary:
           "'Start Review': submitted -> under_review, assigned to the caller, checklist generated (issue 13)",
@@ -104,7 +104,7 @@ export async function reviewAdminRoutes(app: AppInstance) {
   app.post(
     '/api/admin/applications/:applicationId/request-information',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', fileDuty: { duty: 'request_information', file: 'application' } },
       schema: {
         summary: "'Request Information': a message and the sections the provider may edit again (issue 13)",
         description:
@@ -154,6 +154,7 @@ export async function reviewAdminRoutes(app: AppInstance) {
           now: new Date(),
         },
         actor.roles,
+        actor.userId,
       );
     },
   );
@@ -178,7 +179,7 @@ export async function reviewAdminRoutes(app: AppInstance) {
   app.patch(
     '/api/admin/applications/:applicationId/verification-items/:itemId',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', fileDuty: { duty: 'verify', file: 'application' } },
       schema: {
         summary: "Record one checklist item: 'Verify', discrepancy, waive or back to pending (issue 13)",
         description: '`source` and `verifiedAt` are required to verify; `waiverReason` to waive.',
@@ -204,7 +205,7 @@ export async function reviewAdminRoutes(app: AppInstance) {
   app.post(
     '/api/admin/applications/:applicationId/verification-items/:itemId/nppes',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', fileDuty: { duty: 'verify', file: 'application' } },
       schema: {
         summary: "'Check NPPES' on the NPI item: the NPI Registry's record and its mismatches (issue 15)",
         description:

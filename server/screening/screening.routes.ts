@@ -270,7 +270,7 @@ export async function screeningRoutes(app: AppInstance) {
   app.post(
     '/api/admin/screening-matches/:id/decision',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', fileDuty: { duty: 'decide_screening_match', file: 'screening_finding' } },
       schema: {
         summary: "'Confirm Match', 'Not the Same Person' or 'Accept Change' on one finding, with a reason",
         tags: ['screening'],

@@ -50,6 +50,22 @@ export const committeeMatrix: Record<string, MatrixEntry> = {
     expected: staffOnly('manage:meeting:any', 400),
     request: () => ({ path: `/api/committee/meetings/${noMeeting}/agenda/${noMeeting}/decision`, body: {} }),
   },
+  // Issue 50: attendance (the recorder), joining and a member's own signed vote (`vote:meeting:member`).
+  'POST /api/committee/meetings/:meetingId/attendance': {
+    expected: staffOnly('manage:meeting:any', 404),
+    request: () => ({ path: `/api/committee/meetings/${noMeeting}/attendance`, body: { memberIds: [] } }),
+  },
+  'POST /api/committee/meetings/:meetingId/join': {
+    expected: staffOnly('vote:meeting:member', 404),
+    request: () => ({ path: `/api/committee/meetings/${noMeeting}/join`, body: {} }),
+  },
+  'POST /api/committee/meetings/:meetingId/agenda/:itemId/vote': {
+    expected: staffOnly('vote:meeting:member', 404),
+    request: () => ({
+      path: `/api/committee/meetings/${noMeeting}/agenda/${noMeeting}/vote`,
+      body: { vote: 'approve', reviewed: true, code: '000000' },
+    }),
+  },
   'POST /api/committee/meetings/:meetingId/close': {
     expected: staffOnly('manage:meeting:any', 404),
     request: () => ({ path: `/api/committee/meetings/${noMeeting}/close`, body: {} }),

@@ -43,7 +43,10 @@ export const reviewMatrix: Record<string, MatrixEntry> = {
   },
   'POST /api/admin/applications/:applicationId/approve': {
     expected: staffOnly('decide:application:any', 409),
-    request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/approve`, body: {} }),
+    request: (ctx) => ({
+      path: `/api/admin/applications/${ctx.applicationId}/approve`,
+      body: { reviewed: true, code: '000000' },
+    }),
   },
   'GET /api/admin/decisions': {
     expected: staffOnly('read:application:any', 200),

@@ -7,15 +7,29 @@
  * applies from their next request (decision 015).
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { STAFF_LIST_LIMIT, STAFF_SEARCH_MAX, type StaffList } from '../../domain/api/staff.ts';
+import type { Logger } from 'pino';
+import {
+  OWN_ROLES_MESSAGE,
+  rolesAnnouncedOnGrant,
+  STAFF_LIST_LIMIT,
+  STAFF_SEARCH_MAX,
+  type StaffList,
+} from '../../domain/api/staff.ts';
 import { AppError } from '../../domain/app-error.ts';
-import { type GrantedStaffRole, grantedStaffRoles, type StaffRole, staffRoles } from '../../domain/roles.ts';
+import {
+  type GrantedStaffRole,
+  grantedStaffRoles,
+  type StaffRole,
+  staffRoleLabel,
+  staffRoles,
+} from '../../domain/roles.ts';
 import { normalizeSearch, profileMatches } from '../admin/admin-list-query.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { notifySessionsRevoked } from '../auth/session-revocations.ts';
 import type { Database } from '../db/client.ts';
 import { user } from '../db/schema/auth.ts';
 import { profiles, staffRoleGrants, userRoles } from '../db/schema/core.ts';
+import type { Mailer } from '../mail/mailer.ts';
 
 /** The message of the 409 when a change would leave nobody with the Administrator role. */
 export const LAST_ADMINISTRATOR_MESSAGE =
@@ -34,7 +48,8 @@ export interface StaffRoleChange {
  *   grant the role again)
  * @param options.actorUserId who made the change (null: the command line), for `granted_by` and the audit
  * @param options.via where it was made: 'staff_tab' or 'cli'
- * @throws AppError conflict when `keepAnAdministrator` holds and the change would break it
+ * @throws AppError conflict when `keepAnAdministrator` holds and the change would break it; forbidden
+ *   (403, OWN_ROLES_MESSAGE) when the 'Staff' tab's caller changes their own roles (issue 50 item 5)
  */
 export async function changeStaffRoles(
   db: Database,
@@ -47,6 +62,9 @@ export async function changeStaffRoles(
     ipAddress?: string;
   },
 ): Promise<StaffRoleChange> {
+  if (options.via === 'staff_tab' && options.actorUserId === userId) {
+    throw new AppError('forbidden', OWN_ROLES_MESSAGE);
+  }
   return db.transaction(async (tx) => {
     const done: StaffRoleChange = { granted: [], revoked: [] };
     if (change.revoke.includes('admin')) {
@@ -114,6 +132,47 @@ export async function changeStaffRoles(
     if (done.granted.length + done.revoked.length > 0) await notifySessionsRevoked(tx);
     return done;
   });
+}
+
+/**
+ * After a change committed: a grant of Medical Director or Committee Member (the roles that decide
+ * files) is emailed to every administrator (issue 50 item 5), naming who was granted what, by whom
+ * (or by the operator's command line) and when. A failed send is logged, never undoes the change.
+ * @returns how many administrators were emailed
+ */
+export async function announceRoleGrants(
+  deps: { db: Database; mailer: Mailer; logger: Pick<Logger, 'error'>; appUrl: string },
+  change: StaffRoleChange,
+  input: { userId: string; actorUserId: string | null; now: Date },
+): Promise<number> {
+  const announced = change.granted.filter((role) =>
+    (rolesAnnouncedOnGrant as readonly string[]).includes(role),
+  );
+  if (announced.length === 0) return 0;
+  const names = await deps.db
+    .select({ id: user.id, name: user.name, email: user.email })
+    .from(user)
+    .where(inArray(user.id, [input.userId, ...(input.actorUserId ? [input.actorUserId] : [])]));
+  const person = names.find((n) => n.id === input.userId);
+  const actor = input.actorUserId ? names.find((n) => n.id === input.actorUserId) : undefined;
+  const admins = await deps.db
+    .select({ email: user.email })
+    .from(userRoles)
+    .innerJoin(user, eq(user.id, userRoles.userId))
+    .where(eq(userRoles.role, 'admin'));
+  const roles = announced.map((role) => staffRoleLabel[role]).join(' and ');
+  const by = actor ? `${actor.name || actor.email}` : 'the operator (npm run admin)';
+  const text = `${person?.name || person?.email || 'A user'} (${person?.email ?? 'no email'}) was granted ${roles} by ${by} on ${input.now.toISOString().slice(0, 16).replace('T', ' ')} UTC.\n\nThese roles decide credentialing files. If this was not expected, review the grant on the Staff tab: ${deps.appUrl}/admin?tab=staff\n`;
+  let sent = 0;
+  for (const admin of admins) {
+    try {
+      await deps.mailer.send({ to: admin.email, subject: `Staff role granted: ${roles}`, text });
+      sent += 1;
+    } catch (error) {
+      deps.logger.error({ reason: (error as Error).message }, 'staff roles: a grant notice failed');
+    }
+  }
+  return sent;
 }
 
 function isGranted(role: StaffRole): role is GrantedStaffRole {

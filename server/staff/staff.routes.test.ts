@@ -1,10 +1,12 @@
 /**
  * The 'Staff' tab's API (issue 32 item 2) on a real database: an administrator lists the staff and
- * finds anyone by name, sets a person's roles (audited, applied from their next request), and cannot
- * remove the last administrator, not even with two removals at once; nobody else may.
+ * finds anyone by name, sets a person's roles (audited, applied from their next request; a Medical
+ * Director or Committee Member grant emailed to every administrator, issue 50 item 5), never their
+ * own (issue 50 item 5), and cannot remove the last administrator, not even with two removals at
+ * once; nobody else may.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StaffList, StaffMember } from '../../domain/api/staff.ts';
+import { OWN_ROLES_MESSAGE, type StaffList, type StaffMember } from '../../domain/api/staff.ts';
 import {
   createTestApp,
   grantAdmin,
@@ -12,7 +14,6 @@ import {
   signUpStaff,
   type TestApp,
 } from '../../tests/harness.ts';
-import { LAST_ADMINISTRATOR_MESSAGE } from './staff-roles.service.ts';
 
 let app: TestApp;
 
@@ -48,6 +49,11 @@ describe('Staff tab', () => {
     });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     expect(set.body.roles).toEqual(['medical_director', 'auditor']);
+    // Every administrator is told of a grant of a role that decides files, naming who and by whom.
+    const notice = app.mail.find(
+      (m) => m.to === ada.email && m.subject === 'Staff role granted: Medical Director',
+    );
+    expect(notice?.text).toMatch(/^Patience Provider \(.+\) was granted Medical Director by Ada Admin on /);
     // Her next request acts with them (before a second factor, only her own account answers).
     expect((await pat.json<{ roles: string[] }>('GET', '/api/me')).body.roles).toEqual([
       'medical_director',
@@ -94,11 +100,12 @@ describe('Staff tab', () => {
     try {
       const one = await signUpAndSignIn(fresh, { firstName: 'Uno' });
       await grantAdmin(fresh, one);
+      // Issue 50 item 5: nobody changes their own roles on the tab (the last administrator least of all).
       const alone = await one.json<{ message: string }>('PUT', `/api/admin/staff/${one.userId}/roles`, {
         roles: ['specialist'],
       });
-      expect(alone.status).toBe(409);
-      expect(alone.body.message).toBe(LAST_ADMINISTRATOR_MESSAGE);
+      expect(alone.status).toBe(403);
+      expect(alone.body.message).toBe(OWN_ROLES_MESSAGE);
       // Nothing of the refused change was kept: no specialist role either.
       expect((await one.json<{ roles: string[] }>('GET', '/api/me')).body.roles).toEqual(['admin']);
 

@@ -15,7 +15,13 @@ import { AppError, errorResponses } from '../../domain/app-error.ts';
 import { staffRoles } from '../../domain/roles.ts';
 import type { AppInstance } from '../app-types.ts';
 import { requirePermission } from '../auth/actor.ts';
-import { changeStaffRoles, findPerson, listStaff, staffRolesOf } from './staff-roles.service.ts';
+import {
+  announceRoleGrants,
+  changeStaffRoles,
+  findPerson,
+  listStaff,
+  staffRolesOf,
+} from './staff-roles.service.ts';
 
 export async function staffRoutes(app: AppInstance) {
   // Before validation, so an anonymous caller gets 401 and everyone else 403 whatever they send.
@@ -61,7 +67,7 @@ export async function staffRoutes(app: AppInstance) {
         throw new AppError('not_found', 'No such user. Search again: the account may have been deleted.');
       const wanted = new Set(request.body.roles);
       const held = await staffRolesOf(app.deps.db, userId);
-      await changeStaffRoles(
+      const change = await changeStaffRoles(
         app.deps.db,
         userId,
         {
@@ -76,6 +82,11 @@ export async function staffRoutes(app: AppInstance) {
         },
       );
       request.log.info({ subjectUserId: userId }, 'staff roles changed');
+      await announceRoleGrants(
+        { db: app.deps.db, mailer: app.deps.mailer, logger: request.log, appUrl: app.deps.env.appUrl },
+        change,
+        { userId, actorUserId: actor.userId, now: new Date() },
+      );
       return { ...person, roles: await staffRolesOf(app.deps.db, userId) };
     },
   );

@@ -331,9 +331,31 @@ export async function signInAsNewStaff(
   await signUpAndConfirm(page, { firstName: name.firstName, lastName: name.lastName, email });
   expect(await adminCli('grant', email, role)).toMatch(/now has the role/);
   await signIn(page, email);
-  await enrolSecondFactorInBrowser(page);
+  const { secret } = await enrolSecondFactorInBrowser(page);
+  staffSecrets.set(page, secret);
   await expect(page).toHaveURL(/\/admin$/);
   return email;
+}
+
+/** The authenticator secret of the staff member signed in on each page (`signInAsNewStaff`). */
+const staffSecrets = new WeakMap<Page, string>();
+
+/**
+ * A decider's signature for the staff member signed in on `page` (issue 50 item 7): 'I reviewed this
+ * file' with the current code of their authenticator.
+ * @throws Error when `page` was not signed in with `signInAsNewStaff`
+ */
+export function signatureOf(page: Page): { reviewed: true; code: string } {
+  const secret = staffSecrets.get(page);
+  if (!secret) throw new Error('signatureOf: this page was not signed in with signInAsNewStaff');
+  return { reviewed: true, code: totpCode(secret) };
+}
+
+/** The authenticator secret of the staff member signed in on `page`, for screens that ask for a code. */
+export function staffSecretOf(page: Page): string {
+  const secret = staffSecrets.get(page);
+  if (!secret) throw new Error('staffSecretOf: this page was not signed in with signInAsNewStaff');
+  return secret;
 }
 
 /** A new administrator (`signInAsNewStaff` with the Administrator role). */
@@ -476,7 +498,7 @@ export async function approveThroughApi(admin: Page, applicationId: string, dire
   expect(((await sent.json()) as { track: string }).track).toBe('clean_files');
   const approved = await director.request.post(`${reviewBase}/approve`, {
     headers: { origin: new URL(director.url()).origin },
-    data: {},
+    data: signatureOf(director),
   });
   expect(approved.status(), await approved.text()).toBe(200);
 }

@@ -7,7 +7,7 @@
 import { expect } from 'vitest';
 import type { Meeting, SendForDecisionResult } from '../../../domain/api/committee.ts';
 import { type Client, signUpStaff, type TestApp } from '../../../tests/harness.ts';
-import type { HttpClient } from '../../../tests/http-client.ts';
+import { type HttpClient, reviewSignature } from '../../../tests/http-client.ts';
 import { completedApplication } from '../../review/testing/completed-review-application.ts';
 import { verifyEveryItem } from '../../review/testing/verify-items.ts';
 
@@ -62,7 +62,11 @@ export async function approveCleanFile(app: TestApp, sender: Sender, application
   const sent = await sendForDecision(sender, applicationId);
   expect(sent.track, sent.reasons.join('; ')).toBe('clean_files');
   const director = await medicalDirector(app);
-  const approved = await director.json('POST', adminPath(applicationId, 'approve'), {});
+  const approved = await director.json(
+    'POST',
+    adminPath(applicationId, 'approve'),
+    reviewSignature(director),
+  );
   expect(approved.status, JSON.stringify(approved.body)).toBe(200);
   return director;
 }
@@ -120,19 +124,41 @@ export async function decideOnAgenda(
   });
   expect(added.status, JSON.stringify(added.body)).toBe(200);
   const item = added.body.agenda.find((i) => i.applicationId === applicationId);
+  // Issue 50: both members are marked present, each casts their own signed vote, then it is recorded.
+  await castVotes(app, meetingId, item!.itemId, [director, member], decision.decision);
+  const { decision: _carried, ...minutes } = decision;
   const recorded = await director.json<Meeting>(
     'POST',
     `/api/committee/meetings/${meetingId}/agenda/${item?.itemId}/decision`,
-    {
-      text: '',
-      ...decision,
-      votesFor: 2,
-      votesAgainst: 0,
-      votesAbstained: 0,
-      presentMemberIds: [director.userId, member.userId],
-      discussion: 'Discussed the file.',
-    },
+    { text: '', ...minutes, discussion: 'Discussed the file.' },
   );
   expect(recorded.status, JSON.stringify(recorded.body)).toBe(200);
   return { ...recorded.body, itemBefore: item as Meeting['agenda'][number] };
+}
+
+/**
+ * Marks `voters` present (through the meeting's recorder, the medical director) and has each cast
+ * their own signed vote `vote` on `itemId` (issue 50 item 2); expects every step to succeed.
+ */
+export async function castVotes(
+  app: TestApp,
+  meetingId: string,
+  itemId: string,
+  voters: readonly Staff[],
+  vote: 'approve' | 'approve_with_conditions' | 'deny' | 'defer',
+): Promise<void> {
+  const director = await medicalDirector(app);
+  const present = await director.json<Meeting>('GET', `/api/committee/meetings/${meetingId}`);
+  const already = present.body.members.filter((m) => m.presentAt).map((m) => m.userId);
+  const marked = await director.json('POST', `/api/committee/meetings/${meetingId}/attendance`, {
+    memberIds: [...new Set([...already, ...voters.map((v) => v.userId)])],
+  });
+  expect(marked.status, JSON.stringify(marked.body)).toBe(200);
+  for (const voter of voters) {
+    const cast = await voter.json('POST', `/api/committee/meetings/${meetingId}/agenda/${itemId}/vote`, {
+      vote,
+      ...reviewSignature(voter),
+    });
+    expect(cast.status, JSON.stringify(cast.body)).toBe(200);
+  }
 }

@@ -93,6 +93,13 @@ export const committeeMeetingMembers = pgTable(
       .references(() => user.id, { onDelete: 'cascade' }),
     /** The member's name when added, so the minutes keep it if the account goes. */
     name: text('name').notNull(),
+    /**
+     * When the member was marked present (issue 50 items 3, 6): by the recorder, or by the member
+     * joining; never before the meeting's start, never pre-ticked. Null: not (yet) present.
+     */
+    presentAt: timestamp('present_at', { withTimezone: true }),
+    /** Who marked them present: themselves, or the recorder. */
+    presentMarkedBy: text('present_marked_by').references(() => user.id, { onDelete: 'set null' }),
   },
   (t) => [primaryKey({ columns: [t.meetingId, t.userId] }), index('committee_members_user_idx').on(t.userId)],
 );
@@ -175,5 +182,37 @@ export const committeeAppeals = pgTable(
     // One appeal per denial: the appeal's decision is final.
     uniqueIndex('committee_appeals_application_idx').on(t.applicationId),
     check('committee_appeals_outcome_check', sql`${t.outcome} in ('upheld', 'approved')`),
+  ],
+);
+
+/**
+ * Each member's own vote on a file of a meeting's agenda (issue 50 item 2): cast by the member alone,
+ * with "I reviewed this file" confirmed with their second factor (`reviewed_at`, item 7); changeable
+ * by its member until the decision is recorded; one per member and file (the key makes two votes of
+ * one member at once count once). 'Record Decision' takes the tally of these.
+ */
+export const committeeVotes = pgTable(
+  'committee_votes',
+  {
+    agendaItemId: uuid('agenda_item_id')
+      .notNull()
+      .references(() => committeeAgendaItems.id, { onDelete: 'cascade' }),
+    memberId: text('member_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    /** domain `committeeDecisions`. */
+    vote: text('vote').notNull(),
+    /** When the member confirmed "I reviewed this file" with their second factor. */
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.agendaItemId, t.memberId] }),
+    index('committee_votes_member_idx').on(t.memberId),
+    check(
+      'committee_votes_vote_check',
+      sql`${t.vote} in ('approve', 'approve_with_conditions', 'deny', 'defer')`,
+    ),
   ],
 );

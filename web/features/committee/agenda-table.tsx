@@ -6,15 +6,18 @@
  * order saved at once), 'Remove' (confirmed), 'Recusals' and 'Record Decision' (the last three for a
  * file not decided yet).
  */
-import { Button, Group, List, Text } from '@mantine/core';
+import { Button, Group, List, Stack, Text } from '@mantine/core';
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
 import { useState } from 'react';
+import { memberVoteLabel, monitoringVoteLabel } from '../../../domain/committee/committee-decisions.ts';
+import { recusalLabel } from '../../../domain/review/file-duties.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { ResponsiveTable, type TableColumn } from '../../components/responsive-table.tsx';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import {
   type AgendaItem,
   type Meeting,
+  useCastVote,
   useRecordDecision,
   useRemoveAgendaItem,
   useReorderAgenda,
@@ -24,6 +27,7 @@ import { FileSummaryDialog } from './file-summary-dialog.tsx';
 import { RecordDecisionDialog } from './record-decision-dialog.tsx';
 import { RecordedDecision } from './recorded-decision.tsx';
 import { RecusalsDialog } from './recusals-dialog.tsx';
+import { VoteDialog } from './vote-dialog.tsx';
 
 /** The agenda's items in order (the server's `position`). */
 function ordered(agenda: readonly AgendaItem[]): AgendaItem[] {
@@ -59,6 +63,17 @@ export function AgendaTable({ meeting, canManage }: { meeting: Meeting; canManag
   const remove = useRemoveAgendaItem(meeting.meetingId);
   const setRecusals = useSetRecusals(meeting.meetingId);
   const record = useRecordDecision(meeting.meetingId);
+  const castVote = useCastVote(meeting.meetingId);
+  const [voting, setVoting] = useState<AgendaItem | null>(null);
+  // Issue 50 item 2: a member present at an open, started meeting votes on each file they may vote on.
+  const me = meeting.members.find((m) => m.userId === meeting.callerId);
+  const canVote = (item: AgendaItem) =>
+    meeting.callerIsMember &&
+    meeting.started &&
+    meeting.closedAt === null &&
+    Boolean(me?.presentAt) &&
+    item.callerRecusal === null &&
+    !item.decision;
   const [summaryOf, setSummaryOf] = useState<string | null>(null);
   const [removing, setRemoving] = useState<AgendaItem | null>(null);
   // The row of an open dialog stays while it closes (its text must not change meanwhile).
@@ -146,6 +161,39 @@ export function AgendaTable({ meeting, canManage }: { meeting: Meeting; canManag
         ),
     },
     {
+      header: 'Votes',
+      render: (item) =>
+        item.callerRecused ? (
+          <Text size="sm" c="dimmed" span>
+            Hidden
+          </Text>
+        ) : (
+          <Stack gap={2}>
+            {item.votes.length === 0 && item.recusals.length === 0 && (
+              <Text size="sm" c="dimmed" span>
+                No votes yet
+              </Text>
+            )}
+            {item.votes.map((v) => (
+              <Text size="sm" span display="block" key={v.memberId}>
+                {v.name || memberName(v.memberId)}:{' '}
+                {(item.kind === 'monitoring' ? monitoringVoteLabel : memberVoteLabel)[v.vote]}
+              </Text>
+            ))}
+            {item.recusals.map((r) => (
+              <Text size="xs" c="dimmed" span display="block" key={r.memberId}>
+                {memberName(r.memberId)}: {recusalLabel[r.reason]}
+              </Text>
+            ))}
+            {item.callerRecusal && item.callerRecusal !== 'recused' && item.callerRecusal !== 'own_file' && (
+              <Text size="xs" span display="block">
+                You do not vote on this file: {recusalLabel[item.callerRecusal]}.
+              </Text>
+            )}
+          </Stack>
+        ),
+    },
+    {
       header: 'Decision',
       render: (item) =>
         item.decision ? (
@@ -172,6 +220,11 @@ export function AgendaTable({ meeting, canManage }: { meeting: Meeting; canManag
             aria-label={`Summary of ${name}`}
           >
             Summary
+          </Button>
+        )}
+        {canVote(item) && (
+          <Button size="xs" onClick={() => setVoting(item)} aria-label={`Vote on ${name}`}>
+            {item.callerVote ? 'Change Vote' : 'Vote'}
           </Button>
         )}
         {canManage && (
@@ -281,8 +334,17 @@ export function AgendaTable({ meeting, canManage }: { meeting: Meeting; canManag
         }}
         onClose={() => setRecusalsOpen(false)}
       />
+      <VoteDialog
+        item={voting}
+        fileName={voting ? nameOf(voting) : ''}
+        onSubmit={async (body) => {
+          if (!voting) return;
+          await castVote.mutateAsync({ itemId: voting.itemId, body });
+          notifySuccess('Vote recorded', `${nameOf(voting)}: your vote is signed and counted.`);
+        }}
+        onClose={() => setVoting(null)}
+      />
       <RecordDecisionDialog
-        meeting={meeting}
         item={deciding}
         fileName={deciding ? nameOf(deciding) : ''}
         onSubmit={async (body) => {

@@ -14,8 +14,10 @@ import type {
   FileSummary,
   Meeting,
   MeetingList,
+  MemberVoteBody,
   NewMeetingBody,
   RecordDecisionBody,
+  ReviewSignature,
   SendForDecisionResult,
 } from '../../../domain/api/committee.ts';
 import type { DecisionTrack } from '../../../domain/committee/committee-decisions.ts';
@@ -70,12 +72,15 @@ function useRefresh() {
     ]);
 }
 
-/** 'Approve' of a clean file (issue 32 item 4): POST .../applications/:id/approve with `{}`. */
+/**
+ * 'Approve' of a clean file (issue 32 item 4): POST .../applications/:id/approve with the director's
+ * signature (issue 50 item 7: 'I reviewed this file' and their authenticator's code).
+ */
 export function useApproveCleanFile() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: (applicationId: string) =>
-      api<unknown>('POST', `${applicationPath(applicationId)}/approve`, {}),
+    mutationFn: ({ applicationId, signature }: { applicationId: string; signature: ReviewSignature }) =>
+      api<unknown>('POST', `${applicationPath(applicationId)}/approve`, signature),
     onSettled: () => refresh(true),
   });
 }
@@ -179,6 +184,25 @@ export function useRecordDecision(meetingId: string) {
     ({ itemId, body }: { itemId: string; body: RecordDecisionBody }) =>
       api<Meeting>('POST', `${agendaItemPath(meetingId, itemId)}/decision`, body),
     true,
+  );
+}
+
+/** 'Mark Present' (issue 50 item 6): POST .../attendance `{ memberIds }`, the recorder's ticks. */
+export function useSetAttendance(meetingId: string) {
+  return useMeetingChange(meetingId, (memberIds: string[]) =>
+    api<Meeting>('POST', `${meetingPath(meetingId)}/attendance`, { memberIds }),
+  );
+}
+
+/** 'Join Meeting' (issue 50 item 6): POST .../join, the member marks themselves present. */
+export function useJoinMeeting(meetingId: string) {
+  return useMeetingChange(meetingId, () => api<Meeting>('POST', `${meetingPath(meetingId)}/join`));
+}
+
+/** A member's own signed vote on a file (issue 50 items 2, 7): POST .../agenda/:itemId/vote. */
+export function useCastVote(meetingId: string) {
+  return useMeetingChange(meetingId, ({ itemId, body }: { itemId: string; body: MemberVoteBody }) =>
+    api<Meeting>('POST', `${agendaItemPath(meetingId, itemId)}/vote`, body),
   );
 }
 

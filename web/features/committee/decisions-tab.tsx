@@ -18,12 +18,12 @@ import {
 import { applicationCycleLabel } from '../../../domain/credentials/provider-credential.ts';
 import { fromAdminState } from '../../app/admin-tabs.ts';
 import { meetingPath, reviewPath } from '../../app/paths.ts';
-import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { ApproveSignedDialog } from '../../components/approve-signed-dialog.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { ResponsiveTable, type TableColumn } from '../../components/responsive-table.tsx';
 import { SendToCommitteeDialog } from '../../components/send-to-committee-dialog.tsx';
 import { formatDate } from '../../format.ts';
-import { notifyError, notifySuccess } from '../../notify.ts';
+import { notifySuccess } from '../../notify.ts';
 import { badgeColor } from '../../theme.ts';
 import {
   type DecisionFile,
@@ -203,21 +203,6 @@ export function DecisionsTab({ enabled, canAct }: { enabled: boolean; canAct: bo
   const [sending, setSending] = useState<DecisionFile | null>(null);
   const [sendOpen, setSendOpen] = useState(false);
 
-  const confirmApprove = () => {
-    const file = approving;
-    if (!file) return;
-    approve.mutate(file.applicationId, {
-      onSuccess: () => {
-        setApproving(null);
-        notifySuccess('File approved', `${providerNameOf(file)} is credentialed and notified.`);
-      },
-      onError: (error) => {
-        setApproving(null);
-        notifyError('Approve Failed', error instanceof Error ? error.message : 'The file was not approved.');
-      },
-    });
-  };
-
   const submitSend = async (note: string) => {
     if (!sending) return;
     await send.mutateAsync({ applicationId: sending.applicationId, note });
@@ -243,17 +228,17 @@ export function DecisionsTab({ enabled, canAct }: { enabled: boolean; canAct: bo
           }}
         />
       ))}
-      <ConfirmDialog
+      <ApproveSignedDialog
         opened={approving !== null}
-        title="Approve Clean File"
-        confirmLabel="Approve"
-        confirmColor={badgeColor.green}
-        busy={approve.isPending}
-        onCancel={() => setApproving(null)}
-        onConfirm={confirmApprove}
-      >
-        Approve this clean file? The provider is credentialed and notified.
-      </ConfirmDialog>
+        providerName={approving ? providerNameOf(approving) : ''}
+        onApprove={async (signature) => {
+          const file = approving;
+          if (!file) return;
+          await approve.mutateAsync({ applicationId: file.applicationId, signature });
+          notifySuccess('File approved', `${providerNameOf(file)} is credentialed and notified.`);
+        }}
+        onClose={() => setApproving(null)}
+      />
       <SendToCommitteeDialog
         opened={sendOpen}
         providerName={sending ? providerNameOf(sending) : ''}

@@ -6,7 +6,20 @@
  * Dashboard' returns to the dashboard as the link from it left it. An unknown id, or a meeting a
  * Committee Member does not sit on, shows why instead.
  */
-import { Alert, Anchor, Button, Container, Group, List, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Container,
+  Group,
+  List,
+  Modal,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
@@ -15,9 +28,17 @@ import { adminReturn } from '../../app/admin-tabs.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { notifyError, notifySuccess } from '../../notify.ts';
+import { badgeColor } from '../../theme.ts';
 import { AddFileForm } from './add-file-form.tsx';
 import { AgendaTable } from './agenda-table.tsx';
-import { type Meeting, minutesUrl, useCloseMeeting, useMeeting } from './committee-api.ts';
+import {
+  type Meeting,
+  minutesUrl,
+  useCloseMeeting,
+  useJoinMeeting,
+  useMeeting,
+  useSetAttendance,
+} from './committee-api.ts';
 import { formatMeetingTime } from './committee-format.ts';
 import { MeetingStatusBadge } from './meeting-status-badge.tsx';
 
@@ -47,11 +68,120 @@ function Facts({ meeting }: { meeting: Meeting }) {
         </Text>
         <List size="sm" aria-labelledby="meeting-members">
           {meeting.members.map((member) => (
-            <List.Item key={member.userId}>{member.name || member.email}</List.Item>
+            <List.Item key={member.userId}>
+              {member.name || member.email}{' '}
+              <Badge
+                size="sm"
+                variant="light"
+                color={member.presentAt ? badgeColor.green : badgeColor.gray}
+                component="span"
+              >
+                {member.presentAt ? 'Present' : 'Not present'}
+              </Badge>
+            </List.Item>
           ))}
         </List>
       </div>
     </Stack>
+  );
+}
+
+/**
+ * Attendance (issue 50 items 3, 6): before the start, when it starts; then 'Join Meeting' for a member
+ * not marked present, and 'Mark Present' for the recorder (a dialog with nobody pre-ticked but those
+ * already present).
+ */
+function Attendance({ meeting, manages }: { meeting: Meeting; manages: boolean }) {
+  const join = useJoinMeeting(meeting.meetingId);
+  const mark = useSetAttendance(meeting.meetingId);
+  const [marking, setMarking] = useState(false);
+  const [ticked, setTicked] = useState<string[]>([]);
+  if (meeting.closedAt) return null;
+  if (!meeting.started) {
+    return (
+      <Alert color="blue" variant="light" title="Not started yet">
+        The meeting starts {formatMeetingTime(meeting.scheduledAt)}: attendance, votes and decisions are taken
+        from then on.
+      </Alert>
+    );
+  }
+  const me = meeting.members.find((m) => m.userId === meeting.callerId);
+  return (
+    <Group>
+      {meeting.callerIsMember && me && !me.presentAt && (
+        <Button
+          loading={join.isPending}
+          onClick={() =>
+            join.mutate(undefined, {
+              onSuccess: () => notifySuccess('Joined', 'You are marked present: you can vote on the files.'),
+              onError: (error) =>
+                notifyError(
+                  'Join Failed',
+                  error instanceof Error ? error.message : 'You were not marked present.',
+                ),
+            })
+          }
+        >
+          Join Meeting
+        </Button>
+      )}
+      {manages && (
+        <Button
+          variant="default"
+          onClick={() => {
+            setTicked(meeting.members.filter((m) => m.presentAt).map((m) => m.userId));
+            setMarking(true);
+          }}
+        >
+          Mark Present
+        </Button>
+      )}
+      <Modal
+        opened={marking}
+        onClose={() => !mark.isPending && setMarking(false)}
+        title="Mark Present"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+        centered
+      >
+        <Stack>
+          <Checkbox.Group
+            label="Members present"
+            description="Tick the members who are here. A member can also join from their own screen."
+            value={ticked}
+            onChange={setTicked}
+          >
+            <Stack gap={6} mt={6}>
+              {meeting.members.map((m) => (
+                <Checkbox key={m.userId} value={m.userId} label={m.name || m.email} />
+              ))}
+            </Stack>
+          </Checkbox.Group>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setMarking(false)} disabled={mark.isPending}>
+              Cancel
+            </Button>
+            <Button
+              loading={mark.isPending}
+              onClick={() =>
+                mark.mutate(ticked, {
+                  onSuccess: () => {
+                    setMarking(false);
+                    notifySuccess('Attendance saved', `${ticked.length} present.`);
+                  },
+                  onError: (error) =>
+                    notifyError(
+                      'Attendance Not Saved',
+                      error instanceof Error ? error.message : 'Try again.',
+                    ),
+                })
+              }
+            >
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Group>
   );
 }
 
@@ -145,6 +275,7 @@ export default function MeetingPage() {
                 <MeetingStatusBadge closedAt={meeting.closedAt} />
               </Group>
               <Facts meeting={meeting} />
+              <Attendance meeting={meeting} manages={manages} />
             </Stack>
             <Stack gap="sm" component="section" aria-labelledby="agenda-title">
               <Title order={2} size="h4" id="agenda-title">

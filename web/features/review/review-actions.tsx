@@ -16,6 +16,7 @@ import { reviewActionLabel } from '../../../domain/review/review-workflow.ts';
 import { sections } from '../../../domain/sections/registry.ts';
 import { ApiError } from '../../api.ts';
 import type { Me } from '../../app/session.ts';
+import { ApproveSignedDialog } from '../../components/approve-signed-dialog.tsx';
 import { SendToCommitteeDialog } from '../../components/send-to-committee-dialog.tsx';
 import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
@@ -85,40 +86,6 @@ function RequestInformationDialog({
           </Group>
         </Stack>
       </form>
-    </Modal>
-  );
-}
-
-function ApproveDialog({
-  opened,
-  busy,
-  onClose,
-  onConfirm,
-}: {
-  opened: boolean;
-  busy: boolean;
-  onClose: () => void;
-  onConfirm: () => void;
-}) {
-  return (
-    <Modal
-      opened={opened}
-      onClose={() => !busy && onClose()}
-      title="Approve the application"
-      closeButtonProps={{ 'aria-label': 'Close' }}
-      centered
-    >
-      <Stack>
-        <Text>The decision is final. The provider sees it on the dashboard and is emailed.</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button color="#1e6b30" onClick={onConfirm} loading={busy}>
-            Approve
-          </Button>
-        </Group>
-      </Stack>
     </Modal>
   );
 }
@@ -239,14 +206,11 @@ export function ReviewActions({ review, me }: { review: AdminReview; me: Me }) {
         onClose={() => setDialog(null)}
         onSubmit={(note) => run({ action: 'send_to_committee', note })}
       />
-      <ApproveDialog
+      <ApproveSignedDialog
         opened={dialog === 'approve'}
-        busy={transition.isPending}
+        providerName={review.providerName}
         onClose={() => setDialog(null)}
-        onConfirm={() => {
-          setDialog(null);
-          void quietly({ action: 'approve' });
-        }}
+        onApprove={(signature) => run({ action: 'approve', signature })}
       />
     </Stack>
   );

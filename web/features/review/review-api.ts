@@ -6,6 +6,7 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
+import type { ReviewSignature } from '../../../domain/api/committee.ts';
 import type { NppesCheck } from '../../../domain/api/nppes.ts';
 import type {
   AdminReview,
@@ -59,7 +60,7 @@ export function useApplicationVersion(applicationId: string, version: number | u
 export type Transition =
   | { action: 'start_review' }
   | { action: 'request_information'; body: RequestInformationBody }
-  | { action: 'approve' }
+  | { action: 'approve'; signature: ReviewSignature }
   | { action: 'send_for_decision' }
   | { action: 'send_to_committee'; note: string };
 
@@ -74,6 +75,7 @@ const transitionPath: Record<Transition['action'], string> = {
 function transitionBody(t: Transition): unknown {
   if (t.action === 'request_information') return t.body;
   if (t.action === 'send_to_committee') return { note: t.note };
+  if (t.action === 'approve') return t.signature;
   return undefined;
 }
 

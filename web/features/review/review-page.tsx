@@ -32,6 +32,7 @@ import { formatIsoDay } from '../../../domain/calendar.ts';
 import { decisionDueBasisText, decisionDueText } from '../../../domain/committee/timeliness.ts';
 import { cycleTexts } from '../../../domain/credentials/provider-credential.ts';
 import { hasPermission } from '../../../domain/permissions.ts';
+import { OWN_FILE_NOTICE as ownFileNotice } from '../../../domain/review/file-duties.ts';
 import { type SectionKey, sectionByKey } from '../../../domain/sections/registry.ts';
 import { adminReturn } from '../../app/admin-tabs.ts';
 import { reviewPath } from '../../app/paths.ts';
@@ -203,7 +204,9 @@ export default function ReviewPage({ me }: { me: Me }) {
   // Back to the dashboard as the link from it left it: tab, search and filters (issue 28).
   const back = adminReturn(useLocation().state);
   // Issue 32: the buttons of the review are for roles that review (the server refuses the others).
-  const canReview = hasPermission(me.roles, 'review:application:any');
+  // Issue 50 item 1: nobody acts on their own file (the server refuses it too).
+  const ownFile = review?.userId === me.user.id;
+  const canReview = hasPermission(me.roles, 'review:application:any') && !ownFile;
 
   return (
     <Container size="xl" py="md">
@@ -257,6 +260,11 @@ export default function ReviewPage({ me }: { me: Me }) {
                 )}
               </Group>
               <MonitoringNotice credential={review.credential} audience="staff" />
+              {ownFile && (
+                <Alert color="blue" variant="light" title="Your own file" role="status">
+                  {ownFileNotice}
+                </Alert>
+              )}
               {review.applicationStatus === 'rejected' && review.decisionReason && (
                 <Text size="sm">Reason for the rejection: {review.decisionReason}</Text>
               )}

@@ -10,9 +10,10 @@ import { Checkbox, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
-import { STAFF_SEARCH_MAX, type StaffMember } from '../../../domain/api/staff.ts';
+import { OWN_ROLES_MESSAGE, STAFF_SEARCH_MAX, type StaffMember } from '../../../domain/api/staff.ts';
 import { type StaffRole, staffRoleLabel, staffRoles } from '../../../domain/roles.ts';
 import { ApiError } from '../../api.ts';
+import { useSession } from '../../app/session.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { ResponsiveTable, type TableColumn } from '../../components/responsive-table.tsx';
@@ -26,6 +27,8 @@ interface PendingRemoval {
 }
 
 export function StaffTab({ enabled }: { enabled: boolean }) {
+  // Issue 50 item 5: nobody changes their own roles; the server refuses it too (OWN_ROLES_MESSAGE).
+  const myId = useSession().data?.user?.id;
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const list = useStaffList(debounced, enabled);
@@ -74,17 +77,24 @@ export function StaffTab({ enabled }: { enabled: boolean }) {
     {
       header: 'Roles',
       render: (person) => (
-        <Group gap="md" role="group" aria-label={`Roles of ${person.name || person.email}`}>
-          {staffRoles.map((role) => (
-            <Checkbox
-              key={role}
-              label={staffRoleLabel[role]}
-              checked={person.roles.includes(role)}
-              disabled={setRoles.isPending}
-              onChange={(event) => toggle(person, role, event.currentTarget.checked)}
-            />
-          ))}
-        </Group>
+        <Stack gap={4}>
+          <Group gap="md" role="group" aria-label={`Roles of ${person.name || person.email}`}>
+            {staffRoles.map((role) => (
+              <Checkbox
+                key={role}
+                label={staffRoleLabel[role]}
+                checked={person.roles.includes(role)}
+                disabled={setRoles.isPending || person.userId === myId}
+                onChange={(event) => toggle(person, role, event.currentTarget.checked)}
+              />
+            ))}
+          </Group>
+          {person.userId === myId && (
+            <Text size="xs" c="dimmed">
+              {OWN_ROLES_MESSAGE}
+            </Text>
+          )}
+        </Stack>
       ),
     },
   ];
