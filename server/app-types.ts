@@ -76,5 +76,10 @@ declare module 'fastify' {
     access?: RouteAccess;
     /** Set on staff routes that act on a file: server/review/file-duty-guard.ts refuses its provider. */
     fileDuty?: RouteFileDuty;
+    /**
+     * A GET of a file a committee member may read too (issue 50 item 6): its feature's first check
+     * lets `read:meeting:member` through, and the handler checks the file (review/file-readers.ts).
+     */
+    committeeReads?: boolean;
   }
 }

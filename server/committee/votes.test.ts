@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileSummary, Meeting } from '../../domain/api/committee.ts';
+import type { AdminReview } from '../../domain/api/review.ts';
 import { ownFileRefusal } from '../../domain/review/file-duties.ts';
 import {
   createTestApp,
@@ -232,5 +233,65 @@ describe('recusal is per person and file, everywhere (issue 50 item 4)', () => {
     expect(
       (await recusedOne.json<FileSummary>('GET', meetingPath(a.meetingId, `/files/${applicationId}`))).status,
     ).toBe(403);
+  }, 120_000);
+});
+
+describe('the committee sees the whole file (issue 50 item 6)', () => {
+  it("lets a member of an open meeting read the file's review, versions, documents, evidence and summary, audited; nobody else", async () => {
+    const { applicationId } = await committeeFile();
+    const director = await medicalDirector(app);
+    const member = await committeeMember(app);
+    const stranger = await signUpStaff(app, 'committee', { firstName: 'Stan' });
+    const admin = `/api/admin/applications/${applicationId}`;
+    // Before the file is on a meeting they sit on, a member reads nothing of it.
+    expect((await member.json('GET', `${admin}/review`)).status).toBe(403);
+    const { meetingId } = await meetingWith(
+      [director.userId, member.userId],
+      new Date(Date.now() - 60_000).toISOString(),
+      applicationId,
+    );
+    const review = await member.json<AdminReview>('GET', `${admin}/review`);
+    expect(review.status).toBe(200);
+    // What the reviewer read: the checklist with its sources, the evidence, the versions, read-only.
+    expect(review.body.availableActions).toEqual([]);
+    expect(review.body.checklist.every((i) => i.source)).toBe(true);
+    const evidence = review.body.checklist.flatMap((i) => i.evidence);
+    expect(evidence.length).toBeGreaterThan(0);
+    expect((await member.request('GET', `${admin}/evidence/${evidence[0]!.id}/download`)).status).toBe(200);
+    expect((await member.json('GET', `${admin}/versions/1`)).status).toBe(200);
+    const [document] = (
+      await member.json<{ snapshot: { documents: { id: string }[] } }>('GET', `${admin}/versions/1`)
+    ).body.snapshot.documents;
+    expect((await member.request('GET', `/api/documents/${document!.id}/download`)).status).toBe(200);
+    expect((await member.request('GET', `${admin}/file-summary.pdf`)).status).toBe(200);
+    // Never a write, and never for someone who does not sit on the meeting.
+    expect((await member.json('POST', `${admin}/start-review`, {})).status).toBe(403);
+    expect((await stranger.json('GET', `${admin}/review`)).status).toBe(403);
+    // Each read is audited against the file.
+    const reads = await app.runtime.deps.database.pool.query<{ details: { what: string } }>(
+      `select details from audit_log where action = 'committee.file_viewed' and actor_user_id = $1 and resource_id = $2`,
+      [member.userId, applicationId],
+    );
+    expect(reads.rows.map((r) => r.details.what).sort()).toEqual(
+      ['document', 'evidence', 'file summary', 'review', 'version', 'version'].sort(),
+    );
+    // Once the meeting is closed (after a decision), the minutes suffice: no more reads.
+    await castVotes(
+      app,
+      meetingId,
+      (await director.json<Meeting>('GET', meetingPath(meetingId))).body.agenda[0]!.itemId,
+      [director, member],
+      'approve',
+    );
+    const itemId = (await director.json<Meeting>('GET', meetingPath(meetingId))).body.agenda[0]!.itemId;
+    expect(
+      (
+        await director.json('POST', meetingPath(meetingId, `/agenda/${itemId}/decision`), {
+          discussion: 'Fine.',
+        })
+      ).status,
+    ).toBe(200);
+    expect((await director.json('POST', meetingPath(meetingId, '/close'), {})).status).toBe(200);
+    expect((await member.json('GET', `${admin}/review`)).status).toBe(403);
   }, 120_000);
 });

@@ -27,6 +27,7 @@ import {
   uploadDocumentFieldsSchema,
 } from '../../domain/api/documents.ts';
 import { AppError, errorResponseSchema } from '../../domain/app-error.ts';
+import { hasPermission } from '../../domain/permissions.ts';
 import { isStaff } from '../../domain/roles.ts';
 import {
   DOCUMENT_TYPE_REQUIRED_MESSAGE,
@@ -37,6 +38,7 @@ import {
 import type { AppInstance } from '../app-types.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
 import { type Actor, requireActor, requirePermission } from '../auth/actor.ts';
+import { requireFileReader } from '../auth/file-readers.ts';
 import { assertStorableFileName } from '../http/unstorable-text.ts';
 import { authorizeSectionAccess } from '../sections/section-access.ts';
 import { attachmentDisposition } from './content-disposition.ts';
@@ -253,10 +255,13 @@ export async function documentRoutes(app: AppInstance) {
     },
     async (request, reply) => {
       const actor = await requireActor(request);
-      await requireDocumentReader(request, actor);
+      // Issue 50 item 6: a committee member reads the documents of a file on their meeting's agenda.
+      const member = isStaff(actor.roles) && !hasPermission(actor.roles, 'read:document:any');
+      if (!member) await requireDocumentReader(request, actor);
       const document = await findDocument(app.deps.db, request.params.documentId);
       // Someone else's document answers exactly like a missing one.
       if (!document || (document.userId !== actor.userId && !isStaff(actor.roles))) throw documentNotFound();
+      if (member) await requireFileReader(request, document.applicationId, 'document');
       const body = await openDocumentForDownload(
         { db: app.deps.db, storage: app.deps.storage },
         actor,

@@ -24,6 +24,7 @@ import { hasBearerToken, requireApiClient } from '../api-clients/bearer.ts';
 import type { AppInstance } from '../app-types.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { requirePermission } from '../auth/actor.ts';
+import { requireFileReader } from '../auth/file-readers.ts';
 import { credentialedProviderBatches } from '../directory/credentialed-providers.ts';
 import { attachmentDisposition } from '../documents/content-disposition.ts';
 import { fileSummaryPdf } from './file-summary.ts';
@@ -56,7 +57,8 @@ export async function exportRoutes(app: AppInstance) {
       },
     },
     async (request, reply) => {
-      const actor = await requirePermission(request, 'read:application:any');
+      // Issue 50 item 6: a committee member reads the summary of a file on their meeting's agenda too.
+      const actor = await requireFileReader(request, request.params.applicationId, 'file summary');
       const { applicationId } = request.params;
       const summary = await fileSummaryPdf(app.deps.db, applicationId, {
         cipher: app.deps.cipher,

@@ -31,6 +31,7 @@ import { isUuid } from '../../domain/uuid.ts';
 import type { AppInstance } from '../app-types.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { requirePermission, staffRoutePermission } from '../auth/actor.ts';
+import { requireFileReader, requireFileReaderRole } from '../auth/file-readers.ts';
 import type { Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { verificationEvidence, verificationItems } from '../db/schema/review.ts';
@@ -89,7 +90,10 @@ export async function evidenceRoutes(app: AppInstance) {
     throwFileSizeLimit: false,
   });
   app.addHook('onRequest', async (request) => {
-    await requirePermission(request, staffRoutePermission(request, 'review:application:any'));
+    // Issue 50 item 6: a committee member reads the evidence of a file on their meeting's agenda.
+    if (request.method === 'GET' && request.routeOptions.config?.committeeReads)
+      await requireFileReaderRole(request);
+    else await requirePermission(request, staffRoutePermission(request, 'review:application:any'));
   });
 
   app.post(
@@ -212,7 +216,7 @@ export async function evidenceRoutes(app: AppInstance) {
   app.get(
     '/api/admin/applications/:applicationId/evidence/:evidenceId/download',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', committeeReads: true },
       exposeHeadRoute: false,
       schema: {
         summary: "An evidence file's bytes as an attachment (administrators; audited)",
@@ -227,7 +231,7 @@ export async function evidenceRoutes(app: AppInstance) {
       },
     },
     async (request, reply) => {
-      const actor = await requirePermission(request, staffRoutePermission(request, 'review:application:any'));
+      const actor = await requireFileReader(request, request.params.applicationId, 'evidence');
       const { row, providerUserId } = await findEvidence(
         request.params.applicationId,
         request.params.evidenceId,

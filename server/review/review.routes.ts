@@ -44,6 +44,7 @@ import type { AppInstance } from '../app-types.ts';
 import { reattest } from '../attestations/attestation.service.ts';
 import { createReattestationLimit } from '../attestations/reattestation-limit.ts';
 import { requireActor, requirePermission, staffRoutePermission } from '../auth/actor.ts';
+import { requireFileReader, requireFileReaderRole } from '../auth/file-readers.ts';
 import { decisionClockLimitsOf } from '../env.ts';
 import { requestInformation, submitResponse } from './information-requests.service.ts';
 import { checkNppes } from './nppes-check.service.ts';
@@ -66,7 +67,10 @@ function reviewRoutePermission(request: FastifyRequest): Permission {
 export async function reviewAdminRoutes(app: AppInstance) {
   // Before validation, so an anonymous caller gets 401 and a provider 403 whatever they send.
   app.addHook('onRequest', async (request) => {
-    await requirePermission(request, reviewRoutePermission(request));
+    // Issue 50 item 6: a committee member reads a file on their meeting's agenda (checked per file).
+    if (request.method === 'GET' && request.routeOptions.config?.committeeReads)
+      await requireFileReaderRole(request);
+    else await requirePermission(request, reviewRoutePermission(request));
   });
 
   const reviewer = async (request: FastifyRequest) => ({
@@ -134,7 +138,7 @@ export async function reviewAdminRoutes(app: AppInstance) {
   app.get(
     '/api/admin/applications/:applicationId/review',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', committeeReads: true },
       schema: {
         summary: "The reviewer's view: status, reviewer, versions, checklist, requests, timeline (issue 13)",
         tags: ['review'],
@@ -143,7 +147,7 @@ export async function reviewAdminRoutes(app: AppInstance) {
       },
     },
     async (request) => {
-      const { actor } = await reviewer(request);
+      const actor = await requireFileReader(request, request.params.applicationId, 'review');
       return getAdminReview(
         app.deps.db,
         request.params.applicationId,
@@ -162,7 +166,7 @@ export async function reviewAdminRoutes(app: AppInstance) {
   app.get(
     '/api/admin/applications/:applicationId/versions/:version',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', committeeReads: true },
       schema: {
         summary: 'One frozen snapshot of the application and its field-by-field changes (issue 13)',
         tags: ['review'],
@@ -171,7 +175,7 @@ export async function reviewAdminRoutes(app: AppInstance) {
       },
     },
     async (request) => {
-      await reviewer(request);
+      await requireFileReader(request, request.params.applicationId, 'version');
       return getVersion(app.deps.db, request.params.applicationId, request.params.version);
     },
   );
