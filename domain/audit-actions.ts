@@ -116,6 +116,8 @@ export const auditActions = [
   'committee.member_joined',
   /** A member cast or changed their own signed vote on a file (issue 50 item 2): details carry the vote. */
   'committee.vote_cast',
+  /** An administrator saved the organization's settings (issue 50 item 7): details name the fields changed. */
+  'settings.changed',
   /** A committee member read a file on their meeting's agenda (issue 50 item 6): details say what (review, version, document, evidence, file summary). */
   'committee.file_viewed',
   'committee.meeting_closed',
@@ -188,6 +190,7 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'committee.member_joined': 'Member joined the meeting',
   'committee.vote_cast': 'Committee member voted',
   'committee.file_viewed': 'Committee member read a file',
+  'settings.changed': 'Organization settings changed',
   'committee.meeting_closed': 'Committee meeting closed',
   'committee.minutes_downloaded': 'Committee minutes downloaded',
   'export.file_summary_downloaded': 'File summary downloaded (PDF)',

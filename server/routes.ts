@@ -22,6 +22,7 @@ import { notificationRoutes } from './notifications/notifications.routes.ts';
 import { decisionReportRoutes } from './reports/decision-reports.routes.ts';
 import { pipelineReportRoutes } from './reports/pipeline-reports.routes.ts';
 import { sectionRoutes } from './sections/sections.routes.ts';
+import { settingsRoutes } from './settings/settings.routes.ts';
 import { staffRoutes } from './staff/staff.routes.ts';
 
 export async function featureRoutes(app: AppInstance) {
@@ -37,6 +38,8 @@ export async function featureRoutes(app: AppInstance) {
   await app.register(sectionConfirmationRoutes);
   // Issue 32 item 2: the 'Staff' tab; item 3: assignment.
   await app.register(staffRoutes);
+  // Issue 50 item 7: the organization's name, address and letter signer.
+  await app.register(settingsRoutes);
   await app.register(assignmentRoutes);
   // Issue 32 items 4 and 5: decisions and the credentialing committee.
   await app.register(decisionRoutes);

@@ -56,6 +56,10 @@ const adminTabPanels: AdminTabPanels = {
   apiClients: lazy(() =>
     import('./features/api-clients/api-clients-tab.tsx').then((m) => ({ default: m.ApiClientsTab })),
   ),
+  // 'Settings' (issue 50 item 7): the organization's name, address and letter signer.
+  settings: lazy(() =>
+    import('./features/settings/settings-tab.tsx').then((m) => ({ default: m.SettingsTab })),
+  ),
   // 'Reports' (issue 34): the managers' reports with their charts (@mantine/charts, its own chunk).
   reports: lazy(() => import('./features/reports/reports-tab.tsx').then((m) => ({ default: m.ReportsTab }))),
   // 'Export Roster' (issue 33 item 2).

@@ -311,6 +311,13 @@ export const adminReviewSchema = z.object({
       by: z.enum(deciders),
       effectiveDate: z.iso.date().nullable(),
       conditions: z.string().nullable(),
+      /**
+       * Who decided, named (issue 50 item 7): the medical director's name, or the committee's vote
+       * ('by a vote of 2 to 0: Mae Director, Cal Member'); null when not known (older decisions).
+       */
+      signedBy: z.string().nullable(),
+      /** When it was decided (ISO 8601). */
+      decidedAt: z.iso.datetime().nullable(),
     })
     .nullable(),
   /** Which credentialing cycle this application is (issue 29). */

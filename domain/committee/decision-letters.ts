@@ -53,6 +53,15 @@ export interface LetterFacts {
   conditions?: string | null;
   /** Denials: the reason. */
   reason?: string | null;
+  /**
+   * Who decided, named (issue 50 item 7): 'Mae Director, Medical Director', or the committee's
+   * vote ('by a vote of 2 to 0: Mae Director, Cal Member'); absent from letters before it.
+   */
+  decider?: string | null;
+  /** The organization's name and postal address (its settings when the letter was written). */
+  organization?: { name: string; address: string } | null;
+  /** Who signs the letter, and their title (the organization's settings). */
+  signer?: { name: string; title: string } | null;
 }
 
 /** A letter as text: a subject (the email's) and its paragraphs (the PDF's and the email's body). */
@@ -77,13 +86,25 @@ const deciderName: Record<Decider, string> = {
 export function decisionLetter(facts: LetterFacts): Letter {
   const greeting = `Dear ${facts.providerName || 'Provider'},`;
   const on = formatIsoDay(facts.decidedOn);
-  const who = deciderName[facts.by];
+  // Issue 50 item 7: the decider by name (the medical director) or with the committee's vote.
+  const who =
+    facts.decider && facts.by === 'medical_director'
+      ? `${deciderName[facts.by]}, ${facts.decider},`
+      : deciderName[facts.by];
+  const vote = facts.decider && facts.by === 'committee' ? ` ${facts.decider}` : '';
   const credential =
     facts.effectiveDate && facts.endsOn
       ? `Your credential is effective from ${formatIsoDay(facts.effectiveDate)} through ${formatIsoDay(facts.endsOn)}. Recredentialing is due before it ends; the portal will remind you.`
       : null;
   const conditions = facts.conditions ? `It is granted on these conditions: ${facts.conditions}` : null;
-  const closing = 'Sincerely,\nThe Credentialing Team';
+  const org = facts.organization?.name.trim() ? facts.organization : null;
+  const signer = facts.signer?.name.trim() ? facts.signer : null;
+  const closing = [
+    'Sincerely,',
+    ...(signer ? [signer.name, signer.title].filter((l) => l.trim()) : ['The Credentialing Team']),
+    ...(org ? [org.name] : []),
+  ].join('\n');
+  const letterhead = org ? [org.name, org.address].filter((l) => l.trim()).join('\n') : null;
   const title = letterTitle[facts.kind];
   const lines = (...paragraphs: (string | null)[]) => paragraphs.filter((p): p is string => p !== null);
   switch (facts.kind) {
@@ -92,8 +113,9 @@ export function decisionLetter(facts: LetterFacts): Letter {
         subject: 'Your credentialing application was approved',
         title,
         paragraphs: lines(
+          letterhead,
           greeting,
-          `${who} approved your credentialing application on ${on}.`,
+          `${who} approved your credentialing application on ${on}${vote}.`,
           credential,
           conditions,
           closing,
@@ -104,8 +126,9 @@ export function decisionLetter(facts: LetterFacts): Letter {
         subject: 'A decision on your credentialing application',
         title,
         paragraphs: lines(
+          letterhead,
           greeting,
-          `${who} denied your credentialing application on ${on}.`,
+          `${who} denied your credentialing application on ${on}${vote}.`,
           `Reason: ${facts.reason ?? ''}`,
           `Your right to appeal: you may request an appeal until ${formatIsoDay(appealDeadline(facts.decidedOn))} (${APPEAL_WINDOW_DAYS} days). Sign in to the portal and choose 'Request Appeal' on your dashboard, with a statement of why the decision should change. A later meeting of the Credentialing Committee hears the appeal, and its decision is final.`,
           closing,
@@ -116,8 +139,9 @@ export function decisionLetter(facts: LetterFacts): Letter {
         subject: 'The decision on your appeal',
         title,
         paragraphs: lines(
+          letterhead,
           greeting,
-          `The Credentialing Committee heard your appeal on ${on} and upheld the denial of your credentialing application.`,
+          `The Credentialing Committee heard your appeal on ${on} and upheld the denial of your credentialing application${vote}.`,
           `Reason: ${facts.reason ?? ''}`,
           'This decision is final.',
           closing,
@@ -128,8 +152,9 @@ export function decisionLetter(facts: LetterFacts): Letter {
         subject: 'The decision on your appeal',
         title,
         paragraphs: lines(
+          letterhead,
           greeting,
-          `The Credentialing Committee heard your appeal on ${on} and approved your credentialing application.`,
+          `The Credentialing Committee heard your appeal on ${on} and approved your credentialing application${vote}.`,
           credential,
           conditions,
           'This decision is final.',

@@ -103,7 +103,10 @@ describe('decision letters', () => {
     const through = formatIsoDay(today());
     const text = await letterText(provider, applicationId, review.letters[0]!.letterId);
     expect(text).toContain('Approval Letter');
-    expect(text).toContain(`The Medical Director approved your credentialing application on ${through}.`);
+    // Issue 50 item 7: the director by name.
+    expect(text).toMatch(
+      new RegExp(`The Medical Director, [^,]+, approved your credentialing application on ${through}\\.`),
+    );
     expect(text).toMatch(
       /Your credential is effective from \w{3} \d{1,2}, \d{4} through \w{3} \d{1,2}, \d{4}\./,
     );
@@ -111,8 +114,8 @@ describe('decision letters', () => {
       (m) => m.to === provider.email && m.subject === 'Your credentialing application was approved',
     );
     expect(mail).toHaveLength(1);
-    expect(mail[0]!.text.replace(/\s+/g, ' ')).toContain(
-      `The Medical Director approved your credentialing application on ${through}.`,
+    expect(mail[0]!.text.replace(/\s+/g, ' ')).toMatch(
+      new RegExp(`The Medical Director, [^,]+, approved your credentialing application on ${through}\\.`),
     );
 
     // The provider's letter is theirs: another provider gets 404; staff who read files get it.

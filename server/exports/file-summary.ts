@@ -265,7 +265,13 @@ function decision(review: Review): PdfBlock[] {
       kind: 'facts',
       rows: [
         { label: 'Decision', value: applicationStatusLabel[review.applicationStatus] },
-        { label: 'Decided by', value: review.decision ? deciderLabel[review.decision.by] : NONE },
+        {
+          label: 'Decided by',
+          value: review.decision
+            ? `${deciderLabel[review.decision.by]}${review.decision.signedBy ? `: ${review.decision.signedBy}` : ''}`
+            : NONE,
+        },
+        { label: 'Decided', value: instant(review.decision?.decidedAt) },
         { label: 'Decided', value: instant(review.decidedAt) },
         { label: 'Effective date', value: day(review.decision?.effectiveDate) },
         { label: 'Conditions', value: review.decision?.conditions || NONE },

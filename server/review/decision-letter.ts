@@ -21,10 +21,12 @@ import {
 } from '../../domain/committee/decision-letters.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import type { Queryable } from '../db/client.ts';
+import { user } from '../db/schema/auth.ts';
 import { committeeAppeals, decisionLetters } from '../db/schema/committee.ts';
 import { profiles } from '../db/schema/core.ts';
 import { applicationVersions } from '../db/schema/review.ts';
 import { renderPdf } from '../pdf/pdf-document.ts';
+import { readOrganizationSettings } from '../settings/settings.service.ts';
 
 /**
  * The provider's name as the decided application's newest snapshot gives it (issue 49 item 4: the
@@ -61,9 +63,51 @@ export async function writeDecisionLetter(
   applicationId: string,
   facts: LetterFacts,
   now: Date,
+  decidedBy?: string | null,
 ): Promise<Letter> {
-  await tx.insert(decisionLetters).values({ applicationId, kind: facts.kind, facts, createdAt: now });
-  return decisionLetter(facts);
+  // Issue 50 item 7: the letter names who decided and on what, and carries the organization's name,
+  // address and signer as they are now (kept with the letter: a later change does not rewrite it).
+  const settings = await readOrganizationSettings(tx);
+  const signed: LetterFacts = {
+    ...facts,
+    decider: await deciderOf(tx, applicationId, facts.by, decidedBy ?? null),
+    organization: settings.organizationName
+      ? { name: settings.organizationName, address: settings.address }
+      : null,
+    signer: settings.signerName ? { name: settings.signerName, title: settings.signerTitle } : null,
+  };
+  await tx.insert(decisionLetters).values({ applicationId, kind: facts.kind, facts: signed, createdAt: now });
+  return decisionLetter(signed);
+}
+
+/**
+ * Who decided, as the letters, the review page and the File Summary name it (issue 50 item 7): the
+ * medical director's name; for the committee, its members' own votes on the file's latest decided
+ * agenda item ('by a vote of 2 to 0: Mae Director, Cal Member'); null otherwise.
+ */
+export async function deciderOf(
+  tx: Queryable,
+  applicationId: string,
+  by: LetterFacts['by'],
+  decidedBy: string | null,
+): Promise<string | null> {
+  if (by === 'medical_director' && decidedBy) {
+    const [person] = await tx.select({ name: user.name }).from(user).where(eq(user.id, decidedBy));
+    return person?.name || null;
+  }
+  if (by !== 'committee') return null;
+  const { rows } = await tx.execute<{ votes_for: number; votes_against: number; names: string[] | null }>(sql`
+    select i.votes_for, i.votes_against,
+      (select array_agg(m.name order by m.name) from committee_votes v
+        join committee_meeting_members m on m.meeting_id = i.meeting_id and m.user_id = v.member_id
+        where v.agenda_item_id = i.id and v.vote = i.decision) as names
+    from committee_agenda_items i
+    where i.application_id = ${applicationId}::uuid and i.decision is not null
+    order by i.decided_at desc limit 1`);
+  const item = rows[0];
+  if (!item || item.votes_for === null) return null;
+  const names = item.names?.length ? `: ${item.names.join(', ')}` : '';
+  return `by a vote of ${item.votes_for} to ${item.votes_against}${names}`;
 }
 
 /** The letters of an application, oldest first, as the dashboard and the review page list them. */

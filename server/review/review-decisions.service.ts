@@ -140,6 +140,7 @@ export async function recordDecision(
       reason: decision.reason ?? null,
     },
     decision.now,
+    decision.decidedBy,
   );
   const email = await emailOf(tx, application.userId);
   return {

@@ -47,7 +47,7 @@ import {
 import { newestSnapshot } from '../notifications/application-snapshot.ts';
 import { standingOf } from '../screening/screening.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
-import { appealStateOf, lettersOf } from './decision-letter.ts';
+import { appealStateOf, deciderOf, lettersOf } from './decision-letter.ts';
 import { presentRequest } from './information-requests.service.ts';
 import { applicationNotFound } from './review-transaction.ts';
 import { presentEvidence, presentItem } from './verification-items.service.ts';
@@ -324,6 +324,9 @@ export async function getAdminReview(
           by: row.decidedByRole as Decider,
           effectiveDate: row.effectiveDate,
           conditions: row.decisionConditions,
+          // Issue 50 item 7: who decided, named, and for the committee its own votes.
+          signedBy: await deciderOf(db, row.id, row.decidedByRole as Decider, row.decidedBy ?? null),
+          decidedAt: row.decidedAt?.toISOString() ?? null,
         }
       : null,
     cycle: row.cycle as ApplicationCycle,

@@ -144,6 +144,18 @@ export const adminMatrix: Record<string, MatrixEntry> = {
     request: () => ({ path: '/api/admin/roster/columns', body: { columns: ['npi', 'last_name'] } }),
   },
   // Issue 33 item 1: A's application is completed (version 1), so a reader gets the PDF.
+  // Issue 50 item 7: the organization's settings, administrators only.
+  'GET /api/admin/settings': {
+    expected: staffOnly('manage:staff:any'),
+    request: () => ({ path: '/api/admin/settings' }),
+  },
+  'PUT /api/admin/settings': {
+    expected: staffOnly('manage:staff:any'),
+    request: () => ({
+      path: '/api/admin/settings',
+      body: { organizationName: 'Matrix Health', address: '', signerName: '', signerTitle: '' },
+    }),
+  },
   'GET /api/admin/applications/:applicationId/file-summary.pdf': {
     expected: staffOnly('read:application:any', 200),
     request: (ctx) => ({ path: `/api/admin/applications/${ctx.applicationId}/file-summary.pdf` }),

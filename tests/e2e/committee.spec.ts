@@ -261,7 +261,7 @@ test('a specialist sends a clean file for decision, the medical director approve
   await expect(provider.getByText(/^Approved on /)).toBeVisible();
   const letter = await pdfOf(provider, 'Approval Letter (PDF)');
   expect(letter).toContain('Dear Cleo Clean,');
-  expect(letter).toContain('The Medical Director approved your credentialing application on');
+  expect(letter).toContain('The Medical Director, Max Director, approved your credentialing application on');
   expect(letter).toMatch(
     /Your credential is effective from \w{3} \d{1,2}, \d{4} through \w{3} \d{1,2}, \d{4}\./,
   );

@@ -31,6 +31,8 @@ export const adminTabs = [
   { value: 'reports', label: 'Reports', permission: 'read:report:any' },
   { value: 'staff', label: 'Staff', permission: 'manage:staff:any' },
   { value: 'api-clients', label: 'API Clients', permission: 'manage:api_client:any' },
+  // The organization's name, address and letter signer (issue 50 item 7).
+  { value: 'settings', label: 'Settings', permission: 'manage:staff:any' },
 ] as const satisfies readonly {
   value: string;
   label: string;

@@ -8,6 +8,7 @@ import {
   check,
   date,
   index,
+  integer,
   pgEnum,
   pgTable,
   primaryKey,
@@ -167,4 +168,22 @@ export const providerApplications = pgTable(
       sql`${t.decidedByRole} in ('administrator', 'medical_director', 'committee', 'integration')`,
     ),
   ],
+);
+
+/**
+ * The organization's settings (issue 50 item 7): one row (`id` = 1), kept by administrators on the
+ * 'Settings' tab; the decision letters carry them.
+ */
+export const organizationSettings = pgTable(
+  'organization_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    organizationName: text('organization_name').notNull().default(''),
+    address: text('address').notNull().default(''),
+    signerName: text('signer_name').notNull().default(''),
+    signerTitle: text('signer_title').notNull().default(''),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedBy: text('updated_by').references(() => user.id, { onDelete: 'set null' }),
+  },
+  (t) => [check('organization_settings_one_row', sql`${t.id} = 1`)],
 );

@@ -169,6 +169,7 @@ export interface AdminTabPanels {
   committee: AdminTabPanel;
   /** 'API Clients' (issue 33 item 4): administrators register and revoke machine clients. */
   apiClients: AdminTabPanel;
+  settings: AdminTabPanel;
   /** 'Reports' (issue 34): the managers' six reports, for roles holding `read:report:any`. */
   reports: ReportsPanel;
   /** The header's 'Export Roster' button and dialog (issue 33 item 2), for staff who read sections. */
@@ -344,6 +345,11 @@ export default function AdminPage({ panels, me }: { panels: AdminTabPanels; me: 
               <Tabs.Panel value="api-clients" pt="md">
                 <Suspense fallback={<InlineLoader />}>
                   <panels.apiClients enabled={tab === 'api-clients'} canAct />
+                </Suspense>
+              </Tabs.Panel>
+              <Tabs.Panel value="settings" pt="md">
+                <Suspense fallback={<InlineLoader />}>
+                  <panels.settings enabled={tab === 'settings'} canAct />
                 </Suspense>
               </Tabs.Panel>
               <Tabs.Panel value="reports" pt="md">
