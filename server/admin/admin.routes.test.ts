@@ -182,8 +182,9 @@ describe('access', () => {
       // Invalid input does not get a provider further: authorization comes before validation.
       expect((await provider.request(route.method, `${url}?page=-1`)).status, `${name} provider`).toBe(403);
       // An admin gets past authorization (an unknown id may then be a 404), except on the decisions,
-      // which are the medical director's (issue 32; the authorization matrix checks every role).
-      if (/\/(approve|send-to-committee)$/.test(route.url)) continue;
+      // which are the medical director's (issue 32), and a member's joining and own vote (issue 50;
+      // the authorization matrix checks every role).
+      if (/\/(approve|send-to-committee|join|vote)$/.test(route.url)) continue;
       expect([401, 403], `${name} admin`).not.toContain((await admin.request(route.method, url)).status);
     }
   });

@@ -25,6 +25,13 @@ import { getMeeting } from './meetings.service.ts';
 import { castVote, joinMeeting, setAttendance } from './votes.service.ts';
 
 export async function voteRoutes(app: AppInstance) {
+  // Before validation: 401 without a session, 403 without the permission, whatever is sent.
+  app.addHook('onRequest', async (request) => {
+    await requirePermission(
+      request,
+      request.routeOptions.url?.endsWith('/attendance') ? 'manage:meeting:any' : 'vote:meeting:member',
+    );
+  });
   const meetingResponse = { 200: meetingSchema, ...errorResponses };
   const answer = (actor: Actor, meetingId: string) =>
     getMeeting(app.deps.db, meetingId, { userId: actor.userId, roles: actor.roles }, new Date());
