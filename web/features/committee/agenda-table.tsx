@@ -9,8 +9,10 @@
 import { Button, Group, List, Stack, Text } from '@mantine/core';
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { memberVoteLabel, monitoringVoteLabel } from '../../../domain/committee/committee-decisions.ts';
 import { recusalLabel } from '../../../domain/review/file-duties.ts';
+import { reviewPath } from '../../app/paths.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { ResponsiveTable, type TableColumn } from '../../components/responsive-table.tsx';
 import { notifyError, notifySuccess } from '../../notify.ts';
@@ -222,6 +224,19 @@ export function AgendaTable({ meeting, canManage }: { meeting: Meeting; canManag
             Summary
           </Button>
         )}
+        {/* Issue 50 item 6: the whole file, read-only, for those who read this meeting's files. */}
+        {!item.callerRecused &&
+          (meeting.canManage || (meeting.callerIsMember && meeting.closedAt === null)) && (
+            <Button
+              size="xs"
+              variant="default"
+              component={Link}
+              to={reviewPath(item.applicationId)}
+              aria-label={`Open File of ${name}`}
+            >
+              Open File
+            </Button>
+          )}
         {canVote(item) && (
           <Button size="xs" onClick={() => setVoting(item)} aria-label={`Vote on ${name}`}>
             {item.callerVote ? 'Change Vote' : 'Vote'}
