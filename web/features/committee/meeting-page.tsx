@@ -72,7 +72,8 @@ function Facts({ meeting }: { meeting: Meeting }) {
               {member.name || member.email}{' '}
               <Badge
                 size="sm"
-                variant="light"
+                variant="filled"
+                autoContrast
                 color={member.presentAt ? badgeColor.green : badgeColor.gray}
                 component="span"
               >
