@@ -21,8 +21,10 @@ import {
   signInAsNewAdmin,
   signInAsNewStaff,
   signUpAndConfirm,
+  staffSecretOf,
   startAndFillApplication,
   toast,
+  totpCode,
   uniqueEmail,
 } from './helpers.ts';
 import { e2ePorts } from './ports.ts';
@@ -396,10 +398,11 @@ test("from completion to approval: queue, Start Review, a request on Professiona
   await expect(cleanFile).toContainText('Decision due in 120 days');
   await expectNoAxeViolations(director);
   await cleanFile.getByRole('button', { name: 'Approve Lena Lindqvist' }).click();
-  await director
-    .getByRole('dialog', { name: 'Approve Clean File' })
-    .getByRole('button', { name: 'Approve' })
-    .click();
+  // Issue 50 item 7: signed 'I reviewed this file' with the director's authenticator code.
+  const approval = director.getByRole('dialog', { name: 'Approve Clean File' });
+  await approval.getByRole('checkbox', { name: 'I reviewed this file' }).check();
+  await approval.getByLabel('Authentication code').fill(totpCode(staffSecretOf(director)));
+  await approval.getByRole('button', { name: 'Approve' }).click();
   await expect(toast(director, 'File approved')).toBeVisible();
   await expect(cleanFile).toHaveCount(0);
 
