@@ -15,7 +15,7 @@
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { credentialKinds, expiringWindows } from '../../domain/credentials/expiring-credentials.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -137,18 +137,24 @@ describe('remembered', () => {
   it('lets concurrent requests for one page share a single read', async () => {
     await touchEveryList();
     let reads = 0;
+    // The read holds until the others have asked: no timing assumption (a loaded machine once took
+    // longer than a fixed 10 ms to start the first read, and a second read started).
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const read = async () => {
       reads++;
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await gate;
       return 'page';
     };
     // The first request reads the version and starts the read; the others find it in memory.
     const first = remembered(db, 'providers', 'shared', read);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    const pages = await Promise.all([
-      first,
-      ...Array.from({ length: 20 }, () => remembered(db, 'providers', 'shared', read)),
-    ]);
+    await vi.waitFor(() => expect(reads).toBe(1));
+    const others = Array.from({ length: 20 }, () => remembered(db, 'providers', 'shared', read));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    const pages = await Promise.all([first, ...others]);
     expect(pages.every((page) => page === 'page')).toBe(true);
     expect(reads).toBe(1);
   });
