@@ -140,9 +140,11 @@ export const timelinessReportSchema = z.object({
 export type TimelinessReport = z.output<typeof timelinessReportSchema>;
 
 /**
- * GET /api/admin/reports/workload (issue 34 item 6): per staff member and UTC month, the files they
- * decided (provider_applications.decided_by) and the checklist items they verified
- * (verification_items.validator_id, by verified_at). Only months with work are listed, by month then name.
+ * GET /api/admin/reports/workload (issue 34 item 6; issue 50 item 9): per staff member and UTC month,
+ * the files they decided (the medical director's clean-file decisions, and each committee decision
+ * for every member who voted on it), the committee decisions they recorded as the meeting's secretary,
+ * and the checklist items they verified (verification_items.validator_id, by verified_at). Only
+ * months with work are listed, by month then name.
  */
 export const workloadReportSchema = z.object({
   ...rangeShape,
@@ -152,6 +154,8 @@ export const workloadReportSchema = z.object({
       userId: z.string(),
       name: z.string(),
       filesDecided: z.number().int(),
+      /** Committee decisions they recorded (not decided: the members' votes decided them). */
+      filesRecorded: z.number().int(),
       itemsVerified: z.number().int(),
     }),
   ),

@@ -132,8 +132,8 @@ export function timelinessCsv(report: TimelinessReport): string {
 /** Workload as CSV: one record per person and month with work. */
 export function workloadCsv(report: WorkloadReport): string {
   return csvOf(
-    ['Month', 'Staff member', 'User ID', 'Files decided', 'Items verified'],
-    report.rows.map((r) => [r.month, r.name, r.userId, r.filesDecided, r.itemsVerified]),
+    ['Month', 'Staff member', 'User ID', 'Files decided', 'Decisions recorded', 'Items verified'],
+    report.rows.map((r) => [r.month, r.name, r.userId, r.filesDecided, r.filesRecorded, r.itemsVerified]),
   );
 }
 

@@ -442,15 +442,41 @@ describe('Workload', () => {
     name: string,
     filesDecided: number,
     itemsVerified: number,
+    filesRecorded = 0,
   ) => ({
     month,
     userId: staff[who],
     name,
     filesDecided,
+    filesRecorded,
     itemsVerified,
   });
 
   it('counts files decided and items verified per person and month, inside the range only', async () => {
+    // Issue 50 item 9: a committee decision of February counts for each member who voted on it, and
+    // as recorded (not decided) for the secretary who recorded it.
+    const meeting = await query(
+      `insert into committee_meetings (scheduled_at, quorum, created_at) values ('2026-02-10T15:00:00Z', 2, now()) returning id`,
+      [],
+    );
+    const referral = await query(
+      `insert into decision_referrals (application_id, track, reasons, sent_at, closed_at, outcome)
+       values ($1, 'committee', '[]', '2026-02-09T00:00:00Z', '2026-02-10T16:00:00Z', 'deferred') returning id`,
+      [ids.f4],
+    );
+    const item = await query(
+      `insert into committee_agenda_items (meeting_id, application_id, referral_id, position, decision, decision_text,
+         votes_for, votes_against, votes_abstained, decided_at, decided_by)
+       values ($1, $2, $3, 1, 'defer', 'More', 2, 0, 0, '2026-02-10T16:00:00Z', $4) returning id`,
+      [meeting.rows[0]!.id, ids.f4, referral.rows[0]!.id, staff.sam],
+    );
+    for (const member of [staff.dana, staff.carl]) {
+      await query(
+        `insert into committee_votes (agenda_item_id, member_id, vote, reviewed_at, created_at, updated_at)
+         values ($1, $2, 'defer', now(), now(), now())`,
+        [item.rows[0]!.id, member],
+      );
+    }
     const body = await report<WorkloadReport>(`/api/admin/reports/workload?${RANGE}`);
     expect(body.rows).toEqual([
       row('2026-01', 'carl', 'Carl Chair', 1, 0),
@@ -458,6 +484,9 @@ describe('Workload', () => {
       row('2026-01', 'dana', 'Dana Director', 2, 0),
       // F1's item after its decision and F4's on Jan 15; those of Jan 10 and before are out.
       row('2026-01', 'sam', 'Sam Specialist', 0, 2),
+      row('2026-02', 'carl', 'Carl Chair', 1, 0),
+      row('2026-02', 'dana', 'Dana Director', 1, 0),
+      row('2026-02', 'sam', 'Sam Specialist', 0, 0, 1),
       // F4's verified item; the discrepancy does not count.
       row('2026-02', 'vic', 'Vic Verifier', 0, 1),
       row('2026-03', 'carl', 'Carl Chair', 2, 0),
@@ -469,9 +498,11 @@ describe('Workload', () => {
   });
 
   it('keeps one person with `specialist`', async () => {
+    // The February committee decision of the test above is still in the database.
     const sam = await report<WorkloadReport>(`/api/admin/reports/workload?${RANGE}&specialist=${staff.sam}`);
     expect(sam.rows).toEqual([
       row('2026-01', 'sam', 'Sam Specialist', 0, 2),
+      row('2026-02', 'sam', 'Sam Specialist', 0, 0, 1),
       row('2026-03', 'sam', 'Sam Specialist', 0, 1),
     ]);
     const dana = await report<WorkloadReport>(
@@ -479,6 +510,7 @@ describe('Workload', () => {
     );
     expect(dana.rows).toEqual([
       row('2026-01', 'dana', 'Dana Director', 2, 0),
+      row('2026-02', 'dana', 'Dana Director', 1, 0),
       row('2026-03', 'dana', 'Dana Director', 1, 1),
     ]);
     const nobody = await report<WorkloadReport>(
@@ -492,7 +524,7 @@ describe('Workload', () => {
       await admin.request('GET', `/api/admin/reports/workload.csv?${RANGE}&specialist=${staff.dana}`),
     );
     expect(text).toBe(
-      `Month,Staff member,User ID,Files decided,Items verified\r\n2026-01,Dana Director,${staff.dana},2,0\r\n2026-03,Dana Director,${staff.dana},1,1\r\n`,
+      `Month,Staff member,User ID,Files decided,Decisions recorded,Items verified\r\n2026-01,Dana Director,${staff.dana},2,0,0\r\n2026-02,Dana Director,${staff.dana},1,0,0\r\n2026-03,Dana Director,${staff.dana},1,0,1\r\n`,
     );
   });
 });

@@ -236,15 +236,19 @@ type WorkloadRow = {
   user_id: string;
   name: string;
   files_decided: number;
+  files_recorded: number;
   items_verified: number;
 };
 
 /**
- * Workload (issue 34 item 6): per staff member and UTC month, the files they decided (approved or
- * rejected, provider_applications.decided_by, by decided_at) and the checklist items they verified
- * (verification_items status 'verified', validator_id, by the verified_at day; items waived or
- * re-opened since do not count). `specialist` (a user id) keeps that person's rows only. Rows with
- * work only, by month, then name, then user id.
+ * Workload (issue 34 item 6; issue 50 item 9): per staff member and UTC month, the files they decided
+ * (the medical director's clean-file approvals, provider_applications.decided_by with the role
+ * 'medical_director', by decided_at; and every decision the committee recorded, once for each member
+ * who cast their own vote on it, by the agenda item's decided_at), the committee decisions they
+ * recorded as the meeting's secretary, and the checklist items they verified (verification_items
+ * status 'verified', validator_id, by the verified_at day; items waived or re-opened since do not
+ * count). `specialist` (a user id) keeps that person's rows only. Rows with work only, by month, then
+ * name, then user id.
  */
 export async function workloadReport(
   db: Queryable,
@@ -252,12 +256,30 @@ export async function workloadReport(
   specialist: string | undefined,
 ): Promise<WorkloadReport> {
   const decider = specialist ? sql`and a.decided_by = ${specialist}` : sql``;
+  const voter = specialist ? sql`and v.member_id = ${specialist}` : sql``;
+  const recorder = specialist ? sql`and i.decided_by = ${specialist}` : sql``;
   const validator = specialist ? sql`and v.validator_id = ${specialist}` : sql``;
+  const itemMonth = sql`date_trunc('month', i.decided_at at time zone 'UTC')`;
   const { rows } = await db.execute<WorkloadRow>(sql`
     with decided as (
-      select a.decided_by as user_id, ${MONTH_START} as month_start, count(*)::int as files
-      from provider_applications a
-      where ${DECIDED} and ${decidedWithin(sql`a.decided_at`, range)} and a.decided_by is not null ${decider}
+      select user_id, month_start, sum(files)::int as files from (
+        select a.decided_by as user_id, ${MONTH_START} as month_start, count(*) as files
+        from provider_applications a
+        where ${DECIDED} and ${decidedWithin(sql`a.decided_at`, range)} and a.decided_by is not null
+          and a.decided_by_role = 'medical_director' ${decider}
+        group by 1, 2
+        union all
+        select v.member_id, ${itemMonth}, count(*)
+        from committee_agenda_items i join committee_votes v on v.agenda_item_id = i.id
+        where i.decision is not null and ${decidedWithin(sql`i.decided_at`, range)} ${voter}
+        group by 1, 2
+      ) both_kinds
+      group by 1, 2
+    ),
+    recorded as (
+      select i.decided_by as user_id, ${itemMonth} as month_start, count(*)::int as files
+      from committee_agenda_items i
+      where i.decision is not null and i.decided_by is not null and ${decidedWithin(sql`i.decided_at`, range)} ${recorder}
       group by 1, 2
     ),
     verified as (
@@ -273,10 +295,17 @@ export async function workloadReport(
       ) per_day
       group by 1, 2
     ),
+    people as (
+      select user_id, month_start from decided union select user_id, month_start from recorded
+      union select user_id, month_start from verified
+    ),
     work as (
-      select coalesce(d.month_start, v.month_start) as month_start, coalesce(d.user_id, v.user_id) as user_id,
-        coalesce(d.files, 0) as files_decided, coalesce(v.items, 0) as items_verified
-      from decided d full join verified v on v.user_id = d.user_id and v.month_start = d.month_start
+      select p.month_start, p.user_id, coalesce(d.files, 0) as files_decided,
+        coalesce(r.files, 0) as files_recorded, coalesce(v.items, 0) as items_verified
+      from people p
+      left join decided d on d.user_id = p.user_id and d.month_start = p.month_start
+      left join recorded r on r.user_id = p.user_id and r.month_start = p.month_start
+      left join verified v on v.user_id = p.user_id and v.month_start = p.month_start
     ),
     named as (
       -- The name by primary key, per row of work (a handful per month), never a join over every profile.
@@ -286,7 +315,7 @@ export async function workloadReport(
         ) as name
       from work w
     )
-    select to_char(month_start, 'YYYY-MM') as month, user_id, files_decided, items_verified, name
+    select to_char(month_start, 'YYYY-MM') as month, user_id, files_decided, files_recorded, items_verified, name
     from named
     order by month_start, name, user_id`);
   return {
@@ -296,6 +325,7 @@ export async function workloadReport(
       userId: r.user_id,
       name: r.name,
       filesDecided: r.files_decided,
+      filesRecorded: r.files_recorded,
       itemsVerified: r.items_verified,
     })),
   };

@@ -246,6 +246,7 @@ const workloadColumns: TableColumn<WorkloadRow>[] = [
   { header: 'Month', render: (r) => monthLabel(r.month), noWrap: true },
   { header: 'Staff member', render: (r) => r.name || r.userId },
   { header: 'Files decided', render: (r) => formatCount(r.filesDecided) },
+  { header: 'Decisions recorded', render: (r) => formatCount(r.filesRecorded) },
   { header: 'Items verified', render: (r) => formatCount(r.itemsVerified) },
 ];
 

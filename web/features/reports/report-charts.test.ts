@@ -253,6 +253,7 @@ describe('Workload (item 6)', () => {
     userId,
     name: `Person ${userId}`,
     filesDecided,
+    filesRecorded: 0,
     itemsVerified,
   });
   const workload: WorkloadReport = {
