@@ -100,6 +100,12 @@ export const auditActions = [
   'review.sent_to_committee',
   /** 'Request Appeal' by the provider (issue 32 item 6): details carry the statement's length. */
   'review.appeal_requested',
+  /** A PDF attached to the appeal being written (issue 50 item 8): details carry its size. */
+  'review.appeal_attachment_uploaded',
+  /** A PDF removed from the appeal before it was requested (issue 50 item 8). */
+  'review.appeal_attachment_removed',
+  /** An appeal's PDF read by its provider, staff or a member of the meeting hearing it (issue 50 item 8). */
+  'review.appeal_attachment_downloaded',
   /** The committee decided an appeal (issue 32 item 6): details carry the outcome. */
   'review.appeal_decided',
   /** A decision letter downloaded (issue 32 item 6). */
@@ -181,6 +187,9 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'review.sent_for_decision': 'Sent for decision',
   'review.sent_to_committee': 'Sent to the committee by the medical director',
   'review.appeal_requested': 'Appeal requested by the provider',
+  'review.appeal_attachment_uploaded': 'File attached to an appeal',
+  'review.appeal_attachment_removed': 'File removed from an appeal',
+  'review.appeal_attachment_downloaded': 'Appeal file downloaded',
   'review.appeal_decided': 'Appeal decided by the committee',
   'review.letter_downloaded': 'Decision letter downloaded',
   'committee.meeting_created': 'Committee meeting created',

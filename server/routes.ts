@@ -8,6 +8,7 @@ import { oauthTokenRoutes } from './api-clients/oauth-token.routes.ts';
 import type { AppInstance } from './app-types.ts';
 import { sectionConfirmationRoutes } from './applications/section-confirmations.routes.ts';
 import { assignmentRoutes } from './assignment/assignment.routes.ts';
+import { appealAttachmentRoutes } from './committee/appeal-attachments.routes.ts';
 import { appealRoutes } from './committee/appeals.routes.ts';
 import { decisionRoutes } from './committee/decisions.routes.ts';
 import { meetingRoutes } from './committee/meetings.routes.ts';
@@ -48,6 +49,7 @@ export async function featureRoutes(app: AppInstance) {
   await app.register(voteRoutes);
   // Item 6: decision letters and appeals.
   await app.register(appealRoutes);
+  await app.register(appealAttachmentRoutes);
   // Issue 33: the file summary PDF and the rosters.
   await app.register(exportRoutes);
   // Issue 33 item 4: API clients (admin) and the OAuth token endpoint of machine clients.

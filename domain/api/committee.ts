@@ -13,7 +13,7 @@ import {
 } from '../committee/committee-decisions.ts';
 import { REVIEW_TEXT_MAX } from '../review/review-workflow.ts';
 import { applicationCycleSchema } from './provider-credential.ts';
-import { decisionDueSchema } from './review.ts';
+import { appealAttachmentSchema, decisionDueSchema } from './review.ts';
 
 const text = (name: string) =>
   z
@@ -274,9 +274,17 @@ export const fileSummarySchema = z.object({
   ),
   /** Disclosure questions answered Yes, with the provider's explanation. */
   disclosures: z.array(z.object({ question: z.string(), explanation: z.string() })),
-  /** An appeal (item 6): the provider's statement, when it was requested, and the denial's reason. */
+  /**
+   * An appeal (item 6): the provider's statement, when it was requested, the denial's reason and the
+   * provider's attachments (issue 50 item 8).
+   */
   appeal: z
-    .object({ statement: z.string(), requestedAt: z.iso.datetime(), deniedFor: z.string().nullable() })
+    .object({
+      statement: z.string(),
+      requestedAt: z.iso.datetime(),
+      deniedFor: z.string().nullable(),
+      attachments: z.array(appealAttachmentSchema),
+    })
     .nullable(),
 });
 export type FileSummary = z.infer<typeof fileSummarySchema>;

@@ -114,6 +114,20 @@ export const decisionLetterSchema = z.object({
 export type DecisionLetterDto = z.infer<typeof decisionLetterSchema>;
 
 /**
+ * A PDF attached to an appeal (issue 50 item 8): its name, size (bytes), SHA-256 and where it
+ * downloads from (the provider, staff who read files, and members of the meeting that hears it).
+ */
+export const appealAttachmentSchema = z.object({
+  id: z.uuid(),
+  fileName: z.string(),
+  fileSize: z.number().int(),
+  sha256: z.string(),
+  uploadedAt: z.iso.datetime(),
+  downloadUrl: z.string(),
+});
+export type AppealAttachmentDto = z.infer<typeof appealAttachmentSchema>;
+
+/**
  * The appeal of a denial (issue 32 item 6): 'available' until `deadline` (YYYY-MM-DD, APPEAL_WINDOW_DAYS
  * after the denial) while none was requested; 'closed' after it; 'requested' while a later meeting
  * has yet to hear it; then its final outcome. Null for an application that was not denied.
@@ -126,6 +140,8 @@ export const appealStateSchema = z
     requestedAt: z.iso.datetime().nullable(),
     statement: z.string().nullable(),
     decidedAt: z.iso.datetime().nullable(),
+    /** Its attachments (issue 50 item 8): while 'available', those uploaded so far, which 'Request Appeal' takes. */
+    attachments: z.array(appealAttachmentSchema),
   })
   .nullable();
 export type AppealState = z.infer<typeof appealStateSchema>;

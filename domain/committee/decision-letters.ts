@@ -15,6 +15,18 @@ export const APPEAL_WINDOW_DAYS = 30;
 /** Longest appeal statement, in characters. */
 export const APPEAL_STATEMENT_MAX = 4000;
 
+/**
+ * Most files an appeal carries (issue 50 item 8). Each is a PDF within the documents' 10 MB limit
+ * (domain/sections/documents.ts MAX_DOCUMENT_BYTES).
+ */
+export const APPEAL_ATTACHMENTS_MAX = 5;
+
+/** The 415 of an attachment that is not a PDF. */
+export const APPEAL_ATTACHMENT_PDF_MESSAGE = 'An appeal takes PDF files only. Choose a PDF.';
+
+/** The 409 of one attachment too many. */
+export const APPEAL_ATTACHMENTS_FULL_MESSAGE = `An appeal takes at most ${APPEAL_ATTACHMENTS_MAX} files. Remove one to attach another.`;
+
 /** What a letter is about. */
 export const letterKinds = ['approval', 'denial', 'appeal_upheld', 'appeal_approved'] as const;
 export type LetterKind = (typeof letterKinds)[number];

@@ -147,6 +147,7 @@ describe('appeals', () => {
       requestedAt: null,
       statement: null,
       decidedAt: null,
+      attachments: [],
     });
     const denialText = await letterText(provider, applicationId, denied.letters[0]!.letterId);
     expect(denialText).toContain(`Reason: ${REASON}`);

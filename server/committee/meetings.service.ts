@@ -50,6 +50,7 @@ import {
   decisionReferrals,
 } from '../db/schema/committee.ts';
 import { profiles, providerApplications, staffRoleGrants } from '../db/schema/core.ts';
+import { appealAttachmentsOf } from '../review/appeal-attachment-reads.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 import { agendaFacts } from './agenda-facts.ts';
 import { fileSummaryFacts } from './file-facts.ts';
@@ -385,6 +386,7 @@ export async function meetingFileSummary(
           statement: appeal.statement,
           requestedAt: appeal.requestedAt.toISOString(),
           deniedFor: row.deniedFor,
+          attachments: await appealAttachmentsOf(db, applicationId),
         }
       : null,
     applicationId,

@@ -31,6 +31,7 @@ import { confirmOnSave } from '../applications/section-confirmations.ts';
 import { type AuditEvent, recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database, Queryable } from '../db/client.ts';
+import { appealAttachments } from '../db/schema/committee.ts';
 import { documents } from '../db/schema/documents.ts';
 import { verificationEvidence } from '../db/schema/review.ts';
 import { nextKeyTimestamp } from '../storage/object-keys.ts';
@@ -40,7 +41,7 @@ import { DocumentIntake, fileTooLargeError } from './document-intake.ts';
 export type DocumentRow = typeof documents.$inferSelect;
 
 /** What the service logs with (pino, or a request's Fastify logger). */
-type ServiceLogger = Pick<BaseLogger, 'info' | 'warn' | 'error'>;
+export type ServiceLogger = Pick<BaseLogger, 'info' | 'warn' | 'error'>;
 
 /** Node error codes of a full disk or an exhausted quota. */
 const NO_SPACE_CODES = new Set(['ENOSPC', 'EDQUOT']);
@@ -333,7 +334,8 @@ export async function openAuditedDownload(
 export const ORPHAN_MIN_AGE_MS = 60 * 60 * 1000;
 
 /**
- * Delete stored objects that no document row nor evidence file (issue 13) points to and that are older than `minAgeMs`
+ * Delete stored objects that no document row, evidence file (issue 13) nor appeal attachment (issue 50
+ * item 8) points to and that are older than `minAgeMs`
  * (default one hour). Returns the deleted keys.
  */
 export async function sweepOrphanObjects(
@@ -347,14 +349,19 @@ export async function sweepOrphanObjects(
   const flush = async () => {
     if (batch.length === 0) return;
     // Objects of documents and of reviewers' evidence files (issue 13) share the storage.
-    const [known, evidence] = await Promise.all([
+    const [known, evidence, appeals] = await Promise.all([
       db.select({ key: documents.filePath }).from(documents).where(inArray(documents.filePath, batch)),
       db
         .select({ key: verificationEvidence.objectKey })
         .from(verificationEvidence)
         .where(inArray(verificationEvidence.objectKey, batch)),
+      // Issue 50 item 8: the PDFs of appeals.
+      db
+        .select({ key: appealAttachments.objectKey })
+        .from(appealAttachments)
+        .where(inArray(appealAttachments.objectKey, batch)),
     ]);
-    const referenced = new Set([...known, ...evidence].map((k) => k.key));
+    const referenced = new Set([...known, ...evidence, ...appeals].map((k) => k.key));
     for (const key of batch) {
       if (referenced.has(key)) continue;
       await storage.delete(key);

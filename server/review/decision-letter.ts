@@ -27,6 +27,7 @@ import { profiles } from '../db/schema/core.ts';
 import { applicationVersions } from '../db/schema/review.ts';
 import { renderPdf } from '../pdf/pdf-document.ts';
 import { readOrganizationSettings } from '../settings/settings.service.ts';
+import { appealAttachmentsOf } from './appeal-attachment-reads.ts';
 
 /**
  * The provider's name as the decided application's newest snapshot gives it (issue 49 item 4: the
@@ -178,15 +179,19 @@ export async function appealStateOf(
       requestedAt: appeal.requestedAt.toISOString(),
       statement: appeal.statement,
       decidedAt: appeal.decidedAt?.toISOString() ?? null,
+      attachments: await appealAttachmentsOf(db, application.id),
     };
   }
   if (application.applicationStatus !== 'rejected' || !application.decidedAt) return null;
   const deniedOn = isoDay(application.decidedAt);
+  const open = appealOpen(deniedOn, isoDay(now));
   return {
-    status: appealOpen(deniedOn, isoDay(now)) ? 'available' : 'closed',
+    status: open ? 'available' : 'closed',
     deadline: appealDeadline(deniedOn),
     requestedAt: null,
     statement: null,
     decidedAt: null,
+    // Issue 50 item 8: the files attached to the appeal being written.
+    attachments: open ? await appealAttachmentsOf(db, application.id) : [],
   };
 }

@@ -143,6 +143,24 @@ export const reviewMatrix: Record<string, MatrixEntry> = {
     expected: ownerWrite(409),
     request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/appeal`, body: { statement: 'x' } }),
   },
+  // Issue 50 item 8: the appeal's PDFs. A's application is under review, so an upload is refused
+  // (409) past authorization, before its body is read; an attachment id that names none is 404 for
+  // the owner's removal and for every reader (a committee member without a meeting: 403).
+  'POST /api/applications/:applicationId/appeal/attachments': {
+    expected: ownerWrite(409),
+    request: (ctx) => ({
+      path: `/api/applications/${ctx.applicationId}/appeal/attachments`,
+      body: ctx.uploadBody(),
+    }),
+  },
+  'DELETE /api/applications/:applicationId/appeal/attachments/:attachmentId': {
+    expected: ownerWrite(404),
+    request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/appeal/attachments/${noMeeting}` }),
+  },
+  'GET /api/applications/:applicationId/appeal/attachments/:attachmentId': {
+    expected: owner(404, 404, 404),
+    request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/appeal/attachments/${noMeeting}` }),
+  },
   'GET /api/applications/:applicationId/letters/:letterId': {
     expected: owner(404, 404, 404),
     request: (ctx) => ({ path: `/api/applications/${ctx.applicationId}/letters/${noMeeting}` }),

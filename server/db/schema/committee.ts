@@ -14,6 +14,8 @@
  *   email are written from them (domain/committee/decision-letters.ts), so they never disagree.
  * - committee_appeals: a provider's 'Request Appeal' of a denial (one per application) and, once a
  *   later meeting decided it, its outcome.
+ * - appeal_attachments: the PDFs a provider attaches to an appeal (issue 50 item 8): uploaded while
+ *   the appeal may be requested (`appeal_id` null), taken into the appeal by 'Request Appeal'.
  */
 import { sql } from 'drizzle-orm';
 import {
@@ -215,4 +217,28 @@ export const committeeVotes = pgTable(
       sql`${t.vote} in ('approve', 'approve_with_conditions', 'deny', 'defer')`,
     ),
   ],
+);
+
+/**
+ * A PDF the provider attaches to the appeal of a denial (issue 50 item 8), stored like a document (the
+ * documents' type detection, 10 MB limit and SHA-256; key `appeals/<applicationId>/<ms>.pdf`). Null
+ * `appeal_id` while the appeal is still being written: the provider may remove it then; 'Request Appeal'
+ * takes every such file into the appeal, after which it is part of the record and never changes.
+ */
+export const appealAttachments = pgTable(
+  'appeal_attachments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    applicationId: uuid('application_id')
+      .notNull()
+      .references(() => providerApplications.id, { onDelete: 'cascade' }),
+    appealId: uuid('appeal_id').references(() => committeeAppeals.id, { onDelete: 'cascade' }),
+    /** The uploaded file's name, sanitised (never used in a path). */
+    fileName: text('file_name').notNull(),
+    fileSize: integer('file_size').notNull(),
+    sha256: text('sha256').notNull(),
+    objectKey: text('object_key').notNull().unique(),
+    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('appeal_attachments_application_idx').on(t.applicationId, t.uploadedAt)],
 );

@@ -13,6 +13,7 @@ import {
   verificationStatusColor,
   verificationStatusLabel,
 } from '../../../domain/review/verification-checklist.ts';
+import { AppealAttachmentList } from '../../components/appeal-attachment-list.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { ResponsiveTable, type TableColumn } from '../../components/responsive-table.tsx';
 import { formatDate } from '../../format.ts';
@@ -83,6 +84,7 @@ function Summary({ summary }: { summary: FileSummary }) {
           <Text size="sm" style={{ whiteSpace: 'pre-line' }}>
             The provider's statement: {summary.appeal.statement}
           </Text>
+          <AppealAttachmentList attachments={summary.appeal.attachments} />
           <Text size="sm">The committee's decision on an appeal is final.</Text>
         </Stack>
       )}

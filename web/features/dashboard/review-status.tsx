@@ -25,8 +25,10 @@ import {
   useRequestAppeal,
   useSubmitResponse,
 } from '../../app/provider-review.ts';
+import { AppealAttachmentList } from '../../components/appeal-attachment-list.tsx';
 import { ReasonDialog } from '../../components/reason-dialog.tsx';
 import { notifyError, notifySuccess } from '../../notify.ts';
+import { AppealAttachmentsField } from './appeal-attachments-field.tsx';
 
 /** 'Action required': shown while the credentialing team waits for the provider. */
 export function ActionRequiredBanner({
@@ -206,6 +208,7 @@ function AppealNote({
             }}
             onClose={() => setOpen(false)}
           >
+            <AppealAttachmentsField applicationId={applicationId} attachments={appeal.attachments} />
             <Text size="sm">You can appeal once. The committee's decision on your appeal is final.</Text>
           </ReasonDialog>
         </Stack>
@@ -218,10 +221,13 @@ function AppealNote({
       );
     case 'requested':
       return (
-        <Text size="sm">
-          Appeal requested on {on(appeal.requestedAt)}. A later meeting of the Credentialing Committee hears
-          it; its decision is final.
-        </Text>
+        <Stack gap={4}>
+          <Text size="sm">
+            Appeal requested on {on(appeal.requestedAt)}. A later meeting of the Credentialing Committee hears
+            it; its decision is final.
+          </Text>
+          <AppealAttachmentList attachments={appeal.attachments} />
+        </Stack>
       );
     case 'upheld':
       return (

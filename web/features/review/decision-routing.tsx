@@ -9,6 +9,7 @@ import { Alert, Anchor, List, Stack, Text } from '@mantine/core';
 import { formatIsoDay } from '../../../domain/calendar.ts';
 import { deciderLabel, decisionTrackLabel } from '../../../domain/committee/committee-decisions.ts';
 import { letterUrl } from '../../app/provider-review.ts';
+import { AppealAttachmentList } from '../../components/appeal-attachment-list.tsx';
 import { formatDate } from '../../format.ts';
 import type { AdminReview } from './review-api.ts';
 
@@ -49,6 +50,7 @@ export function DecisionRouting({ review }: { review: AdminReview }) {
             Statement: {appeal.statement}
           </Text>
         )}
+        {appeal?.requestedAt && <AppealAttachmentList attachments={appeal.attachments} />}
       </Stack>
     );
   }
