@@ -13,7 +13,9 @@
 import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { disclosureQuestions } from '../../domain/attestation.ts';
+import { APPEAL_ATTACHMENT_PDF_MESSAGE } from '../../domain/committee/decision-letters.ts';
 import { pdfText } from '../../server/pdf/pdf-text.ts';
+import { minimalPdf } from '../fixtures/files.ts';
 import {
   completedApplicationInBrowser,
   completionReceiverForSpec,
@@ -211,10 +213,22 @@ test('a file that is not clean is decided by three members voting in their own b
   await appealDialog.getByRole('button', { name: 'Request Appeal' }).click();
   await expect(appealDialog.getByText('Say why the decision should change')).toBeVisible();
   await appealDialog.getByLabel('Statement').fill(STATEMENT);
+  // Issue 50 item 8: a PDF goes with it; anything else is refused with the server's message.
+  const attachInput = appealDialog.locator('input[type="file"]');
+  await attachInput.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('x') });
+  await expect(appealDialog.getByRole('alert')).toHaveText(APPEAL_ATTACHMENT_PDF_MESSAGE);
+  await attachInput.setInputFiles({
+    name: 'board-letter.pdf',
+    mimeType: 'application/pdf',
+    buffer: minimalPdf('The probation ended'),
+  });
+  await expect(toast(provider, 'File Attached')).toBeVisible();
+  await expect(appealDialog.getByRole('link', { name: 'Download board-letter.pdf' })).toBeVisible();
   await expectNoAxeViolations(provider);
   await appealDialog.getByRole('button', { name: 'Request Appeal' }).click();
   await expect(toast(provider, 'Appeal Requested')).toBeVisible();
   await expect(provider.getByText(/^Appeal requested on /)).toBeVisible();
+  await expect(provider.getByRole('link', { name: 'Download board-letter.pdf' })).toBeVisible();
   await expect(provider.getByRole('button', { name: 'Request Appeal' })).toHaveCount(0);
   await director.goto('/admin?tab=decisions');
   const waiting = director
