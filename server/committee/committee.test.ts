@@ -135,11 +135,16 @@ describe('clean files', () => {
     );
     expect(approved).toMatchObject({ status: 200, body: { applicationStatus: 'approved' } });
     const decided = await director.json<AdminReview>('GET', adminPath(applicationId, 'review'));
+    const me = (await director.json<{ profile: { firstName: string; lastName: string } }>('GET', '/api/me'))
+      .body;
     expect(decided.body.decision).toEqual({
       by: 'medical_director',
       effectiveDate: today(),
       conditions: null,
+      signedBy: `${me.profile.firstName} ${me.profile.lastName}`,
+      decidedAt: expect.any(String),
     });
+    expect(Date.now() - Date.parse(decided.body.decision?.decidedAt ?? '')).toBeLessThan(60_000);
     expect(decided.body.decisionRouting.track).toBeNull();
     expect((await list(specialist, 'clean_files')).some((f) => f.applicationId === applicationId)).toBe(
       false,
@@ -263,7 +268,9 @@ describe('the credentialing committee', () => {
     expect((await outsider.json<MeetingList>('GET', '/api/committee/meetings')).body.meetings).toEqual([]);
     expect((await outsider.json('GET', meetingPath(meetingId, `/files/${applicationId}`))).status).toBe(404);
     expect((await member.json('GET', '/api/admin/decisions?list=committee')).status).toBe(403);
-    expect((await member.json('GET', adminPath(applicationId, 'review'))).status).toBe(403);
+    // Issue 50 item 6: a member of the meeting reads the file's review; the outsider does not.
+    expect((await member.json('GET', adminPath(applicationId, 'review'))).status).toBe(200);
+    expect((await outsider.json('GET', adminPath(applicationId, 'review'))).status).toBe(403);
     const summary = await member.json<FileSummary>('GET', meetingPath(meetingId, `/files/${applicationId}`));
     expect(summary.status).toBe(200);
     expect(summary.body.disclosures).toEqual([
