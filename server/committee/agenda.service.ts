@@ -37,6 +37,7 @@ import {
   type TransitionOutcome,
 } from '../review/review-decisions.service.ts';
 import { openReferral } from './decisions.service.ts';
+import { reviseInvitation } from './meeting-notices.ts';
 import { itemNotFound, membersOf, openMeeting } from './meeting-rows.ts';
 import { itemFileFacts, presentMembers } from './votes.service.ts';
 
@@ -146,6 +147,7 @@ export async function addAgendaItem(db: Database, actor: Actor, meetingId: strin
       referralId: referral.id,
       position: last + 1,
     });
+    await reviseInvitation(tx, meetingId);
     await auditAgenda(tx, actor, meetingId, { change: 'added', applicationId: application.id });
   });
 }
@@ -157,6 +159,7 @@ export async function removeAgendaItem(db: Database, actor: Actor, meetingId: st
     const item = await agendaItem(tx, meetingId, itemId);
     undecided(item);
     await tx.delete(committeeAgendaItems).where(eq(committeeAgendaItems.id, item.id));
+    await reviseInvitation(tx, meetingId);
     await auditAgenda(tx, actor, meetingId, { change: 'removed', applicationId: item.applicationId });
   });
 }
@@ -194,6 +197,7 @@ export async function reorderAgenda(
         .set({ position: index + 1 })
         .where(eq(committeeAgendaItems.id, id));
     }
+    await reviseInvitation(tx, meetingId);
     await auditAgenda(tx, actor, meetingId, { change: 'reordered', files: itemIds.length });
   });
 }

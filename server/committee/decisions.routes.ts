@@ -63,7 +63,7 @@ export async function decisionRoutes(app: AppInstance) {
     },
     async (request) => {
       const actor = await requirePermission(request, 'review:application:any');
-      const result = await sendForDecision(
+      const { mails, ...result } = await sendForDecision(
         app.deps.db,
         app.deps.cipher,
         actor,
@@ -75,6 +75,7 @@ export async function decisionRoutes(app: AppInstance) {
         { applicationId: request.params.applicationId, track: result.track },
         'sent for decision',
       );
+      await sendReviewMails(app.deps.mailer, request.log, app.deps.env.appUrl, mails);
       return result;
     },
   );

@@ -28,7 +28,7 @@ import { confirmReviewSignature } from '../auth/review-signature.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { user } from '../db/schema/auth.ts';
 import { committeeAgendaItems, committeeMeetings, decisionReferrals } from '../db/schema/committee.ts';
-import { profiles, providerApplications } from '../db/schema/core.ts';
+import { profiles, providerApplications, staffRoleGrants } from '../db/schema/core.ts';
 import {
   closeReferral,
   type LockedApplication,
@@ -36,6 +36,7 @@ import {
   recordDecision,
   type TransitionOutcome,
 } from '../review/review-decisions.service.ts';
+import type { ReviewMail } from '../review/review-mail.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 import type { RateLimits } from '../security/rate-limits.ts';
 import { cleanFileNow, decisionClocks, verifiersIn } from './file-facts.ts';
@@ -73,7 +74,7 @@ export async function sendForDecision(
   applicationId: string,
   now: Date,
   maxAgeDays: number,
-): Promise<SendForDecisionResult> {
+): Promise<SendForDecisionResult & { mails: ReviewMail[] }> {
   return db.transaction(async (tx) => {
     const application = await lockApplication(tx, applicationId);
     if (application.applicationStatus !== 'under_review') {
@@ -126,8 +127,25 @@ export async function sendForDecision(
       ...auditOf(actor, application),
       details: { applicationId: application.id, track, reasons: verdict.reasons.length },
     });
-    return { track, reasons: verdict.reasons };
+    const mails = track === 'clean_files' ? await medicalDirectorMails(tx, application) : [];
+    return { track, reasons: verdict.reasons, mails };
   });
+}
+
+/**
+ * Issue 50 item 9: each medical director is told a clean file waits on their list, but not about
+ * their own file (they cannot decide it, domain/review/file-duties.ts).
+ */
+async function medicalDirectorMails(tx: Queryable, application: LockedApplication): Promise<ReviewMail[]> {
+  const directors = await tx
+    .selectDistinct({ userId: user.id, email: user.email })
+    .from(staffRoleGrants)
+    .innerJoin(user, eq(user.id, staffRoleGrants.userId))
+    .where(eq(staffRoleGrants.role, 'medical_director'))
+    .limit(100);
+  return directors
+    .filter((d) => d.userId !== application.userId)
+    .map((d) => ({ kind: 'clean_file_waiting', to: d.email, applicationId: application.id }));
 }
 
 /** The open referral of `application` on `track`. @throws 409 naming where it is instead */

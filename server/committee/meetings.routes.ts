@@ -33,6 +33,7 @@ import {
   setRecusals,
 } from './agenda.service.ts';
 import { announceDecision } from './decisions.routes.ts';
+import { type MeetingNoticeKind, sendMeetingNotices } from './meeting-notices.ts';
 import {
   closedMeeting,
   closeMeeting,
@@ -67,6 +68,12 @@ export async function meetingRoutes(app: AppInstance) {
   const manager = (request: FastifyRequest) => requirePermission(request, 'manage:meeting:any');
   const answer = async (request: FastifyRequest, meetingId: string) =>
     getMeeting(app.deps.db, meetingId, viewerOf(await manager(request)), new Date());
+  /** Issue 50 item 9: the members' invitation, once the change has committed. */
+  const notify = (request: FastifyRequest, meetingId: string, kind: MeetingNoticeKind) =>
+    sendMeetingNotices(app.deps, request.log, meetingId, kind, {
+      appUrl: app.deps.env.appUrl,
+      from: app.deps.env.MAIL_FROM,
+    });
 
   app.get(
     '/api/committee/members',
@@ -117,6 +124,7 @@ export async function meetingRoutes(app: AppInstance) {
     async (request) => {
       const actor = await manager(request);
       const meetingId = await createMeeting(app.deps.db, actor, request.body, new Date());
+      await notify(request, meetingId, 'created');
       return getMeeting(app.deps.db, meetingId, viewerOf(actor), new Date());
     },
   );
@@ -155,6 +163,7 @@ export async function meetingRoutes(app: AppInstance) {
         request.params.meetingId,
         request.body.applicationId,
       );
+      await notify(request, request.params.meetingId, 'agenda_changed');
       return answer(request, request.params.meetingId);
     },
   );
@@ -178,6 +187,7 @@ export async function meetingRoutes(app: AppInstance) {
         request.params.meetingId,
         request.body.itemIds,
       );
+      await notify(request, request.params.meetingId, 'agenda_changed');
       return answer(request, request.params.meetingId);
     },
   );
@@ -200,6 +210,7 @@ export async function meetingRoutes(app: AppInstance) {
         request.params.meetingId,
         request.params.itemId,
       );
+      await notify(request, request.params.meetingId, 'agenda_changed');
       return answer(request, request.params.meetingId);
     },
   );

@@ -269,15 +269,18 @@ export async function listMeetings(db: Queryable, viewer: MeetingViewer): Promis
       meetingId: committeeMeetings.id,
       scheduledAt: committeeMeetings.scheduledAt,
       closedAt: committeeMeetings.closedAt,
-      memberCount: sql<number>`(select count(*)::int from ${committeeMeetingMembers} m where m.meeting_id = ${committeeMeetings.id})`,
-      files: sql<number>`(select count(*)::int from ${committeeAgendaItems} a where a.meeting_id = ${committeeMeetings.id})`,
-      decided: sql<number>`(select count(*)::int from ${committeeAgendaItems} a where a.meeting_id = ${committeeMeetings.id} and a.decision is not null)`,
+      // The outer meeting is named with its table: drizzle writes a selected column unqualified
+      // ("id"), which inside the agenda's subquery meant the agenda item's own id, so every
+      // meeting listed 'Files 0' (issue 50 item 9).
+      memberCount: sql<number>`(select count(*)::int from ${committeeMeetingMembers} m where m.meeting_id = committee_meetings.id)`,
+      files: sql<number>`(select count(*)::int from ${committeeAgendaItems} a where a.meeting_id = committee_meetings.id)`,
+      decided: sql<number>`(select count(*)::int from ${committeeAgendaItems} a where a.meeting_id = committee_meetings.id and a.decision is not null)`,
     })
     .from(committeeMeetings)
     .where(
       all
         ? undefined
-        : sql`exists (select 1 from ${committeeMeetingMembers} m where m.meeting_id = ${committeeMeetings.id} and m.user_id = ${viewer.userId})`,
+        : sql`exists (select 1 from ${committeeMeetingMembers} m where m.meeting_id = committee_meetings.id and m.user_id = ${viewer.userId})`,
     )
     .orderBy(desc(committeeMeetings.scheduledAt), desc(committeeMeetings.id))
     .limit(200);

@@ -84,3 +84,36 @@ describe('createMailer over SMTP', () => {
     expect(open).toBe(0);
   });
 });
+
+describe('a calendar invitation (issue 50 item 9)', () => {
+  it('goes over SMTP as a text/calendar method=REQUEST part and an .ics attachment', async () => {
+    const mailer = createMailer({
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      from: 'portal@example.test',
+      dataDir,
+      logger: pino({ level: 'silent' }),
+    });
+    const content = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//Test//Mailer//EN',
+      'METHOD:REQUEST',
+      'BEGIN:VEVENT',
+      'UID:meeting-test@example.test',
+      'DTSTAMP:20261128T150000Z',
+      'DTSTART:20261201T150000Z',
+      'END:VEVENT',
+      'END:VCALENDAR',
+    ].join('\r\n');
+    const before = received.length;
+    await mailer.send({
+      ...message(900),
+      icalEvent: { method: 'REQUEST', filename: 'meeting.ics', content },
+    });
+    await mailer.close?.();
+    const raw = received[before] ?? '';
+    expect(raw).toMatch(/Content-Type: text\/calendar; charset=utf-8; method=REQUEST/);
+    expect(raw).toMatch(/Content-Type: application\/ics; name=meeting\.ics/);
+    expect(raw).toContain('DTSTART:20261201T150000Z');
+  });
+});

@@ -16,6 +16,12 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /**
+   * A calendar invitation (RFC 5545 text, e.g. a committee meeting's, issue 50 item 9): nodemailer
+   * sends it as a `text/calendar; method=…` alternative and as an `.ics` attachment, which mail
+   * clients offer to add to the calendar.
+   */
+  icalEvent?: { method: 'REQUEST' | 'PUBLISH' | 'CANCEL'; filename: string; content: string };
 }
 
 export interface Mailer {

@@ -20,6 +20,7 @@ import type { Database, Queryable } from '../db/client.ts';
 import { committeeAgendaItems, committeeAppeals, decisionReferrals } from '../db/schema/committee.ts';
 import { verificationItems } from '../db/schema/review.ts';
 import { letterMail, providerNameOf, writeDecisionLetter } from './decision-letter.ts';
+import type { ReviewMail } from './review-mail.ts';
 import {
   announce,
   auditTransition,
@@ -145,10 +146,27 @@ export async function recordDecision(
   const email = await emailOf(tx, application.userId);
   return {
     applicationStatus: to,
-    mails: email
-      ? [{ kind: decision.to, to: email, applicationId: application.id, letter: letterMail(letter) }]
-      : [],
+    mails: [
+      ...(email
+        ? [{ kind: decision.to, to: email, applicationId: application.id, letter: letterMail(letter) }]
+        : []),
+      ...(await specialistMail(tx, application, decision.decidedBy)),
+    ],
   };
+}
+
+/**
+ * Issue 50 item 9: the file's specialist (its assigned reviewer) is told a decision was recorded,
+ * unless they recorded it themselves.
+ */
+async function specialistMail(
+  tx: Queryable,
+  application: LockedApplication,
+  decidedBy: string | null,
+): Promise<ReviewMail[]> {
+  if (application.reviewerId === decidedBy) return [];
+  const email = await emailOf(tx, application.reviewerId);
+  return email ? [{ kind: 'decision_recorded', to: email, applicationId: application.id }] : [];
 }
 
 /** An appeal's decision (issue 32 item 6) as `recordAppealDecision` writes it. */
@@ -232,7 +250,19 @@ export async function recordAppealDecision(
   const email = await emailOf(tx, application.userId);
   return {
     applicationStatus: to,
-    mails: email ? [{ kind: to, to: email, applicationId: application.id, letter: letterMail(letter) }] : [],
+    mails: [
+      ...(email
+        ? [
+            {
+              kind: to,
+              to: email,
+              applicationId: application.id,
+              letter: letterMail(letter),
+            } satisfies ReviewMail,
+          ]
+        : []),
+      ...(await specialistMail(tx, application, decision.decidedBy)),
+    ],
   };
 }
 

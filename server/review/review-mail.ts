@@ -1,6 +1,7 @@
 /**
  * The review's emails (issue 13): information requested, approved, rejected (to the provider) and
- * response received (to the assigned reviewer). They say what happened and link to the portal, where
+ * response received (to the assigned reviewer); issue 50 item 9: a clean file waiting (to each
+ * medical director) and a decision recorded (to the file's specialist). They say what happened and link to the portal, where
  * the person signs in to read the details; a decision's email carries its letter's text instead
  * (issue 32 item 6: "an email with the same text"), the provider's own decision, addressed to them.
  * Sent after the transition commits; a failed send is logged (no address, no link) and never undoes
@@ -9,7 +10,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 
-export type ReviewMailKind = 'information_requested' | 'approved' | 'rejected' | 'response_received';
+export type ReviewMailKind =
+  | 'information_requested'
+  | 'approved'
+  | 'rejected'
+  | 'response_received'
+  | 'clean_file_waiting'
+  | 'decision_recorded';
 
 /** One email to send once the transaction has committed. */
 export interface ReviewMail {
@@ -25,6 +32,8 @@ const subjects: Record<ReviewMailKind, string> = {
   approved: 'Your credentialing application was approved',
   rejected: 'A decision on your credentialing application',
   response_received: 'A provider responded to your information request',
+  clean_file_waiting: "A clean file waits for your decision on 'Clean Files'",
+  decision_recorded: 'A decision was recorded on a file you reviewed',
 };
 
 const bodies: Record<ReviewMailKind, string> = {
@@ -35,14 +44,31 @@ const bodies: Record<ReviewMailKind, string> = {
     'The credentialing team has made a decision on your application. Sign in to the portal to read it.',
   response_received:
     'The provider responded to your information request. Sign in to the portal to review the changes.',
+  clean_file_waiting:
+    "A credentialing file was sent for decision and is on your 'Clean Files' list. Sign in to the portal to review it, then approve it or send it to the committee.",
+  decision_recorded:
+    "A decision was recorded on a credentialing file you reviewed. Sign in to the portal to read it on the file's review page.",
 };
 
-/** The message of `mail`: a fixed text and a link (dashboard for providers, review page for reviewers). */
+/** Where each mail links: the provider's dashboard, the file's review page, or the Decisions tab. */
+function linkOf(mail: ReviewMail, appUrl: string): string {
+  switch (mail.kind) {
+    case 'response_received':
+    case 'decision_recorded':
+      return `${appUrl}/admin/applications/${mail.applicationId}`;
+    case 'clean_file_waiting':
+      return `${appUrl}/admin?tab=decisions`;
+    default:
+      return `${appUrl}/dashboard`;
+  }
+}
+
+/**
+ * The message of `mail`: a fixed text naming no provider (issue 50 item 9: staff are told a file
+ * waits or was decided, and read it in the portal) and a link (`linkOf`).
+ */
 export function reviewMailMessage(mail: ReviewMail, appUrl: string): MailMessage {
-  const link =
-    mail.kind === 'response_received'
-      ? `${appUrl}/admin/applications/${mail.applicationId}`
-      : `${appUrl}/dashboard`;
+  const link = linkOf(mail, appUrl);
   if (mail.letter) {
     return { to: mail.to, subject: mail.letter.subject, text: `${mail.letter.text}\n\n${link}\n` };
   }

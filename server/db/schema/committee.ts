@@ -82,6 +82,11 @@ export const committeeMeetings = pgTable('committee_meetings', {
   /** 'Close Meeting': the minutes are frozen from then on. */
   closedAt: timestamp('closed_at', { withTimezone: true }),
   closedBy: text('closed_by').references(() => user.id, { onDelete: 'set null' }),
+  /**
+   * The members' invitation's iCalendar SEQUENCE (RFC 5545 §3.8.7.4; issue 50 item 9): 0 when the
+   * meeting is created, one more with every change of its agenda, so a calendar replaces the event.
+   */
+  noticeSequence: integer('notice_sequence').notNull().default(0),
 });
 
 export const committeeMeetingMembers = pgTable(

@@ -1,0 +1,1 @@
+ALTER TABLE "committee_meetings" ADD COLUMN "notice_sequence" integer DEFAULT 0 NOT NULL;
