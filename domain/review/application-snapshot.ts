@@ -27,7 +27,7 @@ export type SnapshotRow = Record<string, SnapshotValue>;
 export interface ApplicationSnapshot {
   applicationId: string;
   userId: string;
-  /** The 17 personal fields of spec §7 (snake_case), '' when empty; `ssn` masked (`***-**-1234`). */
+  /** The personal fields as sent (spec §7's 17 and `address_line2`, snake_case), '' when empty; `ssn` masked. */
   personalInformation: Record<string, string>;
   /** spec §3 profiles row (snake_case), or null. */
   profile: SnapshotRow | null;

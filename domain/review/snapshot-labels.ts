@@ -20,7 +20,7 @@ const sectionOfPayloadKey = new Map<string, Section>(
  * certification dates; issue 31 sends a specialty's linked certification by name, not row id):
  * payload key -> column -> registry field name.
  */
-const payloadColumnAliases: Record<string, Record<string, string>> = {
+export const payloadColumnAliases: Record<string, Record<string, string>> = {
   licenses: { license_issue: 'issueDate', license_exp: 'expirationDate' },
   certifications: { cert_issue_date: 'issueDate', cert_exp_date: 'expirationDate' },
   specialties: { board_certification: 'boardCertificationId' },

@@ -65,13 +65,16 @@ export interface PayloadBoardCertification {
 }
 
 /**
- * The 17 personal fields of spec §7 (spec §3 names; address_line2 is not among them), '' when empty.
+ * The 17 personal fields of spec §7 (spec §3 names), '' when empty, and `address_line2`, which spec
+ * §7 leaves out but the provider saves on Personal Information: issue 51 item 2, every saved field
+ * reaches the signed record (an additive key; the spec's 17 keep their names and order).
  * Order is the payload's key order.
  */
 export const personalInformationFields = [
   'ssn',
   'date_of_birth',
   'address_line1',
+  'address_line2',
   'city',
   'state',
   'zip_code',

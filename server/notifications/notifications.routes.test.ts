@@ -105,8 +105,10 @@ describe('POST /api/applications/:applicationId/completion', () => {
     expect(payload).toMatchObject({ applicationId, userId: alice.userId, userEmail: alice.email });
     expect(payload.timestamp).toBe(response.body.requestedAt);
     expect(payload.applicantInfo.profile).toMatchObject({ user_id: alice.userId, email: alice.email });
-    expect(Object.keys(payload.applicantInfo.personalInformation)).toHaveLength(17);
+    // Spec §7's 17 personal fields and address_line2 (issue 51 item 2: every saved field is sent).
+    expect(Object.keys(payload.applicantInfo.personalInformation)).toHaveLength(18);
     expect(payload.applicantInfo.personalInformation).toMatchObject({
+      address_line2: 'Suite 2',
       ssn: FACTORY_SSN,
       date_of_birth: '1980-02-29',
       provider_type: 'MD',
