@@ -181,6 +181,38 @@ function startBareFastify(port: number): ChildProcess {
  * The search term of the search row: the most common last name of the seeded providers, lower-cased
  * as an administrator would type it, so the search fills a page (it also matches its email addresses).
  */
+/**
+ * A seeded application under review (its review page has a checklist to read). The volume seed's
+ * attestations hold a placeholder no key decrypts, and the review page shows the attestation, so this
+ * file's seeded attestation is removed in the bench's own throwaway database (the immutability
+ * trigger is paused for that one statement): the page then reads as a file without one.
+ */
+async function fileUnderReview(databaseUrl: string): Promise<string> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string }>(
+      `select a.id from provider_applications a
+        where a.application_status = 'under_review'
+          and exists (select 1 from verification_items i where i.application_id = a.id)
+        order by a.id limit 1`,
+    );
+    if (!rows[0]) throw new Error('the volume seed has no application under review');
+    await client.query('begin');
+    await client.query(
+      'alter table application_attestations disable trigger application_attestations_immutable',
+    );
+    await client.query('delete from application_attestations where application_id = $1', [rows[0].id]);
+    await client.query(
+      'alter table application_attestations enable trigger application_attestations_immutable',
+    );
+    await client.query('commit');
+    return rows[0].id;
+  } finally {
+    await client.end();
+  }
+}
+
 async function commonLastName(databaseUrl: string): Promise<string> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -335,6 +367,7 @@ async function main() {
       },
     });
     const searchTerm = await commonLastName(database.url);
+    const reviewed = await fileUnderReview(database.url);
     const cases: Case[] = [
       {
         name: "bare Fastify {hello:'world'}",
@@ -373,6 +406,13 @@ async function main() {
         'items',
         'in review',
       ),
+      // Issue 51 item 5: the review page, each read of which is now an audit event (one insert).
+      {
+        ...serverCase('GET /api/admin/applications/:id/review page (admin)', [
+          { path: `/api/admin/applications/${reviewed}/review`, cookie: admin.cookie },
+        ]),
+        describe: (body) => `${(body as { checklist: unknown[] }).checklist.length} checklist items`,
+      },
       adminCase(
         'GET /api/admin/expiring-credentials (admin)',
         '/api/admin/expiring-credentials?window=90&page=1&pageSize=20',
@@ -414,7 +454,9 @@ async function main() {
           headers: target.cookie ? { cookie: target.cookie } : {},
         });
         const text = await answer.text();
-        if (answer.status !== 200) throw new Error(`${benchCase.name} answered ${answer.status}: ${text}`);
+        if (answer.status !== 200) {
+          throw new Error(`${benchCase.name} answered ${answer.status}: ${text}\n${output.slice(-3000)}`);
+        }
         items = benchCase.describe(JSON.parse(text));
       }
       const stopWrites = benchCase.writesPerSecond

@@ -38,6 +38,16 @@ export const auditActions = [
   'application.closed_without_decision',
   /** A copied section confirmed with 'Review and Confirm' (issue 29 item 6): details carry the section key. */
   'application.section_confirmed',
+  /**
+   * A provider saved a section (issue 51 item 5; HIPAA 164.312(b)): details carry the section key, the
+   * change ('saved', 'row_added', 'rows_saved', 'row_deleted') and how many rows; never the values.
+   */
+  'application.section_saved',
+  /**
+   * Staff read a file's review page or one of its versions (issue 51 item 5): details carry `what`
+   * ('review' or 'version') and the version; a committee member's read is 'committee.file_viewed'.
+   */
+  'review.file_viewed',
   'document.upload',
   'document.download',
   'document.delete',
@@ -157,6 +167,8 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'application.withdrawn': 'Draft withdrawn by the provider',
   'application.closed_without_decision': 'Application closed without a decision',
   'application.section_confirmed': 'Copied section confirmed',
+  'application.section_saved': 'Section saved',
+  'review.file_viewed': 'File viewed',
   'document.download': 'Downloaded document',
   'document.upload': 'Uploaded document',
   'document.delete': 'Deleted document',

@@ -84,3 +84,27 @@ export async function requireFileReader(
   });
   return actor;
 }
+
+/**
+ * Records a staff member's read of a file (issue 51 item 5; HIPAA 164.312(b)): 'review.file_viewed'
+ * with who, the file and its provider, from where, and `details` saying what was read (the review
+ * page, a version); never what it holds. A committee member's read is recorded by `requireFileReader`
+ * instead ('committee.file_viewed'), so it is not written twice.
+ */
+export async function recordFileView(
+  db: Queryable,
+  actor: Actor,
+  file: { applicationId: string; userId: string | null },
+  details: { what: 'review' | 'version'; version?: number },
+): Promise<void> {
+  if (!hasPermission(actor.roles, 'read:application:any')) return;
+  await recordAudit(db, {
+    action: 'review.file_viewed',
+    actorUserId: actor.userId,
+    subjectUserId: file.userId,
+    resourceType: 'application',
+    resourceId: file.applicationId,
+    ipAddress: actor.ipAddress,
+    details,
+  });
+}

@@ -153,12 +153,19 @@ describe('cycles started on purpose (issue 29 item 2)', () => {
     expect((await provider.json('POST', adminPath(applicationId, 'start-recredentialing'), {})).status).toBe(
       403,
     );
+    const mailBefore = app.mail.length;
     const [a, b] = await Promise.all([
       admin.json<CreatedApplication>('POST', adminPath(applicationId, 'start-recredentialing'), {}),
       admin.json<CreatedApplication>('POST', adminPath(applicationId, 'start-recredentialing'), {}),
     ]);
     expect([a.status, b.status].sort()).toEqual([201, 409]);
     const draft = (a.status === 201 ? a : b).body;
+    // Issue 51 item 6: the provider is told, once; the draft's timeline says who opened it.
+    const told = app.mail
+      .slice(mailBefore)
+      .filter((m) => m.subject === 'Your recredentialing application is open');
+    expect(told.map((m) => m.to)).toEqual([provider.email]);
+    expect(told[0]?.text).toContain('/dashboard');
     expect(draft).toMatchObject({
       applicationStatus: 'draft',
       cycle: 'recredentialing',
@@ -166,6 +173,9 @@ describe('cycles started on purpose (issue 29 item 2)', () => {
     });
     expect(await auditActions(draft.id)).toEqual([
       { action: 'application.copied_forward', actor_user_id: admin.userId },
+    ]);
+    expect((await review(draft.id)).timeline).toEqual([
+      expect.objectContaining({ action: 'application.copied_forward', actorUserId: admin.userId }),
     ]);
     expect((await review(applicationId)).cycleActions).toEqual([]);
     const during = await dashboard(provider);

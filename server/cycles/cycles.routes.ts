@@ -23,6 +23,8 @@ import { errorResponses } from '../../domain/app-error.ts';
 import type { AppInstance } from '../app-types.ts';
 import { presentApplication } from '../applications/applications.routes.ts';
 import { requirePermission, staffRoutePermission } from '../auth/actor.ts';
+import { sendReviewMails } from '../review/review-mail.ts';
+import { emailOf } from '../review/review-transaction.ts';
 import { closeWithoutDecision, startRecredentialingNow, withdrawDraft } from './cycles.service.ts';
 
 async function adminOnly(request: FastifyRequest): Promise<void> {
@@ -104,6 +106,13 @@ export async function cycleRoutes(app: AppInstance) {
         new Date(),
       );
       request.log.info({ applicationId: application.id }, 'recredentialing opened by an administrator');
+      // Issue 51 item 6: the provider is told their recredentialing is open (after the commit).
+      const email = await emailOf(app.deps.db, application.userId);
+      if (email) {
+        await sendReviewMails(app.deps.mailer, request.log, app.deps.env.appUrl, [
+          { kind: 'recredentialing_started', to: email, applicationId: application.id },
+        ]);
+      }
       return reply.status(201).send({ ...presentApplication(application), copied });
     },
   );

@@ -1,7 +1,8 @@
 /**
  * The review's emails (issue 13): information requested, approved, rejected (to the provider) and
  * response received (to the assigned reviewer); issue 50 item 9: a clean file waiting (to each
- * medical director) and a decision recorded (to the file's specialist). They say what happened and link to the portal, where
+ * medical director) and a decision recorded (to the file's specialist); issue 51 item 6: a
+ * recredentialing opened by staff ('Start Recredentialing Now', to the provider). They say what happened and link to the portal, where
  * the person signs in to read the details; a decision's email carries its letter's text instead
  * (issue 32 item 6: "an email with the same text"), the provider's own decision, addressed to them.
  * Sent after the transition commits; a failed send is logged (no address, no link) and never undoes
@@ -16,7 +17,8 @@ export type ReviewMailKind =
   | 'rejected'
   | 'response_received'
   | 'clean_file_waiting'
-  | 'decision_recorded';
+  | 'decision_recorded'
+  | 'recredentialing_started';
 
 /** One email to send once the transaction has committed. */
 export interface ReviewMail {
@@ -34,6 +36,7 @@ const subjects: Record<ReviewMailKind, string> = {
   response_received: 'A provider responded to your information request',
   clean_file_waiting: "A clean file waits for your decision on 'Clean Files'",
   decision_recorded: 'A decision was recorded on a file you reviewed',
+  recredentialing_started: 'Your recredentialing application is open',
 };
 
 const bodies: Record<ReviewMailKind, string> = {
@@ -48,6 +51,8 @@ const bodies: Record<ReviewMailKind, string> = {
     "A credentialing file was sent for decision and is on your 'Clean Files' list. Sign in to the portal to review it, then approve it or send it to the committee.",
   decision_recorded:
     "A decision was recorded on a credentialing file you reviewed. Sign in to the portal to read it on the file's review page.",
+  recredentialing_started:
+    'The credentialing team opened your recredentialing application. It starts from your last application: sign in to the portal, review and confirm each section, then complete it before your credential ends.',
 };
 
 /** Where each mail links: the provider's dashboard, the file's review page, or the Decisions tab. */

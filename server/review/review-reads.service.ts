@@ -156,8 +156,11 @@ export async function getAdminReview(
       .where(
         and(
           eq(auditLog.subjectUserId, row.userId),
-          // Issue 29: a withdrawal and a close without decision are part of the application's story too.
-          sql`(${auditLog.action} like 'review.%' or ${auditLog.action} like 'notification.%' or ${auditLog.action} in ('application.withdrawn', 'application.closed_without_decision'))`,
+          // Issue 29: a withdrawal and a close without decision are part of the application's story too;
+          // issue 51 item 6: so is who opened the draft ('application.copied_forward'). Reads of the
+          // file (issue 51 item 5) are in the audit log, not the story.
+          sql`(${auditLog.action} like 'review.%' or ${auditLog.action} like 'notification.%' or ${auditLog.action} in ('application.withdrawn', 'application.closed_without_decision', 'application.copied_forward'))`,
+          sql`${auditLog.action} <> 'review.file_viewed'`,
           sql`(${auditLog.resourceId} = ${applicationId} or ${auditLog.details}->>'applicationId' = ${applicationId})`,
         ),
       )

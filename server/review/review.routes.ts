@@ -44,7 +44,7 @@ import type { AppInstance } from '../app-types.ts';
 import { reattest } from '../attestations/attestation.service.ts';
 import { createReattestationLimit } from '../attestations/reattestation-limit.ts';
 import { requireActor, requirePermission, staffRoutePermission } from '../auth/actor.ts';
-import { requireFileReader, requireFileReaderRole } from '../auth/file-readers.ts';
+import { recordFileView, requireFileReader, requireFileReaderRole } from '../auth/file-readers.ts';
 import { decisionClockLimitsOf } from '../env.ts';
 import { requestInformation, submitResponse } from './information-requests.service.ts';
 import { checkNppes } from './nppes-check.service.ts';
@@ -148,7 +148,7 @@ export async function reviewAdminRoutes(app: AppInstance) {
     },
     async (request) => {
       const actor = await requireFileReader(request, request.params.applicationId, 'review');
-      return getAdminReview(
+      const review = await getAdminReview(
         app.deps.db,
         request.params.applicationId,
         {
@@ -160,6 +160,9 @@ export async function reviewAdminRoutes(app: AppInstance) {
         actor.roles,
         actor.userId,
       );
+      // Issue 51 item 5: every staff read of the file is in the audit log.
+      await recordFileView(app.deps.db, actor, review, { what: 'review' });
+      return review;
     },
   );
 
@@ -175,8 +178,18 @@ export async function reviewAdminRoutes(app: AppInstance) {
       },
     },
     async (request) => {
-      await requireFileReader(request, request.params.applicationId, 'version');
-      return getVersion(app.deps.db, request.params.applicationId, request.params.version);
+      const actor = await requireFileReader(request, request.params.applicationId, 'version');
+      const version = await getVersion(app.deps.db, request.params.applicationId, request.params.version);
+      await recordFileView(
+        app.deps.db,
+        actor,
+        {
+          applicationId: request.params.applicationId,
+          userId: typeof version.snapshot.userId === 'string' ? version.snapshot.userId : null,
+        },
+        { what: 'version', version: request.params.version },
+      );
+      return version;
     },
   );
 

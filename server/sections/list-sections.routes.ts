@@ -36,7 +36,7 @@ import {
   saveRows,
   storedListSections,
 } from './list-sections.service.ts';
-import { authorizeSectionAccess } from './section-access.ts';
+import { authorizeSectionAccess, sectionSaveAudit } from './section-access.ts';
 
 const BASE = '/api/applications/:applicationId/sections';
 
@@ -139,13 +139,15 @@ export async function listSectionRoutes(app: AppInstance) {
     },
     async (request, reply) => {
       const store = requireStore(request.params.slug, 'add-form-table');
-      const { application } = await authorizeSectionAccess(
-        request,
-        request.params.applicationId,
-        'write',
-        store.key,
+      const access = await authorizeSectionAccess(request, request.params.applicationId, 'write', store.key);
+      const { application } = access;
+      const row = await addRow(
+        app.deps.db,
+        store,
+        application.id,
+        request.body,
+        sectionSaveAudit(access, store.key, 'row_added'),
       );
-      const row = await addRow(app.deps.db, store, application.id, request.body);
       request.log.info(
         { applicationId: application.id, section: store.key, rowId: row.id },
         'section row added',
@@ -173,13 +175,15 @@ export async function listSectionRoutes(app: AppInstance) {
     },
     async (request) => {
       const store = requireStore(request.params.slug, 'repeatable-cards');
-      const { application } = await authorizeSectionAccess(
-        request,
-        request.params.applicationId,
-        'write',
-        store.key,
+      const access = await authorizeSectionAccess(request, request.params.applicationId, 'write', store.key);
+      const { application } = access;
+      const rows = await saveRows(
+        app.deps.db,
+        store,
+        application.id,
+        request.body,
+        sectionSaveAudit(access, store.key, 'rows_saved'),
       );
-      const rows = await saveRows(app.deps.db, store, application.id, request.body);
       request.log.info(
         { applicationId: application.id, section: store.key, rows: rows.length },
         'section saved',
@@ -201,13 +205,15 @@ export async function listSectionRoutes(app: AppInstance) {
     },
     async (request, reply) => {
       const store = requireStore(request.params.slug);
-      const { application } = await authorizeSectionAccess(
-        request,
-        request.params.applicationId,
-        'write',
-        store.key,
+      const access = await authorizeSectionAccess(request, request.params.applicationId, 'write', store.key);
+      const { application } = access;
+      await deleteRow(
+        app.deps.db,
+        store,
+        application.id,
+        request.params.rowId,
+        sectionSaveAudit(access, store.key, 'row_deleted'),
       );
-      await deleteRow(app.deps.db, store, application.id, request.params.rowId);
       request.log.info(
         { applicationId: application.id, section: store.key, rowId: request.params.rowId },
         'section row deleted',

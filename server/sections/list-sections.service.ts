@@ -11,6 +11,7 @@
  * - Order (spec §7, §9): repeatable cards by position; payors, certifications and peer references
  *   newest first; CME by completion date, newest first, undated last, then newest first.
  */
+
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
@@ -28,6 +29,7 @@ import { confirmOnSave } from '../applications/section-confirmations.ts';
 import type { Database, Queryable, Transaction } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-reads.ts';
 import { sectionTables } from '../db/schema/sections.ts';
+import type { SectionSaveAudit } from './section-access.ts';
 import {
   fieldColumns,
   pickFields,
@@ -180,6 +182,7 @@ export async function addRow(
   store: ListSectionStore,
   applicationId: string,
   body: unknown,
+  audit?: SectionSaveAudit,
 ): Promise<ListRow> {
   const row = parseInput(store.section.schema, body, store.labels) as Record<string, unknown>;
   assertStorable([row], store.columns, store.labels);
@@ -192,6 +195,7 @@ export async function addRow(
         .insert(store.table)
         .values({ ...pickFields(row, store.columns), applicationId } as never)
         .returning(selection(store));
+      await audit?.(tx, 1);
       return inserted;
     })
     .catch(rethrowAsInputError);
@@ -216,6 +220,7 @@ export async function saveRows(
   store: ListSectionStore,
   applicationId: string,
   body: unknown,
+  audit?: SectionSaveAudit,
 ): Promise<ListRow[]> {
   if (!store.saveSchema) throw new Error(`Section ${store.key} is not saved as a whole screen`);
   const { rows } = parseInput(store.saveSchema, body, store.labels);
@@ -267,6 +272,7 @@ export async function saveRows(
       // Issue 31: the rule over every row now saved (one primary, a none answer alone); throwing
       // rolls the whole save back.
       assertRowsRule(store.section, saved);
+      await audit?.(tx, rows.length);
       return saved;
     })
     .catch(rethrowAsInputError);
@@ -281,6 +287,7 @@ export async function deleteRow(
   store: ListSectionStore,
   applicationId: string,
   rowId: string,
+  audit?: SectionSaveAudit,
 ): Promise<void> {
   const notFound = new AppError(
     'not_found',
@@ -294,7 +301,10 @@ export async function deleteRow(
       .where(and(eq(store.id, rowId), eq(store.applicationId, applicationId)))
       .returning({ id: store.id });
     // Issue 29 item 6: a change confirms a copied section.
-    if (removed.length > 0) await confirmOnSave(tx, applicationId, store.key);
+    if (removed.length > 0) {
+      await confirmOnSave(tx, applicationId, store.key);
+      await audit?.(tx, removed.length);
+    }
     return removed;
   });
   if (deleted.length === 0) throw notFound;

@@ -19,7 +19,7 @@ import {
 import { errorResponseSchema } from '../../domain/app-error.ts';
 import type { AppInstance } from '../app-types.ts';
 import { findPersonalInformation, upsertPersonalInformation } from './personal-information.service.ts';
-import { authorizeSectionAccess } from './section-access.ts';
+import { authorizeSectionAccess, sectionSaveAudit } from './section-access.ts';
 
 const PATH = '/api/applications/:applicationId/sections/personal-information';
 
@@ -76,17 +76,19 @@ export async function personalInformationRoutes(app: AppInstance) {
       },
     },
     async (request) => {
-      const { application } = await authorizeSectionAccess(
+      const access = await authorizeSectionAccess(
         request,
         request.params.applicationId,
         'write',
         'personalInformation',
       );
+      const { application } = access;
       const saved = await upsertPersonalInformation(
         app.deps.db,
         app.deps.cipher,
         application.id,
         request.body,
+        sectionSaveAudit(access, 'personalInformation', 'saved'),
       );
       request.log.info({ applicationId: application.id, section: 'personalInformation' }, 'section saved');
       return saved;

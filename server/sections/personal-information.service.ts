@@ -7,6 +7,7 @@
  * four digits (`ssn_last4`) for the masked display. The owner gets the SSN back in plain text (the
  * form shows it); an admin gets `***-**-1234` (spec §6 "SSN is shown masked").
  */
+
 import { eq, sql } from 'drizzle-orm';
 import { type PersonalInformationDto, personalInformationDtoSchema } from '../../domain/api/sections.ts';
 import {
@@ -22,6 +23,7 @@ import type { Queryable } from '../db/client.ts';
 import { preparedPerHandle } from '../db/prepared-reads.ts';
 import { personalInformation } from '../db/schema/sections.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
+import type { SectionSaveAudit } from './section-access.ts';
 import { columnValueSchema, fieldColumns, pickFields, rethrowAsInputError } from './section-columns.ts';
 import { assertStorable, parseInput } from './section-input.ts';
 
@@ -92,6 +94,7 @@ const personalInformationOf = preparedPerHandle((db) =>
  * Validate and upsert the application's personal information (one row per application). Every field
  * is written: a field left empty is stored as null, and an empty SSN clears the stored one.
  * @param body the personal information schema's input (no field required, spec §5)
+ * @param audit the owner's save audited in its transaction (issue 51 item 5; section-access.ts)
  * @returns the saved record as its owner sees it
  * @throws AppError validation_failed (400) with `issues[].path` like `['dateOfBirth']`
  */
@@ -100,6 +103,7 @@ export async function upsertPersonalInformation(
   cipher: FieldCipher,
   applicationId: string,
   body: unknown,
+  audit?: SectionSaveAudit,
 ): Promise<PersonalInformationDto> {
   const input = parseInput(personalInformationSchema, body, labels);
   assertStorable([input], columns, labels);
@@ -114,7 +118,7 @@ export async function upsertPersonalInformation(
       await assertSectionEditable(tx, applicationId, 'personalInformation');
       // Issue 29 item 6: a save confirms a copied section.
       await confirmOnSave(tx, applicationId, 'personalInformation');
-      return tx
+      const saved = await tx
         .insert(personalInformation)
         .values({ ...values, applicationId })
         .onConflictDoUpdate({
@@ -122,6 +126,8 @@ export async function upsertPersonalInformation(
           set: { ...values, updatedAt: sql`now()` },
         })
         .returning();
+      await audit?.(tx, saved.length);
+      return saved;
     })
     .catch(rethrowAsInputError);
   return present(row!, cipher, 'owner');

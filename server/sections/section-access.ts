@@ -7,6 +7,7 @@ import type { SectionKey } from '../../domain/sections/registry.ts';
 import { loadApplicationFor } from '../applications/applications.service.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { type Actor, requireActor, requirePermission } from '../auth/actor.ts';
+import type { Queryable } from '../db/client.ts';
 
 export interface SectionAccess {
   actor: Actor;
@@ -46,4 +47,34 @@ export async function authorizeSectionAccess(
     });
   }
   return { actor, application, isOwner };
+}
+
+/** What a provider's save did to a section, as the audit log names it (issue 51 item 5). */
+export type SectionChange = 'saved' | 'row_added' | 'rows_saved' | 'row_deleted';
+
+/** Writes the audit row of a save in the save's own transaction: `rows` is how many rows it wrote. */
+export type SectionSaveAudit = (tx: Queryable, rows: number) => Promise<void>;
+
+/**
+ * The audit of the owner's save of `section` (issue 51 item 5; HIPAA 164.312(b) asks for activity on
+ * PHI to be recorded): 'application.section_saved' with who, the application, the section, the
+ * change and the number of rows, from where (the caller's address); never a value. The services call
+ * it inside the save's transaction, so the log holds a save exactly when the save happened.
+ */
+export function sectionSaveAudit(
+  access: Pick<SectionAccess, 'actor' | 'application'>,
+  section: SectionKey,
+  change: SectionChange,
+): SectionSaveAudit {
+  return async (tx, rows) => {
+    await recordAudit(tx, {
+      action: 'application.section_saved',
+      actorUserId: access.actor.userId,
+      subjectUserId: access.application.userId,
+      resourceType: 'application',
+      resourceId: access.application.id,
+      ipAddress: access.actor.ipAddress,
+      details: { section, change, rows },
+    });
+  };
 }

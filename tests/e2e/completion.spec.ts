@@ -35,6 +35,9 @@ test('a provider completes the application: Submitting..., Completed ✓, still 
   const applicationId = await providerAt99Percent(page, 'Maya');
   await page.reload();
   await expect(page.getByText('100%')).toBeVisible();
+  // Issue 51 item 6: at 100% the card says the next step, not 'Complete all sections…'.
+  await expect(page.getByText("All sections are complete. Press 'Application Completed'")).toBeVisible();
+  await expect(page.getByText('Complete all sections to submit your application for review.')).toHaveCount(0);
   const button = page.getByRole('button', { name: 'Application Completed' });
   await expect(button).toBeEnabled();
   await expectNoAxeViolations(page);

@@ -163,6 +163,10 @@ test("'Send for Decision' is refused while a checklist item is pending, and the 
   await expect(page.getByText('Submitted', { exact: true })).toBeVisible();
   // Outcomes can be recorded only once the review has started.
   await expect(page.getByRole('button', { name: /^Verify / })).toHaveCount(0);
+  // Issue 51 item 6: the completed file's page says when the checklist comes.
+  await expect(
+    page.getByText("The checklist is generated when the review starts ('Start Review')."),
+  ).toBeVisible();
   await expectNoAxeViolations(page);
 
   await page.getByRole('button', { name: 'Start Review' }).click();

@@ -122,7 +122,12 @@ function StatusCard({
         </div>
         {application.applicationStatus === 'draft' && (
           <Group justify="space-between" wrap="wrap">
-            <Text size="sm">Complete all sections to submit your application for review.</Text>
+            <Text size="sm">
+              {/* Issue 51 item 6: at 100% the spec's draft sentence is no longer true; say the next step. */}
+              {application.progress === 100
+                ? "All sections are complete. Press 'Application Completed' to sign the attestation and send your application for review."
+                : 'Complete all sections to submit your application for review.'}
+            </Text>
             <WithdrawButton applicationId={application.id} />
           </Group>
         )}

@@ -309,7 +309,7 @@ export function VerificationChecklistPanel({
         Verification checklist
       </Title>
       {items.length === 0 ? (
-        <Text c="dimmed">The checklist is generated when the application is completed.</Text>
+        <Text c="dimmed">The checklist is generated when the review starts ('Start Review').</Text>
       ) : (
         <>
           <Text size="sm" id="checklist-progress">
