@@ -54,10 +54,17 @@ async function refused(provider: Provider, url: string, rows: Record<string, unk
   return answer.body;
 }
 
-async function addCertification(provider: Provider, base: string, name: string): Promise<Row> {
+async function addCertification(
+  provider: Provider,
+  base: string,
+  name: string,
+  certificationKind: 'board' | 'other' = 'board',
+): Promise<Row> {
   const created = await provider.json<Row>('POST', `${base}/certifications`, {
+    certificationKind,
     certificationName: name,
-    certifyingBody: 'American Board of Internal Medicine',
+    certifyingBody:
+      certificationKind === 'board' ? 'American Board of Internal Medicine' : 'American Heart Association',
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return created.body;
@@ -163,6 +170,32 @@ describe('Specialties: the linked board certification', () => {
     );
     expect(stored.rows).toEqual([]);
     expect((await rowsOf(alice.provider, url))[0]!.boardCertificationId).toBe(own.id);
+  });
+
+  it("refuses a link to a certification of type 'Other Certification' (issue 51 item 4), saving nothing", async () => {
+    // First, the provider lists a board certification and ACLS.
+    const { provider, base } = await providerWithApplication();
+    const board = await addCertification(provider, base, 'Internal Medicine');
+    const acls = await addCertification(provider, base, 'Advanced Cardiovascular Life Support', 'other');
+    expect(acls.certificationKind).toBe('other');
+    const url = `${base}/specialties`;
+
+    // Second, a specialty linked to ACLS is refused whole, the other card too.
+    const body = await refused(provider, url, [
+      { specialtyRank: 'primary', taxonomyCode: '207R00000X', boardCertificationId: board.id },
+      { specialtyRank: 'secondary', taxonomyCode: '207RC0000X', boardCertificationId: acls.id },
+    ]);
+    const message =
+      "This certification is not a board certification (its type is 'Other Certification (e.g. ACLS, BLS, PALS)'). Choose a board certification, or leave this empty.";
+    expect(body.message).toBe(`Please correct the highlighted fields: Entry 2: ${message}`);
+    expect(body.issues).toEqual([{ path: ['rows', 1, 'boardCertificationId'], message }]);
+    expect(await rowsOf(provider, url)).toEqual([]);
+
+    // Last, linked to the board certification it is saved.
+    const [saved] = await save(provider, url, [
+      { specialtyRank: 'primary', taxonomyCode: '207R00000X', boardCertificationId: board.id },
+    ]);
+    expect(saved!.boardCertificationId).toBe(board.id);
   });
 
   it("clears the specialty's link when the linked certification is deleted", async () => {

@@ -11,6 +11,7 @@
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import { AppError } from '../../domain/app-error.ts';
+import { certificationKindLabel } from '../../domain/sections/certifications.ts';
 import type { SectionKey } from '../../domain/sections/registry.ts';
 import type { ListSectionDefinition } from '../../domain/sections/section.ts';
 import type { Transaction } from '../db/client.ts';
@@ -35,7 +36,7 @@ function refused(message: string, index: number, field: string): AppError {
 
 /**
  * Specialties (issue 31): each code is in the code set, named from it; each linked certification is
- * this application's.
+ * this application's, and a board certification (issue 51 item 4: kind 'board').
  * @throws AppError validation_failed (400) naming the entry
  */
 async function specialtiesRule(tx: Transaction, applicationId: string, cards: Card[]): Promise<void> {
@@ -56,19 +57,30 @@ async function specialtiesRule(tx: Transaction, applicationId: string, cards: Ca
     ...new Set(cards.flatMap((c) => (c.boardCertificationId ? [String(c.boardCertificationId)] : []))),
   ];
   if (linked.length === 0) return;
-  const owned = new Set(
+  const kindById = new Map(
     (
       await tx
-        .select({ id: certifications.id })
+        .select({ id: certifications.id, kind: certifications.certificationKind })
         .from(certifications)
         .where(and(eq(certifications.applicationId, applicationId), inArray(certifications.id, linked)))
-    ).map((r) => r.id),
+    ).map((r) => [r.id, r.kind]),
   );
-  const index = cards.findIndex((c) => c.boardCertificationId && !owned.has(String(c.boardCertificationId)));
+  const linkedKind = (card: Card) =>
+    card.boardCertificationId ? kindById.get(String(card.boardCertificationId)) : undefined;
+  const index = cards.findIndex((c) => c.boardCertificationId && !linkedKind(c));
   if (index !== -1) {
     throw refused(
       'This certification is not in your Certifications section (it may have been deleted). Choose one from the list.',
       index,
+      'boardCertificationId',
+    );
+  }
+  // Issue 51 item 4: a specialty is certified by a board, not by ACLS or BLS.
+  const notBoard = cards.findIndex((c) => c.boardCertificationId && linkedKind(c) !== 'board');
+  if (notBoard !== -1) {
+    throw refused(
+      `This certification is not a board certification (its type is '${certificationKindLabel.other}'). Choose a board certification, or leave this empty.`,
+      notBoard,
       'boardCertificationId',
     );
   }

@@ -19,7 +19,7 @@ const rowIdBySlug = new Map<string, string>();
 /** A valid write body per layout (every section accepts a row with no fields except the required ones). */
 const validRow: Record<string, Record<string, unknown>> = {
   payors: { payorName: 'Intruder Health' },
-  certifications: { certificationName: 'Intruder', certifyingBody: 'Nobody' },
+  certifications: { certificationKind: 'other', certificationName: 'Intruder', certifyingBody: 'Nobody' },
   cme: { activityTitle: 'Intruder', providerName: 'Nobody' },
   'peer-references': { referenceName: 'Intruder' },
   // Issue 31: cards with required fields. Secondary, so that saving it again next to the saved one

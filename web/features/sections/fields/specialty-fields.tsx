@@ -77,10 +77,13 @@ function SpecialtyFields({ input, values, setValue }: FieldsProps<SpecialtyValue
   const certifications = useSectionRows(applicationId, 'certifications');
   const codeSet = useMemo(() => (taxonomy.data ? prepare(taxonomy.data.entries) : null), [taxonomy.data]);
   const chosen = codeSet?.entryByCode.get(values.taxonomyCode);
-  const certificationOptions = (certifications.data ?? []).map((row) => ({
-    value: row.id,
-    label: `${String(row.certificationName ?? '')} — ${String(row.certifyingBody ?? '')}`,
-  }));
+  // Issue 51 item 4: only board certifications certify a specialty (the server refuses the others).
+  const certificationOptions = (certifications.data ?? [])
+    .filter((row) => row.certificationKind === 'board')
+    .map((row) => ({
+      value: row.id,
+      label: `${String(row.certificationName ?? '')} — ${String(row.certifyingBody ?? '')}`,
+    }));
   const specialty = input('taxonomyCode');
   const certification = input('boardCertificationId');
 
