@@ -5,9 +5,11 @@
  * - Before the writes, `serverRowRules` per section: what needs the server's data. Specialties: the
  *   taxonomy code is in the shipped NUCC code set (its classification and specialization are written
  *   from the set, whatever the client sent), and a linked board certification is a certification of
- *   the same application.
+ *   the same application of kind 'board' (issue 51 item 4).
  * - After the writes, the section's own `rowsRule` (domain, shared with the screen) over every row now
- *   saved: one primary specialty or location, a none answer alone.
+ *   saved: exactly one primary specialty (issue 51 item 4), at most one primary location, a none
+ *   answer alone. A delete (`deleteRow`) does not apply it: removing the primary card leaves the
+ *   others to be saved with a new primary, which the screen then asks for.
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import { AppError } from '../../domain/app-error.ts';
