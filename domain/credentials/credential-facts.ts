@@ -17,6 +17,7 @@
  * is taken. Pure: no zod, no Node.
  */
 import type { ApplicationSnapshot, SnapshotRow } from '../review/application-snapshot.ts';
+import { isBoardCertificationRow } from '../sections/certification-kinds.ts';
 
 /** A professional license (state license, nursing license, other); DEA and NPI rows are not here. */
 export interface CredentialLicense {
@@ -51,7 +52,7 @@ export interface CredentialDegree {
   graduatedOn: string | null;
 }
 
-/** One board certification (Certifications section). */
+/** One board certification (Certifications section, of kind 'board': issue 51 item 4). */
 export interface CredentialBoardCertification {
   rowKey: string;
   /** The certification's name ('Board Certified, Internal Medicine'). */
@@ -149,7 +150,8 @@ const acceptingValues = new Set(['yes', 'existing_only', 'no']);
 /**
  * The facts of `snapshot` (stored as `version`), as the directory publishes them.
  * A board certification is linked to the specialties whose `board_certification` names it (name,
- * certifying body and number, as the payload sends the link).
+ * certifying body and number, as the payload sends the link). Certifications of kind 'other' (ACLS,
+ * BLS) are not board certifications and are not published (issue 51 item 4).
  */
 export function credentialFactsOf(snapshot: ApplicationSnapshot, version: number): CredentialFacts {
   const pi = snapshot.personalInformation ?? {};
@@ -158,15 +160,19 @@ export function credentialFactsOf(snapshot: ApplicationSnapshot, version: number
   const deaNumber = pi.dea_number?.trim() || (deaRow ? text(deaRow, 'license_number') : null);
   const gender = pi.gender?.trim();
 
-  const certifications = rows(snapshot, 'certifications').map((c, i) => ({
-    rowKey: rowKeyOf(c, 'certification', i),
-    name: text(c, 'certification_name') ?? '',
-    board: text(c, 'certifying_body') ?? '',
-    number: text(c, 'certification_number'),
-    issuedOn: day(c, 'cert_issue_date'),
-    expiresOn: day(c, 'cert_exp_date'),
-    specialtyCodes: [] as string[],
-  }));
+  // Issue 51 item 4: only board certifications are published as such (ACLS or BLS is not); the
+  // index is the row's place among all certifications, as before the kind existed.
+  const certifications = rows(snapshot, 'certifications')
+    .flatMap((c, i) => (isBoardCertificationRow(c) ? [{ c, i }] : []))
+    .map(({ c, i }) => ({
+      rowKey: rowKeyOf(c, 'certification', i),
+      name: text(c, 'certification_name') ?? '',
+      board: text(c, 'certifying_body') ?? '',
+      number: text(c, 'certification_number'),
+      issuedOn: day(c, 'cert_issue_date'),
+      expiresOn: day(c, 'cert_exp_date'),
+      specialtyCodes: [] as string[],
+    }));
   const certificationNamed = (link: unknown) => {
     if (!link || typeof link !== 'object') return undefined;
     const l = link as Record<string, unknown>;

@@ -89,6 +89,33 @@ describe('generateChecklist', () => {
     expect(dea[0]!.target).toBe('DEA registration D-1');
   });
 
+  it("makes only board certifications items (issue 51 item 4: ACLS of kind 'other' stays in the record)", () => {
+    const items = generateChecklist(
+      snapshot({
+        lists: {
+          ...snapshot().lists,
+          certifications: [
+            {
+              certification_kind: 'board',
+              certification_name: 'Internal Medicine',
+              certifying_body: 'ABIM',
+              certification_number: 'C-1',
+            },
+            { certification_kind: 'other', certification_name: 'ACLS', certifying_body: 'AHA' },
+            // A snapshot stored before the kind existed: a board certification, as then.
+            { certification_name: 'Family Medicine', certifying_body: 'ABFM' },
+          ],
+        },
+      }),
+      now,
+    );
+    expect(items.filter((i) => i.kind === 'board_certification').map((i) => i.target)).toEqual([
+      'Board certification: Internal Medicine (ABIM)',
+      'Board certification: Family Medicine (ABFM)',
+    ]);
+    expect(items.some((i) => i.target.includes('ACLS'))).toBe(false);
+  });
+
   it('gives work history one item and no gap items (issue 29 item 7: the gaps are lines of that item)', () => {
     const rows = [
       { start_date: '2019-01-01', end_date: '2023-12-31', is_current_position: false },

@@ -5,6 +5,7 @@
  * records each one's outcome.
  */
 import { formatIsoDay, isoDay } from '../calendar.ts';
+import { isBoardCertificationRow } from '../sections/certification-kinds.ts';
 import {
   type AdmittingArrangement,
   admittingArrangementLabel,
@@ -17,7 +18,7 @@ import { type TrainingType, trainingTypeLabel } from '../sections/training.ts';
 import { GAP_LOOKBACK_YEARS } from '../sections/work-history-gaps.ts';
 import type { ApplicationSnapshot, SnapshotRow } from './application-snapshot.ts';
 
-export { isoDay };
+export { isBoardCertificationRow, isoDay };
 
 export const verificationKinds = [
   'license',
@@ -356,7 +357,8 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
     primarySource: 'NPPES NPI Registry',
   });
   const primary = primarySpecialtyCertification(snapshot);
-  for (const c of snapshot.lists.certifications ?? []) {
+  // Issue 51 item 4: only board certifications are items; the others stay in the snapshot.
+  for (const c of (snapshot.lists.certifications ?? []).filter(isBoardCertificationRow)) {
     const itemKey = certificationItemKey(c);
     // Issue 31 item 4: the certification of the primary specialty is this item, which names it.
     const specialty = primary?.certificationKey === itemKey ? `, primary specialty ${primary.specialty}` : '';

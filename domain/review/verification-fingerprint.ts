@@ -15,6 +15,7 @@ import {
   certificationItemKey,
   claimLine,
   hospitalAffiliationItemKey,
+  isBoardCertificationRow,
   isoDay,
   licenseItemKey,
   primarySpecialtyCertification,
@@ -198,7 +199,8 @@ export function coveredValues(
         item.rowKey,
         (r) => certificationItemKey(r) === item.itemKey,
       );
-      if (!row) return null;
+      // Issue 51 item 4: a certification that is no longer a board certification is not this item's.
+      if (!row || !isBoardCertificationRow(row)) return null;
       const primary = primarySpecialtyCertification(snapshot);
       return zip(coverage.fields, [
         row.certification_name,

@@ -21,6 +21,7 @@ import {
 } from './practice-locations.ts';
 import {
   ONE_PRIMARY_SPECIALTY,
+  PRIMARY_SPECIALTY_REQUIRED,
   specialtiesRowsIssue,
   specialtiesSection,
   specialtyName,
@@ -74,16 +75,33 @@ describe('Specialties', () => {
     );
   });
 
-  it('allows one primary specialty and points at the second (a missing rank counts as primary)', () => {
-    expect(specialtiesRowsIssue([{ specialtyRank: 'primary' }, { specialtyRank: 'secondary' }])).toBeNull();
-    expect(specialtiesRowsIssue([{ specialtyRank: 'secondary' }, { specialtyRank: 'secondary' }])).toBeNull();
+  it('requires exactly one primary specialty when any are listed (issue 51 item 4; a missing rank counts as primary)', () => {
+    // None listed: nothing to mark (the section is simply incomplete).
     expect(specialtiesRowsIssue([])).toBeNull();
+    // One primary, with or without secondaries.
+    expect(specialtiesRowsIssue([{ specialtyRank: 'primary' }])).toBeNull();
+    expect(specialtiesRowsIssue([{ specialtyRank: 'secondary' }, { specialtyRank: 'primary' }])).toBeNull();
+    expect(specialtiesRowsIssue([{ specialtyRank: 'secondary' }, {}])).toBeNull();
+    // Two primaries: the issue is on the second.
     expect(specialtiesRowsIssue([{ specialtyRank: 'secondary' }, { specialtyRank: 'primary' }, {}])).toEqual({
       message: ONE_PRIMARY_SPECIALTY,
       index: 2,
       field: 'specialtyRank',
     });
+    // Rows, none primary: the issue is on the first.
+    expect(specialtiesRowsIssue([{ specialtyRank: 'secondary' }])).toEqual({
+      message: PRIMARY_SPECIALTY_REQUIRED,
+      index: 0,
+      field: 'specialtyRank',
+    });
+    expect(specialtiesRowsIssue([{ specialtyRank: 'secondary' }, { specialtyRank: 'secondary' }])).toEqual({
+      message: PRIMARY_SPECIALTY_REQUIRED,
+      index: 0,
+      field: 'specialtyRank',
+    });
+    expect(specialtiesSection.rowsRule).toBe(specialtiesRowsIssue);
     expect(ONE_PRIMARY_SPECIALTY).toBe('Only one specialty can be primary. Make the others secondary.');
+    expect(PRIMARY_SPECIALTY_REQUIRED).toBe('Mark exactly one specialty as primary.');
   });
 
   it('names a specialty by its code set names and code', () => {

@@ -303,10 +303,21 @@ describe('section schemas', () => {
     });
   });
 
-  it('requires the certification name and certifying body', () => {
+  it('requires the certification type, name and certifying body (issue 51 item 4: the type)', () => {
     expect(messagesOf(sectionByKey.certifications.schema, { certificationName: '' })).toEqual({
+      certificationKind: 'Choose a certification type from the list',
       certificationName: 'Certification name is required',
       certifyingBody: 'Certifying body is required',
+    });
+    const acls = { certificationName: 'ACLS', certifyingBody: 'American Heart Association' };
+    expect(messagesOf(sectionByKey.certifications.schema, { ...acls, certificationKind: '' })).toEqual({
+      certificationKind: 'Choose a certification type from the list',
+    });
+    expect(messagesOf(sectionByKey.certifications.schema, { ...acls, certificationKind: 'acls' })).toEqual({
+      certificationKind: 'Choose a certification type from the list',
+    });
+    expect(sectionByKey.certifications.schema.parse({ ...acls, certificationKind: 'other' })).toMatchObject({
+      certificationKind: 'other',
     });
   });
 

@@ -101,7 +101,11 @@ export function computeProgress(completeCount: number): number {
 }
 
 // Option lists, re-exported so screens and the server import them from one place.
-export { certificationSchema } from './certifications.ts';
+export {
+  certificationKindLabel,
+  certificationKinds,
+  certificationSchema,
+} from './certifications.ts';
 export { CME_CREDIT_HOURS_MAX, CME_CREDIT_HOURS_STEP, cmeCategories, cmeSchema } from './cme.ts';
 export {
   acceptedDocumentExtensions,

@@ -5,9 +5,10 @@
  * A specialty is a NUCC Health Care Provider Taxonomy code (taxonomy/nucc-taxonomy.ts, the code set
  * shipped as data). The provider chooses the code; `classification` and `specialization` are the code
  * set's names for it, written by the server from the code set whatever the client sends (the screen
- * shows them from the same file). One specialty may be 'primary'; the others are 'secondary'. A
- * board certification is linked by choosing one of the application's certifications (its row id; the
- * server checks it belongs to the same application).
+ * shows them from the same file). Exactly one specialty is 'primary' when any are listed (issue 51
+ * item 4); the others are 'secondary'. A board certification is linked by choosing one of the
+ * application's board certifications (its row id; the server checks it belongs to the same
+ * application and is of kind 'board', issue 51 item 4).
  */
 import { z } from 'zod';
 import {
@@ -58,11 +59,23 @@ export type Specialty = z.output<typeof specialtySchema>;
 /** The message when more than one specialty is primary (issue 31: one primary specialty). */
 export const ONE_PRIMARY_SPECIALTY = 'Only one specialty can be primary. Make the others secondary.';
 
-/** At most one primary specialty; the issue points at the second one. */
+/** The message when specialties are listed and none is primary (issue 51 item 4). */
+export const PRIMARY_SPECIALTY_REQUIRED = 'Mark exactly one specialty as primary.';
+
+/**
+ * Exactly one primary specialty when any are listed (issue 31: at most one; issue 51 item 4: at
+ * least one). No rows is no issue (the section is then incomplete, spec §4). Two primaries: the issue
+ * points at the second one; none: at the first row. A row without a rank counts as primary (the
+ * schema's default).
+ * @returns the issue on `specialtyRank`, or null
+ */
 export function specialtiesRowsIssue(rows: readonly Record<string, unknown>[]): RowsIssue | null {
   const primaries = rows.flatMap((row, index) =>
     (row.specialtyRank ?? 'primary') === 'primary' ? [index] : [],
   );
+  if (rows.length > 0 && primaries.length === 0) {
+    return { message: PRIMARY_SPECIALTY_REQUIRED, index: 0, field: 'specialtyRank' };
+  }
   if (primaries.length <= 1) return null;
   return { message: ONE_PRIMARY_SPECIALTY, index: primaries[1]!, field: 'specialtyRank' };
 }

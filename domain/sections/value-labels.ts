@@ -6,6 +6,7 @@
 import {
   acceptingNewPatientsLabel,
   admittingArrangementLabel,
+  certificationKindLabel,
   claimStatusLabel,
   credentialingStatusLabel,
   degreeTypeLabel,
@@ -30,6 +31,8 @@ const optionLabels: Partial<Record<`${SectionKey}.${string}`, Readonly<Record<st
   'vaccinations.vaccineName': vaccineNameLabel,
   'payors.credentialingStatus': credentialingStatusLabel,
   'documents.documentType': documentTypeLabel,
+  // Issue 51 item 4.
+  'certifications.certificationKind': certificationKindLabel,
   // Issue 31's sections.
   'specialties.specialtyRank': specialtyRankLabel,
   'practiceLocations.acceptingNewPatients': acceptingNewPatientsLabel,

@@ -92,6 +92,13 @@ describe('GET /api/admin/providers/:userId with the sections of issue 31', () =>
       boardCertificationId: null,
       boardCertification: null,
     });
-    expect(after.applications[0]!.progress).toBe(94);
+    // The factory's ACLS (issue 51 item 4) is still listed: the section stays complete.
+    expect(after.sections.find((s) => s.key === 'certifications')!.rows).toEqual([
+      expect.objectContaining({
+        certificationKind: 'other',
+        certificationName: 'Advanced Cardiovascular Life Support',
+      }),
+    ]);
+    expect(after.applications[0]!.progress).toBe(100);
   });
 });

@@ -12,7 +12,8 @@
  *    is given the same `unreadable` set.
  *
  * Key names are the spec's: camelCase envelope, snake_case rows (spec §3 column names), `licenses` with
- * `license_issue`/`license_exp` and `certifications` with `cert_issue_date`/`cert_exp_date` (spec §7).
+ * `license_issue`/`license_exp` and `certifications` with `cert_issue_date`/`cert_exp_date` (spec §7),
+ * then the additive `certification_kind` ('board' | 'other', issue 51 item 4).
  * After spec §7's list keys come the five sections of issue 31 (`specialties`, `practiceLocations`,
  * `hospitalAffiliations`, `training`, `malpracticeClaims`; additive, decision 028), then `attestation`
  * (issue 14) and `resendOf` (issue 28: null, or on an administrator's re-send the first message's id).
@@ -239,6 +240,8 @@ export async function loadCompletionSource(options: LoadSourceOptions): Promise<
           certification_number: row.certificationNumber,
           cert_issue_date: row.issueDate,
           cert_exp_date: row.expirationDate,
+          // Issue 51 item 4, additive: 'board' or 'other' (only 'board' is a checklist item).
+          certification_kind: row.certificationKind,
         };
       });
     } else if (key === 'specialties') {

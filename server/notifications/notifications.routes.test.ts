@@ -133,6 +133,7 @@ describe('POST /api/applications/:applicationId/completion', () => {
         status: 'pending',
       },
     ]);
+    // Newest first; issue 51 item 4 adds `certification_kind` after the spec's five columns.
     expect(payload.certifications).toEqual([
       {
         certification_name: 'Board Certified, Internal Medicine',
@@ -140,6 +141,15 @@ describe('POST /api/applications/:applicationId/completion', () => {
         certification_number: 'C-1',
         cert_issue_date: '2012-07-01',
         cert_exp_date: null,
+        certification_kind: 'board',
+      },
+      {
+        certification_name: 'Advanced Cardiovascular Life Support',
+        certifying_body: 'American Heart Association',
+        certification_number: null,
+        cert_issue_date: '2024-05-01',
+        cert_exp_date: null,
+        certification_kind: 'other',
       },
     ]);
     expect(payload.workHistory[0]).toMatchObject({

@@ -6,7 +6,8 @@
  * last file stays while it is verified; a response that changes an affiliation's end date, turns it
  * into an admitting arrangement or adds a claim re-binds those items (needs re-verification, same
  * item, target and kind following the row); a claim paid in the last five years, read from the newest
- * snapshot with a driven clock, marks the file for committee review.
+ * snapshot with a driven clock, marks the file for committee review. Issue 51 item 4: only a board
+ * certification is an item; ACLS of kind 'other' stays in the snapshot without one.
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,6 +112,30 @@ describe('the checklist items of issue 31', () => {
     ]);
     // The factory's claim was paid in 2018: no committee review for it.
     expect((await review(applicationId)).committeeReview).toEqual({ needed: false, reasons: [] });
+  });
+
+  it("makes a board certification an item and ACLS of type 'other' none, kept in the snapshot (issue 51 item 4)", async () => {
+    // First, the factory's provider lists a board certification (ABIM) and ACLS of kind 'other'.
+    const { applicationId } = await underReview();
+    // Second, 'Start Review' made the checklist: the board certification is an item, ACLS is not.
+    const { checklist } = await review(applicationId);
+    expect(checklist.filter((i) => i.kind === 'board_certification').map((i) => i.primarySource)).toEqual([
+      'ABIM',
+    ]);
+    expect(checklist.filter((i) => i.target.includes('Advanced Cardiovascular Life Support'))).toEqual([]);
+    // Last, ACLS is still in the signed record, with its kind.
+    const stored = await app.runtime.deps.database.pool.query<{ kinds: [string, string][] }>(
+      `select array(
+         select array[c->>'certification_name', c->>'certification_kind']
+           from jsonb_array_elements(snapshot->'lists'->'certifications') c
+       ) as kinds
+         from application_versions where application_id = $1 and version = 1`,
+      [applicationId],
+    );
+    expect(stored.rows[0]!.kinds).toEqual([
+      ['Board Certified, Internal Medicine', 'board'],
+      ['Advanced Cardiovascular Life Support', 'other'],
+    ]);
   });
 
   it('verifies the claims history only with the NPDB query result attached, and keeps that file while it is verified', async () => {

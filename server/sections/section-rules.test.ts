@@ -1,12 +1,13 @@
 /**
  * The rules of issue 31 that one row's schema cannot check (section-rules.ts, applied by `saveRows`
  * in the save's transaction), over real HTTP on the real PostgreSQL: the NUCC code set, a board
- * certification of the same application, one primary specialty or location, the none answer alone.
+ * certification (kind 'board', issue 51 item 4) of the same application, exactly one primary
+ * specialty (issue 51 item 4), at most one primary location, the none answer alone.
  * Every refusal is a 400 that names the entry and leaves the section as it was.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ONE_PRIMARY_LOCATION } from '../../domain/sections/practice-locations.ts';
-import { ONE_PRIMARY_SPECIALTY } from '../../domain/sections/specialties.ts';
+import { ONE_PRIMARY_SPECIALTY, PRIMARY_SPECIALTY_REQUIRED } from '../../domain/sections/specialties.ts';
 import { createTestApp, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 
 let app: TestApp;
@@ -54,10 +55,17 @@ async function refused(provider: Provider, url: string, rows: Record<string, unk
   return answer.body;
 }
 
-async function addCertification(provider: Provider, base: string, name: string): Promise<Row> {
+async function addCertification(
+  provider: Provider,
+  base: string,
+  name: string,
+  certificationKind: 'board' | 'other' = 'board',
+): Promise<Row> {
   const created = await provider.json<Row>('POST', `${base}/certifications`, {
+    certificationKind,
     certificationName: name,
-    certifyingBody: 'American Board of Internal Medicine',
+    certifyingBody:
+      certificationKind === 'board' ? 'American Board of Internal Medicine' : 'American Heart Association',
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   return created.body;
@@ -165,6 +173,32 @@ describe('Specialties: the linked board certification', () => {
     expect((await rowsOf(alice.provider, url))[0]!.boardCertificationId).toBe(own.id);
   });
 
+  it("refuses a link to a certification of type 'Other Certification' (issue 51 item 4), saving nothing", async () => {
+    // First, the provider lists a board certification and ACLS.
+    const { provider, base } = await providerWithApplication();
+    const board = await addCertification(provider, base, 'Internal Medicine');
+    const acls = await addCertification(provider, base, 'Advanced Cardiovascular Life Support', 'other');
+    expect(acls.certificationKind).toBe('other');
+    const url = `${base}/specialties`;
+
+    // Second, a specialty linked to ACLS is refused whole, the other card too.
+    const body = await refused(provider, url, [
+      { specialtyRank: 'primary', taxonomyCode: '207R00000X', boardCertificationId: board.id },
+      { specialtyRank: 'secondary', taxonomyCode: '207RC0000X', boardCertificationId: acls.id },
+    ]);
+    const message =
+      "This certification is not a board certification (its type is 'Other Certification (e.g. ACLS, BLS, PALS)'). Choose a board certification, or leave this empty.";
+    expect(body.message).toBe(`Please correct the highlighted fields: Entry 2: ${message}`);
+    expect(body.issues).toEqual([{ path: ['rows', 1, 'boardCertificationId'], message }]);
+    expect(await rowsOf(provider, url)).toEqual([]);
+
+    // Last, linked to the board certification it is saved.
+    const [saved] = await save(provider, url, [
+      { specialtyRank: 'primary', taxonomyCode: '207R00000X', boardCertificationId: board.id },
+    ]);
+    expect(saved!.boardCertificationId).toBe(board.id);
+  });
+
   it("clears the specialty's link when the linked certification is deleted", async () => {
     const { provider, base } = await providerWithApplication();
     const certification = await addCertification(provider, base, 'Internal Medicine');
@@ -190,7 +224,7 @@ describe('Specialties: the linked board certification', () => {
   });
 });
 
-describe('one primary specialty, one primary location', () => {
+describe('exactly one primary specialty, at most one primary location', () => {
   it('refuses two primary specialties in one save, and nothing is saved', async () => {
     const { provider, base } = await providerWithApplication();
     const url = `${base}/specialties`;
@@ -223,6 +257,30 @@ describe('one primary specialty, one primary location', () => {
       { specialtyRank: 'secondary', taxonomyCode: '207RC0000X' },
     ]);
     expect(both.map((r) => r.specialtyRank)).toEqual(['primary', 'secondary']);
+  });
+
+  it('refuses specialties without a primary one (issue 51 item 4), in one save or by demoting the saved one', async () => {
+    const { provider, base } = await providerWithApplication();
+    const url = `${base}/specialties`;
+    const body = await refused(provider, url, [
+      { specialtyRank: 'secondary', taxonomyCode: '207R00000X' },
+      { specialtyRank: 'secondary', taxonomyCode: '207RC0000X' },
+    ]);
+    expect(body).toEqual({
+      code: 'validation_failed',
+      message: 'Mark exactly one specialty as primary.',
+      issues: [{ path: ['rows', 0, 'specialtyRank'], message: PRIMARY_SPECIALTY_REQUIRED }],
+    });
+    expect(await rowsOf(provider, url)).toEqual([]);
+
+    // The saved primary made secondary, with a new secondary card: refused whole, nothing changed.
+    const first = await save(provider, url, [{ specialtyRank: 'primary', taxonomyCode: '207R00000X' }]);
+    const demoted = await refused(provider, url, [
+      { id: first[0]!.id, specialtyRank: 'secondary', taxonomyCode: '207R00000X' },
+      { specialtyRank: 'secondary', taxonomyCode: '207RC0000X' },
+    ]);
+    expect(demoted.message).toBe(PRIMARY_SPECIALTY_REQUIRED);
+    expect(await rowsOf(provider, url)).toEqual(first);
   });
 
   it('refuses a second primary practice location, and nothing is saved', async () => {

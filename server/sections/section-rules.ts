@@ -5,12 +5,15 @@
  * - Before the writes, `serverRowRules` per section: what needs the server's data. Specialties: the
  *   taxonomy code is in the shipped NUCC code set (its classification and specialization are written
  *   from the set, whatever the client sent), and a linked board certification is a certification of
- *   the same application.
+ *   the same application of kind 'board' (issue 51 item 4).
  * - After the writes, the section's own `rowsRule` (domain, shared with the screen) over every row now
- *   saved: one primary specialty or location, a none answer alone.
+ *   saved: exactly one primary specialty (issue 51 item 4), at most one primary location, a none
+ *   answer alone. A delete (`deleteRow`) does not apply it: removing the primary card leaves the
+ *   others to be saved with a new primary, which the screen then asks for.
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import { AppError } from '../../domain/app-error.ts';
+import { certificationKindLabel } from '../../domain/sections/certifications.ts';
 import type { SectionKey } from '../../domain/sections/registry.ts';
 import type { ListSectionDefinition } from '../../domain/sections/section.ts';
 import type { Transaction } from '../db/client.ts';
@@ -35,7 +38,7 @@ function refused(message: string, index: number, field: string): AppError {
 
 /**
  * Specialties (issue 31): each code is in the code set, named from it; each linked certification is
- * this application's.
+ * this application's, and a board certification (issue 51 item 4: kind 'board').
  * @throws AppError validation_failed (400) naming the entry
  */
 async function specialtiesRule(tx: Transaction, applicationId: string, cards: Card[]): Promise<void> {
@@ -56,19 +59,30 @@ async function specialtiesRule(tx: Transaction, applicationId: string, cards: Ca
     ...new Set(cards.flatMap((c) => (c.boardCertificationId ? [String(c.boardCertificationId)] : []))),
   ];
   if (linked.length === 0) return;
-  const owned = new Set(
+  const kindById = new Map(
     (
       await tx
-        .select({ id: certifications.id })
+        .select({ id: certifications.id, kind: certifications.certificationKind })
         .from(certifications)
         .where(and(eq(certifications.applicationId, applicationId), inArray(certifications.id, linked)))
-    ).map((r) => r.id),
+    ).map((r) => [r.id, r.kind]),
   );
-  const index = cards.findIndex((c) => c.boardCertificationId && !owned.has(String(c.boardCertificationId)));
+  const linkedKind = (card: Card) =>
+    card.boardCertificationId ? kindById.get(String(card.boardCertificationId)) : undefined;
+  const index = cards.findIndex((c) => c.boardCertificationId && !linkedKind(c));
   if (index !== -1) {
     throw refused(
       'This certification is not in your Certifications section (it may have been deleted). Choose one from the list.',
       index,
+      'boardCertificationId',
+    );
+  }
+  // Issue 51 item 4: a specialty is certified by a board, not by ACLS or BLS.
+  const notBoard = cards.findIndex((c) => c.boardCertificationId && linkedKind(c) !== 'board');
+  if (notBoard !== -1) {
+    throw refused(
+      `This certification is not a board certification (its type is '${certificationKindLabel.other}'). Choose a board certification, or leave this empty.`,
+      notBoard,
       'boardCertificationId',
     );
   }

@@ -19,11 +19,11 @@ const rowIdBySlug = new Map<string, string>();
 /** A valid write body per layout (every section accepts a row with no fields except the required ones). */
 const validRow: Record<string, Record<string, unknown>> = {
   payors: { payorName: 'Intruder Health' },
-  certifications: { certificationName: 'Intruder', certifyingBody: 'Nobody' },
+  certifications: { certificationKind: 'other', certificationName: 'Intruder', certifyingBody: 'Nobody' },
   cme: { activityTitle: 'Intruder', providerName: 'Nobody' },
   'peer-references': { referenceName: 'Intruder' },
   // Issue 31: cards with required fields. Secondary, so that saving it again next to the saved one
-  // breaks no rule over all rows (one primary specialty).
+  // (Alice's first, primary: exactly one primary specialty, issue 51 item 4) breaks no rule.
   specialties: { specialtyRank: 'secondary', taxonomyCode: '207R00000X' },
   'practice-locations': { practiceName: 'Intruder Clinic' },
   'hospital-affiliations': { facilityName: 'Intruder Hospital' },
@@ -56,6 +56,9 @@ beforeAll(async () => {
   ).toBe(200);
   for (const section of storedListSections) {
     const write = writeOf(section.slug, section.layout);
+    // Her first specialty is the primary one (issue 51 item 4: exactly one when any are listed).
+    if (section.slug === 'specialties')
+      write.body = { rows: [{ ...validRow.specialties, specialtyRank: 'primary' }] };
     const saved = await alice.json<{ id: string; rows?: { id: string }[] }>(
       write.method,
       write.path,

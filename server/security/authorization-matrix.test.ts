@@ -69,7 +69,11 @@ beforeAll(async () => {
   );
   await expectStatus(await providerA.json('POST', `${base}/payors`, { payorName: 'Payor' }), 201);
   await expectStatus(
-    await providerA.json('POST', `${base}/certifications`, { certificationName: 'C', certifyingBody: 'B' }),
+    await providerA.json('POST', `${base}/certifications`, {
+      certificationKind: 'board',
+      certificationName: 'C',
+      certifyingBody: 'B',
+    }),
     201,
   );
   await expectStatus(

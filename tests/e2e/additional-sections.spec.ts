@@ -74,6 +74,7 @@ for (const size of sizes) {
       {
         headers: { origin: new URL(page.url()).origin },
         data: {
+          certificationKind: 'board',
           certificationName: 'Board Certification in Internal Medicine',
           certifyingBody: 'American Board of Internal Medicine',
         },

@@ -277,7 +277,7 @@ export async function startAndFillApplication(page: Page): Promise<string> {
     page.request.post(`${base}/sections/payors`, { headers, data: { payorName: 'Medicare' } }),
     page.request.post(`${base}/sections/certifications`, {
       headers,
-      data: { certificationName: 'Board Certified', certifyingBody: 'ABIM' },
+      data: { certificationKind: 'board', certificationName: 'Board Certified', certifyingBody: 'ABIM' },
     }),
     page.request.post(`${base}/sections/cme`, {
       headers,

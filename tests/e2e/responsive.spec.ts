@@ -191,6 +191,7 @@ test('every screen at 390x844 and 1280x800: no sideways scrolling, controls in v
       page.request.post(`${base}/sections/certifications`, {
         headers,
         data: {
+          certificationKind: 'other',
           certificationName: `Certified Registered Nurse Anesthetist ${n}`,
           certifyingBody: 'NBCRNA',
           certificationNumber: `CRNA-112233${n}`,

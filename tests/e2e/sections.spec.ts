@@ -236,6 +236,8 @@ test('a provider fills all ten sections, sees the progress rise and finds every 
   await expect(page.getByText('Nothing added yet.')).toBeVisible();
   await page.unroute('**/sections/certifications');
   await expectNoAxeViolations(page);
+  // Issue 51 item 4: NBCRNA is not an ABMS/AOA board.
+  await page.getByLabel('Certification Type').selectOption('other');
   await page.getByLabel('Certification Name').fill('Certified Registered Nurse Anesthetist');
   await page.getByLabel('Certifying Body').fill('NBCRNA');
   await page.getByLabel('Certification Number').fill('CRNA-1122334');
@@ -435,6 +437,7 @@ test('a provider fills all ten sections, sees the progress rise and finds every 
 
   await open('certifications', 'Certifications');
   await expectCells(tableRow(page, 'Certified Registered Nurse Anesthetist'), [
+    'Other Certification (e.g. ACLS, BLS, PALS)',
     'NBCRNA',
     'CRNA-1122334',
     'Sep 1, 2012',

@@ -22,6 +22,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { certificationKinds } from '../../../domain/sections/certifications.ts';
 import { cmeCategories } from '../../../domain/sections/cme.ts';
 import { degreeTypes } from '../../../domain/sections/education.ts';
 import { admittingArrangements, privilegeStatuses } from '../../../domain/sections/hospital-affiliations.ts';
@@ -42,6 +43,7 @@ export const degreeTypeEnum = pgEnum('degree_type', degreeTypes);
 export const vaccineNameEnum = pgEnum('vaccine_name', vaccineNames);
 export const credentialingStatusEnum = pgEnum('credentialing_status', credentialingStatuses);
 export const cmeCategoryEnum = pgEnum('cme_category', cmeCategories);
+export const certificationKindEnum = pgEnum('certification_kind', certificationKinds);
 export const specialtyRankEnum = pgEnum('specialty_rank', specialtyRanks);
 export const acceptingNewPatientsEnum = pgEnum('accepting_new_patients', acceptingNewPatientsOptions);
 export const privilegeStatusEnum = pgEnum('privilege_status', privilegeStatuses);
@@ -257,6 +259,13 @@ export const certifications = pgTable(
   'certifications',
   {
     ...sectionColumns(),
+    /**
+     * 'board' or 'other' (issue 51 item 4): only a board certification is a checklist item and may be
+     * linked to a specialty. Required by the row schema on every write through the API; the default
+     * is what every row written before the column was (all were treated as board certifications), so
+     * the migration keeps old rows, and rows inserted by SQL without it, as they were.
+     */
+    certificationKind: certificationKindEnum('certification_kind').notNull().default('board'),
     certificationName: text('certification_name').notNull(),
     certifyingBody: text('certifying_body').notNull(),
     certificationNumber: text('certification_number'),

@@ -1,8 +1,9 @@
 /**
  * Test and benchmark factory: a provider's draft application at 100% (spec §4), written straight
  * through Drizzle and object storage (faster than the section screens, and independent of them).
- * Every section of the registry (16 since issue 31) gets one row (licenses two), documents get real
- * stored objects.
+ * Every section of the registry (16 since issue 31) gets one row (licenses two; certifications two
+ * since issue 51 item 4, a board certification and ACLS of kind 'other'), documents get real stored
+ * objects.
  *
  * The five sections of issue 31 hold (FACTORY_ADDITIONAL says the values tests compare with):
  * - Specialties: 207R00000X (Internal Medicine), primary, linked to the factory's certification
@@ -57,10 +58,22 @@ export const FACTORY_ADDITIONAL = {
     specialization: null,
   },
   certification: {
+    certificationKind: 'board',
     certificationName: 'Board Certified, Internal Medicine',
     certifyingBody: 'ABIM',
     certificationNumber: 'C-1',
     issueDate: '2012-07-01',
+  },
+  /**
+   * A certification that is not a board certification (issue 51 item 4): in the record and the
+   * payload, never a checklist item. Written before the board one, so the board one is the newest.
+   */
+  otherCertification: {
+    certificationKind: 'other',
+    certificationName: 'Advanced Cardiovascular Life Support',
+    certifyingBody: 'American Heart Association',
+    certificationNumber: null,
+    issueDate: '2024-05-01',
   },
   practiceLocation: {
     practiceName: 'Springfield Internal Medicine',
@@ -214,6 +227,7 @@ export async function createCompletedApplication(
     lotNumber: 'L-77',
   });
   await db.insert(payors).values({ applicationId, payorName: 'Medicare', credentialingStatus: 'approved' });
+  await db.insert(certifications).values({ applicationId, ...FACTORY_ADDITIONAL.otherCertification });
   const [certification] = await db
     .insert(certifications)
     .values({ applicationId, ...FACTORY_ADDITIONAL.certification })

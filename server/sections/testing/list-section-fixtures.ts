@@ -212,6 +212,7 @@ export const listSectionFixtures: Record<StoredListSection['key'], ListSectionFi
   },
   certifications: {
     full: {
+      certificationKind: 'board',
       certificationName: 'Internal Medicine',
       certifyingBody: 'American Board of Internal Medicine',
       certificationNumber: 'ABIM-556677',
@@ -219,6 +220,7 @@ export const listSectionFixtures: Record<StoredListSection['key'], ListSectionFi
       expirationDate: '2034-12-31',
     },
     sparse: {
+      certificationKind: 'other',
       certificationName: 'Basic Life Support',
       certifyingBody: 'American Heart Association',
       certificationNumber: '',
@@ -226,6 +228,7 @@ export const listSectionFixtures: Record<StoredListSection['key'], ListSectionFi
       expirationDate: '',
     },
     sparseSaved: {
+      certificationKind: 'other',
       certificationName: 'Basic Life Support',
       certifyingBody: 'American Heart Association',
       certificationNumber: null,
@@ -233,6 +236,7 @@ export const listSectionFixtures: Record<StoredListSection['key'], ListSectionFi
       expirationDate: null,
     },
     required: {
+      certificationKind: 'Choose a certification type from the list',
       certificationName: 'Certification name is required',
       certifyingBody: 'Certifying body is required',
     },

@@ -7,9 +7,10 @@
  *   shown. Choosing one sets `taxonomyCode` and, for display, `classification` and `specialization`
  *   (the server writes those two from its own copy of the code set whatever is sent).
  * - The chosen code's grouping, classification and specialization show read-only below it.
- * - 'Board Certification' lists this application's Certifications rows ("name — certifying body");
- *   without any, it is off and says where to add one.
- * - A new card is 'Secondary' once a card is primary (one primary specialty, the section's rowsRule).
+ * - 'Board Certification' lists this application's Certifications rows of type 'Board Certification'
+ *   ("name — certifying body"; issue 51 item 4); without any, it is off and says where to add one.
+ * - A new card is 'Secondary' once a card is primary; exactly one card is primary when any are
+ *   listed (the section's rowsRule, issue 51 item 4, shown on the card it names).
  */
 import { Group, Radio, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useMemo } from 'react';
@@ -77,10 +78,13 @@ function SpecialtyFields({ input, values, setValue }: FieldsProps<SpecialtyValue
   const certifications = useSectionRows(applicationId, 'certifications');
   const codeSet = useMemo(() => (taxonomy.data ? prepare(taxonomy.data.entries) : null), [taxonomy.data]);
   const chosen = codeSet?.entryByCode.get(values.taxonomyCode);
-  const certificationOptions = (certifications.data ?? []).map((row) => ({
-    value: row.id,
-    label: `${String(row.certificationName ?? '')} — ${String(row.certifyingBody ?? '')}`,
-  }));
+  // Issue 51 item 4: only board certifications certify a specialty (the server refuses the others).
+  const certificationOptions = (certifications.data ?? [])
+    .filter((row) => row.certificationKind === 'board')
+    .map((row) => ({
+      value: row.id,
+      label: `${String(row.certificationName ?? '')} — ${String(row.certifyingBody ?? '')}`,
+    }));
   const specialty = input('taxonomyCode');
   const certification = input('boardCertificationId');
 
