@@ -308,8 +308,9 @@ test('the Reports tab draws six reports with their tables and CSVs, passes axe a
     .getByRole('table', { name: TABLES.Workload })
     .getByRole('row');
   await expect(workloadRows).toHaveCount(2);
-  await expect(workloadRows.nth(1)).toContainText(`${thisMonth()}Rory Reports0`);
-  const verifiedByRory = Number(await workloadRows.nth(1).getByRole('cell').nth(3).innerText());
+  // Files decided 0, Decisions recorded 0 (issue 50 item 9), then the items he verified.
+  await expect(workloadRows.nth(1)).toContainText(`${thisMonth()}Rory Reports00`);
+  const verifiedByRory = Number(await workloadRows.nth(1).getByRole('cell').nth(4).innerText());
   expect(verifiedByRory).toBeGreaterThan(0);
 
   // The CSVs download with the same query: Workload's one row is Rory's, Backlog's counts his file.
@@ -318,9 +319,9 @@ test('the Reports tab draws six reports with their tables and CSVs, passes axe a
     report(page, 'Workload').getByRole('link', { name: 'Export CSV' }),
   );
   expect(workloadCsv.name).toMatch(/^workload-\d{4}-\d{2}-01-\d{4}-\d{2}-\d{2}\.csv$/);
-  expect(workloadCsv.lines[0]).toBe('Month,Staff member,User ID,Files decided,Items verified');
+  expect(workloadCsv.lines[0]).toBe('Month,Staff member,User ID,Files decided,Decisions recorded,Items verified');
   expect(workloadCsv.lines).toHaveLength(2);
-  expect(workloadCsv.lines[1]).toMatch(new RegExp(`^\\d{4}-\\d{2},Rory Reports,[^,]+,0,${verifiedByRory}$`));
+  expect(workloadCsv.lines[1]).toMatch(new RegExp(`^\\d{4}-\\d{2},Rory Reports,[^,]+,0,0,${verifiedByRory}$`));
   const backlogCsv = await csvLines(page, backlog.getByRole('link', { name: 'Export CSV' }));
   expect(backlogCsv.name).toMatch(/^backlog-\d{4}-\d{2}-\d{2}\.csv$/);
   expect(backlogCsv.lines[0]).toBe('Status,0–30 days,31–60 days,61–90 days,91–120 days,Over 120 days,Total');

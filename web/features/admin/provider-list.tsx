@@ -42,7 +42,9 @@ function ProviderCardView({
               Joined {formatDate(provider.joinedAt)}
             </Text>
           </div>
-          <Group gap={6} justify="flex-end" style={{ flexShrink: 0 }}>
+          {/* At most the card's width: three badges (a match, the credential, the status) wrap onto a
+              second line on a phone instead of running off the screen. */}
+          <Group gap={6} justify="flex-end" style={{ flexShrink: 0, maxWidth: '100%' }}>
             {provider.role === 'admin' && (
               <Badge color="red.9" variant="filled">
                 Administrator
