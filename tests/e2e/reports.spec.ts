@@ -319,9 +319,13 @@ test('the Reports tab draws six reports with their tables and CSVs, passes axe a
     report(page, 'Workload').getByRole('link', { name: 'Export CSV' }),
   );
   expect(workloadCsv.name).toMatch(/^workload-\d{4}-\d{2}-01-\d{4}-\d{2}-\d{2}\.csv$/);
-  expect(workloadCsv.lines[0]).toBe('Month,Staff member,User ID,Files decided,Decisions recorded,Items verified');
+  expect(workloadCsv.lines[0]).toBe(
+    'Month,Staff member,User ID,Files decided,Decisions recorded,Items verified',
+  );
   expect(workloadCsv.lines).toHaveLength(2);
-  expect(workloadCsv.lines[1]).toMatch(new RegExp(`^\\d{4}-\\d{2},Rory Reports,[^,]+,0,0,${verifiedByRory}$`));
+  expect(workloadCsv.lines[1]).toMatch(
+    new RegExp(`^\\d{4}-\\d{2},Rory Reports,[^,]+,0,0,${verifiedByRory}$`),
+  );
   const backlogCsv = await csvLines(page, backlog.getByRole('link', { name: 'Export CSV' }));
   expect(backlogCsv.name).toMatch(/^backlog-\d{4}-\d{2}-\d{2}\.csv$/);
   expect(backlogCsv.lines[0]).toBe('Status,0–30 days,31–60 days,61–90 days,91–120 days,Over 120 days,Total');
