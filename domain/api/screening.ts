@@ -92,10 +92,23 @@ export const exclusionSourceStatusSchema = z.object({
 });
 export type ExclusionSourceStatus = z.infer<typeof exclusionSourceStatusSchema>;
 
+/**
+ * Which states the product has an exclusion list for, and the states of providers in credentialing
+ * (completed, under review or approved) that it has none for (issue 51 item 1).
+ */
+export const stateCoverageSchema = z.object({
+  /** Two-letter states with a state Medicaid list in the product, sorted. */
+  statesWithList: z.array(z.string()),
+  /** States where providers are licensed or practise that have no list here, with how many providers. */
+  statesWithoutList: z.array(z.object({ state: z.string(), providers: z.number().int() })),
+});
+export type StateCoverage = z.infer<typeof stateCoverageSchema>;
+
 /** GET /api/admin/exclusions */
 export const exclusionsOverviewSchema = z.object({
   sources: z.array(exclusionSourceStatusSchema),
   staged: z.array(stagedImportSchema),
+  stateCoverage: stateCoverageSchema,
 });
 export type ExclusionsOverview = z.infer<typeof exclusionsOverviewSchema>;
 

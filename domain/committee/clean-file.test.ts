@@ -16,6 +16,7 @@ const cleanFacts = (): CleanFileFacts => ({
     { kind: 'exclusions', target: 'Exclusion screening', status: 'verified' },
   ],
   exclusion: null,
+  screeningGaps: [],
 });
 
 describe('clean file', () => {
@@ -37,6 +38,11 @@ describe('clean file', () => {
       [{ paidClaim: true }, 'A malpractice claim was paid in the last 5 years'],
       [{ exclusion: 'match' }, 'Exclusion screening: Match'],
       [{ exclusion: 'possible_match' }, 'Exclusion screening: Possible match'],
+      // Issue 51 item 1: a 'No match' on lists that are not all current is not clean.
+      [
+        { screeningGaps: [{ label: 'SAM.gov exclusions', why: 'never imported' }] },
+        'Exclusion screening incomplete: SAM.gov exclusions (never imported)',
+      ],
       [
         {
           checklist: [
@@ -66,6 +72,7 @@ describe('clean file', () => {
         { kind: 'exclusions', target: 'Exclusion screening', status: 'discrepancy' },
       ],
       exclusion: 'possible_match',
+      screeningGaps: [],
     };
     expect(cleanFileReview(facts).reasons.slice(1)).toEqual([
       'A malpractice claim was paid in the last 5 years',

@@ -8,7 +8,9 @@
  * - a checklist item is in discrepancy ('Discrepancy: <item>');
  * - the attestation in force answers Yes to a disclosure question ('Yes to: <question>');
  * - the provider's exclusion screening stands at a match or a possible match
- *   ('Exclusion screening: Match' / 'Exclusion screening: Possible match');
+ *   ('Exclusion screening: Match' / 'Exclusion screening: Possible match'), or a list the provider
+ *   needs is missing or stale (issue 51 item 1: 'Exclusion screening incomplete: SAM.gov exclusions
+ *   (never imported)'; domain/screening/coverage.ts);
  * - a malpractice claim was paid in the last 5 years ('A malpractice claim was paid in the last 5
  *   years'; domain/sections/malpractice-claims.ts `paidClaimInLastFiveYears`).
  */
@@ -20,6 +22,7 @@ import {
 import { isoDay } from '../calendar.ts';
 import type { ApplicationSnapshot } from '../review/application-snapshot.ts';
 import { claimAmount, type VerificationStatus } from '../review/verification-checklist.ts';
+import { type ScreeningGap, screeningGapReason } from '../screening/coverage.ts';
 import { screeningOutcomeLabel } from '../screening/matching.ts';
 import { paidClaimInLastFiveYears } from '../sections/malpractice-claims.ts';
 
@@ -27,7 +30,7 @@ import { paidClaimInLastFiveYears } from '../sections/malpractice-claims.ts';
 export const CLEAN_FILE_CRITERIA = [
   'No checklist item in discrepancy',
   'No Yes to a disclosure question',
-  'No exclusion match or possible match',
+  'No exclusion match or possible match, on every list the provider needs, each current',
   'No malpractice claim paid in the last 5 years',
 ] as const;
 
@@ -41,6 +44,8 @@ export interface CleanFileFacts {
   checklist: readonly { kind: string; target: string; status: VerificationStatus | (string & {}) }[];
   /** The exclusion screening standing: 'match', 'possible_match', or null (no match, not screened). */
   exclusion: 'match' | 'possible_match' | null;
+  /** The lists the provider needs that are missing or stale now (`screeningCoverage`); [] when none. */
+  screeningGaps: readonly ScreeningGap[];
 }
 
 /** 'Discrepancy: <item>': a checklist item in discrepancy keeps a file from being clean. */
@@ -52,12 +57,13 @@ export const exclusionReason = (standing: 'match' | 'possible_match') =>
 
 /**
  * Whether the file needs the committee (`needed`: it is not clean) and why, one reason per fact in
- * this order: each Yes disclosure, a paid claim, the exclusion standing, each item in discrepancy
+ * this order: each Yes disclosure, a paid claim, the exclusion standing, the screening's gaps, each item in discrepancy
  * (but the exclusion item, when the standing already names the match).
  */
 export function cleanFileReview(facts: CleanFileFacts): CommitteeReview {
   const { reasons } = committeeReviewOfAttestation(facts.attestation, facts.paidClaim);
   if (facts.exclusion) reasons.push(exclusionReason(facts.exclusion));
+  if (facts.screeningGaps.length > 0) reasons.push(screeningGapReason(facts.screeningGaps));
   for (const item of facts.checklist) {
     // A match puts the exclusion item in discrepancy: the standing above says it once.
     if (facts.exclusion && item.kind === 'exclusions') continue;

@@ -21,6 +21,7 @@ import { fileDutyRefusal } from '../../domain/review/file-duties.ts';
 import { nextStatus } from '../../domain/review/review-workflow.ts';
 import { itemsToRedo, type VerificationStatus } from '../../domain/review/verification-checklist.ts';
 import type { FieldChange } from '../../domain/review/verification-fingerprint.ts';
+import { screeningGapMessage } from '../../domain/screening/coverage.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Auth } from '../auth/auth.ts';
@@ -64,8 +65,8 @@ function auditOf(actor: Actor, application: LockedApplication) {
  * 'Send for Decision' (issue 32 item 4): an Under Review file with no open information request and
  * every checklist item verified (within `maxAgeDays`) or waived goes to 'Clean Files' when
  * `cleanFileReview` finds nothing, else to 'Ready for Committee' with the reasons.
- * @throws 409 when the file is not Under Review, a request is open, it is already on a list, or items
- *   are left to verify (listed)
+ * @throws 409 when the file is not Under Review, a request is open, it is already on a list, items
+ *   are left to verify (listed), or a screening list the provider needs is missing or stale (named)
  */
 export async function sendForDecision(
   db: Database,
@@ -107,6 +108,9 @@ export async function sendForDecision(
       maxAgeDays,
     );
     if (verdict.checklist.length === 0) redo.push('The verification checklist is empty');
+    // Issue 51 item 1: a 'No match' stands only on current lists, whoever verified it and when.
+    if (verdict.screeningGaps.length > 0)
+      throw new AppError('conflict', screeningGapMessage(verdict.screeningGaps));
     if (redo.length > 0) {
       throw new AppError(
         'conflict',

@@ -12,17 +12,21 @@ import {
   type DecisionDue,
   decisionDue,
 } from '../../domain/committee/timeliness.ts';
+import type { ScreeningGap } from '../../domain/screening/coverage.ts';
 import { listAttestations } from '../attestations/attestation.service.ts';
 import { type Queryable, readAll } from '../db/client.ts';
 import { applicationAttestations } from '../db/schema/attestations.ts';
 import { verificationItems } from '../db/schema/review.ts';
 import { newestSnapshot } from '../notifications/application-snapshot.ts';
+import { coverageOf } from '../screening/coverage.ts';
 import { standingOf } from '../screening/screening.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 
 /** A file's clean-file verdict now, with the checklist and the attestation in force it read. */
 export interface CleanFileVerdict extends CommitteeReview {
   checklist: (typeof verificationItems.$inferSelect)[];
+  /** Lists the provider needs that are missing or stale now (issue 51 item 1). */
+  screeningGaps: readonly ScreeningGap[];
   attestation: AttestationRecord | undefined;
 }
 
@@ -34,7 +38,7 @@ export async function cleanFileNow(
   now: Date,
 ): Promise<CleanFileVerdict> {
   // In parallel on the pool; one after the other in a transaction, which is one connection (readAll).
-  const [attestations, snapshot, checklist, exclusion] = await readAll(db, [
+  const [attestations, snapshot, checklist, exclusion, coverage] = await readAll(db, [
     () => listAttestations(db, cipher, applicationId),
     () => newestSnapshot(db, applicationId),
     () =>
@@ -44,6 +48,7 @@ export async function cleanFileNow(
         .where(eq(verificationItems.applicationId, applicationId))
         .orderBy(asc(verificationItems.position)),
     () => standingOf(db, applicationId),
+    () => coverageOf(db, applicationId, now),
   ]);
   const attestation = attestations.at(-1);
   const verdict = cleanFileReview({
@@ -51,8 +56,9 @@ export async function cleanFileNow(
     paidClaim: snapshot ? snapshotPaidClaim(snapshot, now) : false,
     checklist,
     exclusion,
+    screeningGaps: coverage.gaps,
   });
-  return { ...verdict, checklist, attestation };
+  return { ...verdict, checklist, attestation, screeningGaps: coverage.gaps };
 }
 
 /**

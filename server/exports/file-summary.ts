@@ -15,6 +15,7 @@
  * Rendered by server/pdf (pdfkit, tagged; decision 030 says why pdfkit), with 'Page N of M' and the
  * snapshot's version and SHA-256 in every page's footer.
  */
+
 import { eq } from 'drizzle-orm';
 import { AppError } from '../../domain/app-error.ts';
 import { applicationStatusLabel } from '../../domain/application-status.ts';
@@ -24,6 +25,7 @@ import { applicationCycleLabel } from '../../domain/credentials/provider-credent
 import { describeSnapshot } from '../../domain/review/snapshot-labels.ts';
 import { verificationStatusLabel } from '../../domain/review/verification-checklist.ts';
 import type { AccessRole } from '../../domain/roles.ts';
+import { gapsText, screenedListsText, statesWithoutListText } from '../../domain/screening/coverage.ts';
 import { screeningOutcomeLabel } from '../../domain/screening/matching.ts';
 import type { Database } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
@@ -32,9 +34,9 @@ import type { PdfBlock } from '../pdf/pdf-document.ts';
 import { renderPdf } from '../pdf/pdf-document.ts';
 import { getAdminReview } from '../review/review-reads.service.ts';
 import { newestVersion } from '../review/verification-binding.ts';
+import { appliedLists, coverageOf } from '../screening/coverage.ts';
 import { sourceLabel } from '../screening/exclusion-imports.ts';
 import { listRowName } from '../screening/exclusion-rows.ts';
-import { appliedLists } from '../screening/screening.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 
 /** What the summary needs besides the database: the review's settings and the time it is made. */
@@ -95,6 +97,8 @@ export async function fileSummaryPdf(
       .from(providerApplications)
       .where(eq(providerApplications.id, applicationId)),
   ]);
+  // Issue 51 item 1: a 'No match' stands only on every list the provider needs, each current.
+  const coverage = await coverageOf(db, applicationId, options.now, lists);
   const version = review.versions.at(-1);
   if (!newest || !version) {
     throw new AppError(
@@ -150,10 +154,16 @@ export async function fileSummaryPdf(
           label: 'Result',
           value: screening?.standing
             ? screeningOutcomeLabel[screening.standing as 'match' | 'possible_match']
-            : screening?.checkedAt
-              ? screeningOutcomeLabel.no_match
-              : 'Not screened yet',
+            : coverage.gaps.length
+              ? `Incomplete: ${gapsText(coverage.gaps)}`
+              : screening?.checkedAt
+                ? screeningOutcomeLabel.no_match
+                : 'Not screened yet',
         },
+        { label: 'Lists screened', value: screenedListsText(lists, coverage.required) || NONE },
+        ...(coverage.statesWithoutList.length
+          ? [{ label: 'State lists', value: statesWithoutListText(coverage.statesWithoutList) }]
+          : []),
         { label: 'Last screened', value: instant(screening?.checkedAt?.toISOString()) },
       ],
     },

@@ -9,6 +9,7 @@
  * snapshot with a driven clock, marks the file for committee review. Issue 51 item 4: only a board
  * certification is an item; ACLS of kind 'other' stays in the snapshot without one.
  */
+
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminReview } from '../../domain/api/review.ts';
@@ -17,6 +18,7 @@ import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../
 import { signedAttestation } from '../../tests/http-client.ts';
 import { malpracticeClaims } from '../db/schema/sections.ts';
 import { createCompletedApplication } from '../notifications/testing/completed-application.ts';
+import { loadCurrentExclusionLists } from '../screening/testing/current-lists.ts';
 import { getAdminReview } from './review-reads.service.ts';
 import { completedApplication } from './testing/completed-review-application.ts';
 import { attachEvidence, verifyEveryItem, verifyItem } from './testing/verify-items.ts';
@@ -313,7 +315,9 @@ describe('committee review for a paid claim (issue 31 item 4)', () => {
       { incidentDate: '2022-03-01', status: 'judgment', amountPaid: 1000 },
     ]);
     expect((await at(incidentOnly, '2026-03-01')).committeeReview.needed).toBe(true);
-    expect((await at(incidentOnly, '2028-03-01')).committeeReview.needed).toBe(false);
+    // The lists current in 2028 (issue 51 item 1: a screening on lists older than 35 days is a reason).
+    await loadCurrentExclusionLists(app.runtime.deps.db, new Date('2028-03-01T00:00:00Z'));
+    expect((await at(incidentOnly, '2028-03-01')).committeeReview).toEqual({ needed: false, reasons: [] });
 
     const none = await completedWithClaims([{ noClaims: true }]);
     for (const now of ['2024-06-01', '2026-06-01']) {

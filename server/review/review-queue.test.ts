@@ -51,7 +51,8 @@ describe('the review queue', () => {
     expect(all.body.items.find((i) => i.applicationId === first.applicationId)?.daysSinceSubmission).toBe(10);
     const mine = await admin.json<Queue>('GET', '/api/admin/review-queue?assigned=me&status=under_review');
     const row = mine.body.items.find((i) => i.applicationId === second.applicationId);
-    expect(row).toMatchObject({ reviewerId: admin.userId, checklistDone: 0, openRequest: false });
+    // One item done: the exclusion screening, verified by Start Review's screening on current lists.
+    expect(row).toMatchObject({ reviewerId: admin.userId, checklistDone: 1, openRequest: false });
     expect(row?.checklistTotal).toBeGreaterThan(5);
     expect(mine.body.items.some((i) => i.applicationId === first.applicationId)).toBe(false);
     expect((await admin.json('GET', '/api/admin/review-queue?status=draft')).status).toBe(400);

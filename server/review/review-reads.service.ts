@@ -22,6 +22,7 @@ import { type ApplicationSnapshot, diffByRow } from '../../domain/review/applica
 import { availableActions, type ReviewAction } from '../../domain/review/review-workflow.ts';
 import { isoDay, type VerificationKind } from '../../domain/review/verification-checklist.ts';
 import type { AccessRole } from '../../domain/roles.ts';
+import { screeningCoverage } from '../../domain/screening/coverage.ts';
 import { deaWarnings, npiWarning } from '../../domain/sections/identifier-checks.ts';
 import { workHistoryGapLines } from '../../domain/sections/work-history-gaps.ts';
 import { isUuid } from '../../domain/uuid.ts';
@@ -45,6 +46,7 @@ import {
   verificationItems,
 } from '../db/schema/review.ts';
 import { newestSnapshot } from '../notifications/application-snapshot.ts';
+import { appliedLists, providerStates } from '../screening/coverage.ts';
 import { standingOf } from '../screening/screening.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 import { appealStateOf, deciderOf, lettersOf } from './decision-letter.ts';
@@ -203,42 +205,53 @@ export async function getAdminReview(
     }
   }
   for (const row of evidenceRows) if (row.uploadedBy) mentioned.add(row.uploadedBy);
-  const [people, [profile], credentialRecord, [openCycle], exclusionStanding, referrals, letters, appeal] =
-    await Promise.all([
-      mentioned.size
-        ? db
-            .select({ id: user.id, name: user.name })
-            .from(user)
-            .where(inArray(user.id, [...mentioned]))
-        : Promise.resolve([]),
-      db
-        .select({ firstName: profiles.firstName, lastName: profiles.lastName })
-        .from(profiles)
-        .where(eq(profiles.userId, row.userId)),
-      findProviderCredential(db, row.userId),
-      db
-        .select({ id: providerApplications.id })
-        .from(providerApplications)
-        .where(
-          and(
-            eq(providerApplications.userId, row.userId),
-            inArray(providerApplications.applicationStatus, ['draft', 'submitted', 'under_review']),
-          ),
-        )
-        .limit(1),
-      // Issue 32 item 4: the exclusion standing, one of the clean-file criteria.
-      standingOf(db, applicationId),
-      // Issue 32 item 4: the file's place on the decision lists, and the committee's last deferral.
-      db
-        .select()
-        .from(decisionReferrals)
-        .where(eq(decisionReferrals.applicationId, applicationId))
-        .orderBy(desc(decisionReferrals.sentAt))
-        .limit(20),
-      // Issue 32 item 6: the decision's letters, and the appeal of a denial.
-      lettersOf(db, applicationId),
-      appealStateOf(db, row, attestation.now),
-    ]);
+  const [
+    people,
+    [profile],
+    credentialRecord,
+    [openCycle],
+    exclusionStanding,
+    lists,
+    referrals,
+    letters,
+    appeal,
+  ] = await Promise.all([
+    mentioned.size
+      ? db
+          .select({ id: user.id, name: user.name })
+          .from(user)
+          .where(inArray(user.id, [...mentioned]))
+      : Promise.resolve([]),
+    db
+      .select({ firstName: profiles.firstName, lastName: profiles.lastName })
+      .from(profiles)
+      .where(eq(profiles.userId, row.userId)),
+    findProviderCredential(db, row.userId),
+    db
+      .select({ id: providerApplications.id })
+      .from(providerApplications)
+      .where(
+        and(
+          eq(providerApplications.userId, row.userId),
+          inArray(providerApplications.applicationStatus, ['draft', 'submitted', 'under_review']),
+        ),
+      )
+      .limit(1),
+    // Issue 32 item 4: the exclusion standing, one of the clean-file criteria.
+    standingOf(db, applicationId),
+    // Issue 51 item 1: the lists screened, for the clean-file criterion's coverage.
+    appliedLists(db),
+    // Issue 32 item 4: the file's place on the decision lists, and the committee's last deferral.
+    db
+      .select()
+      .from(decisionReferrals)
+      .where(eq(decisionReferrals.applicationId, applicationId))
+      .orderBy(desc(decisionReferrals.sentAt))
+      .limit(20),
+    // Issue 32 item 6: the decision's letters, and the appeal of a denial.
+    lettersOf(db, applicationId),
+    appealStateOf(db, row, attestation.now),
+  ]);
   const openReferral = referrals.find((r) => r.closedAt === null);
   const deferred = referrals.find((r) => r.outcome === 'deferred');
   // Issue 29: the provider's credential apart from this cycle, and the cycle actions it allows.
@@ -288,6 +301,7 @@ export async function getAdminReview(
       paidClaim: newest ? snapshotPaidClaim(newest, attestation.now) : false,
       checklist: items,
       exclusion: exclusionStanding,
+      screeningGaps: screeningCoverage(providerStates(newest), lists, attestation.now).gaps,
     }),
     // Issue 32 item 7: the decision's clock, while the file waits for one.
     decisionDue:

@@ -240,7 +240,7 @@ describe('the credentialing review', () => {
       {},
     );
     expect(pending.status).toBe(409);
-    expect(pending.body.message).toMatch(/Exclusion screening \(pending\)/);
+    expect(pending.body.message).toMatch(/Work history \(last 5 years\) \(pending\)/);
 
     // A verification older than VERIFICATION_MAX_AGE_DAYS (120) must be redone.
     await verifyAll(applicationId, isoDay(-121));

@@ -15,11 +15,13 @@ import {
   type VerificationStatus,
 } from '../../domain/review/verification-checklist.ts';
 import type { FieldChange } from '../../domain/review/verification-fingerprint.ts';
+import { screenedListsText, screeningGapMessage } from '../../domain/screening/coverage.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { credentialUpdates } from '../db/schema/credentials.ts';
 import { verificationEvidence, verificationItems } from '../db/schema/review.ts';
+import { appliedLists, coverageOf } from '../screening/coverage.ts';
 import { lockApplication, type ReviewCaller } from './review-transaction.ts';
 import { bindingColumns, newestVersion } from './verification-binding.ts';
 
@@ -50,6 +52,18 @@ export async function assertVerificationsOpen(
   if (!(await verificationsOpen(tx, applicationId, status))) {
     throw new AppError('conflict', verificationsClosedMessage);
   }
+}
+
+/**
+ * The exclusion item's source when every list `applicationId`'s provider needs is current at `now`
+ * (domain/screening/coverage.ts): 'OIG LEIE of 2026-11-01 (80,412 rows), ...'.
+ * @throws AppError conflict (409) naming each missing or stale list (issue 51 item 1)
+ */
+async function currentScreeningSource(tx: Queryable, applicationId: string, now: Date): Promise<string> {
+  const lists = await appliedLists(tx);
+  const coverage = await coverageOf(tx, applicationId, now, lists);
+  if (coverage.gaps.length > 0) throw new AppError('conflict', screeningGapMessage(coverage.gaps));
+  return screenedListsText(lists, coverage.required);
 }
 
 /** The evidence row as the review page shows it. */
@@ -98,8 +112,10 @@ export function presentItem(
  * with the item's before/after status. Only while the application is under review, or approved with
  * an open credential update (issue 29 item 4). 'verified' of a kind that needs evidence (issue 31: the
  * claims history, domain `evidenceRequiredMessage`) needs a file attached to the item first.
+ * 'verified' of the exclusion screening needs every list the provider needs current (issue 51 item 1),
+ * and its source is the product's, naming the lists screened.
  * @throws AppError not_found (404), conflict (409: not under review, no open credential update, the
- *   evidence a kind needs not attached)
+ *   evidence a kind needs not attached, a screening list missing or stale)
  */
 export async function updateVerificationItem(
   db: Database,
@@ -139,6 +155,12 @@ export async function updateVerificationItem(
         .limit(1);
       if (!attached) throw new AppError('conflict', needsEvidence);
     }
+    // Issue 51 item 1: 'No match' only against every list the provider needs, current; the product
+    // writes the source from the lists screened.
+    const screenedSource =
+      update.status === 'verified' && before.kind === 'exclusions'
+        ? await currentScreeningSource(tx, application.id, now)
+        : undefined;
     const pending = update.status === 'pending';
     // Issue 29: a verification or waiver records what it covered in the newest version.
     const recorded = update.status === 'verified' || update.status === 'waived';
@@ -150,7 +172,7 @@ export async function updateVerificationItem(
       .set({
         ...binding,
         status: update.status,
-        source: pending ? null : (update.source ?? null),
+        source: pending ? null : (screenedSource ?? update.source ?? null),
         verifiedAt: pending ? null : (update.verifiedAt ?? null),
         note: update.note ?? null,
         waiverReason: update.status === 'waived' ? (update.waiverReason ?? null) : null,

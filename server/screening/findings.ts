@@ -22,9 +22,10 @@ import type { Database, Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { screeningFindings } from '../db/schema/screening.ts';
 import { newestSnapshot } from '../notifications/application-snapshot.ts';
+import { appliedLists } from './coverage.ts';
 import { sourceLabel } from './exclusion-imports.ts';
 import { exclusionRowOf, type FindingEntry } from './exclusion-rows.ts';
-import { appliedLists, fillScreeningItem, standingOf } from './screening.ts';
+import { fillScreeningItem, standingOf } from './screening.ts';
 
 /** Most findings the queue shows at once (oldest first; the rest follow as these are decided). */
 export const QUEUE_LIMIT = 200;
@@ -149,7 +150,7 @@ export async function decideFinding(
       application?.status === 'under_review' ||
       (application?.status === 'approved' && input.decision !== 'not_same_person')
     ) {
-      await fillScreeningItem(tx, finding.applicationId, await appliedLists(tx), {
+      await fillScreeningItem(tx, finding.applicationId, await appliedLists(tx), input.now, {
         force: input.decision === 'confirm_match',
       });
     }

@@ -14,7 +14,8 @@ import type { Database } from '../db/client.ts';
 import { user } from '../db/schema/auth.ts';
 import { userRoles } from '../db/schema/core.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
-import { appliedLists, type ScreeningRun, screenApplications } from './screening.ts';
+import { appliedLists } from './coverage.ts';
+import { type ScreeningRun, screenApplications } from './screening.ts';
 
 export interface MonitorDeps {
   db: Database;

@@ -9,6 +9,7 @@
  * - POST   /api/admin/screening-matches/:id/decision   'Confirm Match' | 'Not the Same Person' | 'Accept Change'
  * The same import and apply run from `npm run exclusions:import -- FILE [--yes]`.
  */
+
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -24,6 +25,7 @@ import {
   stagedImportSchema,
 } from '../../domain/api/screening.ts';
 import { AppError, errorResponseSchema, errorResponses } from '../../domain/app-error.ts';
+import { statesWithList } from '../../domain/screening/coverage.ts';
 import { exclusionSources } from '../../domain/screening/exclusion-formats.ts';
 import { isStaleList } from '../../domain/screening/staleness.ts';
 import type { AppInstance } from '../app-types.ts';
@@ -31,6 +33,7 @@ import { requirePermission, staffRoutePermission } from '../auth/actor.ts';
 import { exclusionEntries } from '../db/schema/screening.ts';
 import { assertStorableFileName } from '../http/unstorable-text.ts';
 import { claimTempFile, sweepTempFiles } from '../storage/temp-files.ts';
+import { appliedLists, statesWithoutListInUse } from './coverage.ts';
 import {
   applyExclusionImport,
   discardExclusionImport,
@@ -40,7 +43,6 @@ import {
 } from './exclusion-imports.ts';
 import { decideFinding, screeningQueue } from './findings.ts';
 import { runScreeningMonitor } from './monitoring.ts';
-import { appliedLists } from './screening.ts';
 
 /** Largest list file accepted, bytes (the LEIE full file is ~15 MB; SAM.gov's V2 extract ~90 MB). */
 export const EXCLUSION_FILE_MAX_BYTES = 300 * 1024 * 1024;
@@ -82,7 +84,8 @@ export async function screeningRoutes(app: AppInstance) {
     {
       config: { access: 'admin' },
       schema: {
-        summary: 'Exclusion list sources, their current lists and staleness, and staged imports (issue 30)',
+        summary:
+          "Exclusion list sources, their current lists and staleness, staged imports (issue 30), and the providers' states without a list (issue 51)",
         tags: ['screening'],
         response: { 200: exclusionsOverviewSchema, 401: errorResponseSchema, 403: errorResponseSchema },
       },
@@ -91,7 +94,7 @@ export async function screeningRoutes(app: AppInstance) {
       const db = app.deps.db;
       const now = new Date();
       const today = now.toISOString().slice(0, 10);
-      const [counts, lists, staged] = await Promise.all([
+      const [counts, lists, staged, statesWithoutList] = await Promise.all([
         db
           .select({
             source: exclusionEntries.source,
@@ -103,6 +106,7 @@ export async function screeningRoutes(app: AppInstance) {
           .groupBy(exclusionEntries.source),
         appliedLists(db),
         stagedImports(db),
+        statesWithoutListInUse(db),
       ]);
       return {
         sources: exclusionSources.map((source) => {
@@ -128,6 +132,7 @@ export async function screeningRoutes(app: AppInstance) {
           };
         }),
         staged,
+        stateCoverage: { statesWithList: [...statesWithList].sort(), statesWithoutList },
       };
     },
   );

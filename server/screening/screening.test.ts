@@ -159,7 +159,14 @@ describe('exclusion list imports', () => {
       'GET',
       `/api/admin/applications/${provider.applicationId}/review`,
     );
-    expect(flagged.body.committeeReview).toEqual({ needed: true, reasons: ['Exclusion screening: Match'] });
+    // Issue 51 item 1: SAM.gov was never imported, and the criteria say so too.
+    expect(flagged.body.committeeReview).toEqual({
+      needed: true,
+      reasons: [
+        'Exclusion screening: Match',
+        'Exclusion screening incomplete: SAM.gov exclusions (never imported)',
+      ],
+    });
 
     // The real reinstatement file (named as the OIG names it) is detected and ends its 13 rows.
     const reinStaged = await stage(fixture('leie/1701REIN.csv'), '1701REIN.csv');
@@ -187,7 +194,10 @@ describe('exclusion list imports', () => {
       reason: 'OIG removed the row; checked on exclusions.oig.hhs.gov',
     });
     expect(accepted.status).toBe(204);
-    expect((await exclusionsItem(provider.applicationId)).status).toBe('verified');
+    // No match left, but SAM.gov was never imported (issue 51 item 1): not verified, and it says why.
+    const cleared = await exclusionsItem(provider.applicationId);
+    expect(cleared.status).toBe('pending');
+    expect(cleared.note).toContain('Not current: SAM.gov exclusions (never imported)');
   });
 
   it('refuses to apply a header-only or shrinking full file without a reason, and audits the reason', async () => {

@@ -21,61 +21,20 @@
  * the admin's provider card; every new finding is audited.
  */
 import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
-import { formatIsoDay } from '../../domain/calendar.ts';
 import { isoDay } from '../../domain/review/verification-checklist.ts';
-import { type ExclusionFileKind, exclusionSources } from '../../domain/screening/exclusion-formats.ts';
+import { gapsText, screenedListsText, statesWithoutListText } from '../../domain/screening/coverage.ts';
 import { listNpi, matchOf, nameKey, screeningOutcomeLabel } from '../../domain/screening/matching.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { syncExclusionFindings } from '../credential/standing.ts';
 import type { Queryable } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { verificationItems } from '../db/schema/review.ts';
-import { exclusionImports, screeningFindings } from '../db/schema/screening.ts';
+import { screeningFindings } from '../db/schema/screening.ts';
+import { type AppliedList, appliedLists, coverageOf } from './coverage.ts';
 import { sourceLabel } from './exclusion-imports.ts';
 import { type FindingEntry, findingEntryOf, listRowName } from './exclusion-rows.ts';
 
 export type Standing = 'match' | 'possible_match' | null;
-
-/** The lists screening reads: each source's last apply (sources never applied are not screened). */
-export interface AppliedList {
-  source: string;
-  label: string;
-  appliedAt: Date;
-  /** Rows on the list after the apply. */
-  rows: number;
-  /** The file applied, its kind, and the rows it had. */
-  fileName: string;
-  kind: ExclusionFileKind;
-  fileRows: number;
-}
-
-/** Every source's last applied import, in `exclusionSources` order. */
-export async function appliedLists(db: Queryable): Promise<AppliedList[]> {
-  const rows = await db.execute<{
-    source: string;
-    applied_at: Date;
-    rows: number;
-    file_name: string;
-    kind: ExclusionFileKind;
-    row_count: number;
-  }>(sql`
-    select distinct on (i.source) i.source, i.applied_at, i.rows_after as rows, i.file_name, i.kind, i.row_count
-    from ${exclusionImports} i
-    where i.status = 'applied'
-    order by i.source, i.applied_at desc`);
-  const order = exclusionSources.map((s) => s.id as string);
-  return rows.rows
-    .map((r) => ({
-      source: r.source,
-      label: sourceLabel(r.source),
-      appliedAt: new Date(r.applied_at),
-      rows: Number(r.rows ?? 0),
-      fileName: r.file_name,
-      kind: r.kind,
-      fileRows: r.row_count,
-    }))
-    .sort((a, b) => order.indexOf(a.source) - order.indexOf(b.source));
-}
 
 interface Subject {
   i: number;
@@ -219,7 +178,7 @@ export async function screenApplications(
     // An approved application's item changes only with new risk (decision 027: a new match reaches
     // the item whoever recorded it; issue 49 item 2: the approved file too).
     if (subject.status === 'under_review' || newMatchApps.has(subject.applicationId)) {
-      await fillScreeningItem(db, subject.applicationId, lists, {
+      await fillScreeningItem(db, subject.applicationId, lists, now, {
         force: newMatchApps.has(subject.applicationId),
       });
     }
@@ -334,13 +293,17 @@ function describe(e: FindingEntry): string {
 }
 
 /**
- * Set the 'Exclusion screening' item of `applicationId` from its findings (see the module comment).
- * `force`: overwrite an item a reviewer recorded (a new match was found).
+ * Set the 'Exclusion screening' item of `applicationId` from its findings (see the module comment) as
+ * of `now`. 'No match' (verified) only when every list the provider needs is current (issue 51 item 1,
+ * domain/screening/coverage.ts); otherwise the item waits (pending) with a note naming the missing
+ * lists. The source names each list screened with its day and rows. `force`: overwrite an item a
+ * reviewer recorded (a new match was found).
  */
 export async function fillScreeningItem(
   db: Queryable,
   applicationId: string,
   lists: readonly AppliedList[],
+  now: Date,
   options: { force?: boolean } = {},
 ): Promise<void> {
   const findings = await db
@@ -349,31 +312,29 @@ export async function fillScreeningItem(
     .where(
       and(eq(screeningFindings.applicationId, applicationId), sql`${screeningFindings.status} <> 'cleared'`),
     );
+  const coverage = await coverageOf(db, applicationId, now, lists);
   const confirmed = findings.filter((f) => f.status === 'confirmed');
   const open = findings.filter((f) => f.status === 'open');
   const outcome = confirmed.length ? 'match' : open.length ? 'possible_match' : 'no_match';
   const label = screeningOutcomeLabel[outcome];
   const shown = confirmed.length ? confirmed : open;
-  const sources = lists.map((l) => l.label).join(' / ');
-  const screenedOn = lists
-    .map((l) => `${l.label} (${l.rows.toLocaleString('en-US')} rows, ${formatIsoDay(isoDay(l.appliedAt))})`)
-    .join(', ');
-  const unscreened = exclusionSources
-    .filter((s) => !lists.some((l) => l.source === s.id))
-    .map((s) => s.label);
+  const screened = screenedListsText(lists, coverage.required);
+  const states = statesWithoutListText(coverage.statesWithoutList);
+  const gaps = coverage.gaps.length ? `Not current: ${gapsText(coverage.gaps)}` : '';
   const note = (
     shown.length
       ? `${label}: ${shown.map((f) => `${sourceLabel(f.source)}: ${describe(f.entry as FindingEntry)}`).join(' | ')}${
           outcome === 'possible_match' ? ". Decide in 'Screening Matches'." : ''
         }`
-      : `${label} on ${screenedOn}${unscreened.length ? `. Not imported yet: ${unscreened.join(', ')}` : ''}`
+      : [`${label} on ${screened}`, gaps, states].filter(Boolean).join('. ')
   ).slice(0, 4000);
   const oldest = lists.reduce((a, l) => (l.appliedAt < a ? l.appliedAt : a), lists[0]!.appliedAt);
-  const base = { source: sources, note, validatorId: null, updatedAt: new Date() };
+  const base = { source: screened, note, validatorId: null, updatedAt: new Date() };
+  const verified = outcome === 'no_match' && coverage.gaps.length === 0;
   await db
     .update(verificationItems)
     .set(
-      outcome === 'no_match'
+      verified
         ? { ...base, status: 'verified', verifiedAt: isoDay(oldest) }
         : { ...base, status: outcome === 'match' ? 'discrepancy' : 'pending', verifiedAt: null },
     )

@@ -3,10 +3,12 @@
  * and the development mail page, and the second factor (issue 16): enrolment and codes computed from
  * the key the page shows, as an authenticator app would.
  */
+
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import { evidenceRequiredMessage } from '../../domain/review/verification-checklist.ts';
+import { exclusionSources } from '../../domain/screening/exclusion-formats.ts';
 import { WebhookReceiver } from '../../server/notifications/testing/webhook-receiver.ts';
 import { e2ePorts } from './ports.ts';
 
@@ -433,9 +435,28 @@ export interface ChecklistItemRef {
 }
 
 /**
+ * Every exclusion list current on the e2e server (issue 51 item 1: the screening is verified only
+ * against lists imported within 35 days): a source with no apply in the last day gets an applied
+ * import of an empty full file, as server/screening/testing/current-lists.ts does for the server's
+ * tests. The list rows other specs imported stay. Specs about screening import real files instead.
+ */
+export async function currentExclusionLists(): Promise<void> {
+  await e2eSql(
+    `insert into exclusion_imports (source, kind, status, file_name, encoding, row_count, staged_at, applied_at,
+       rows_before, rows_after, changed_rows)
+     select s, 'full', 'applied', s || '-e2e.csv', 'utf-8', 0, now(), now(), 0, 0, 0
+     from unnest($1::text[]) as s
+     where not exists (select 1 from exclusion_imports i
+                       where i.source = s and i.status = 'applied' and i.applied_at > now() - interval '1 day')`,
+    [exclusionSources.map((source) => source.id)],
+  );
+}
+
+/**
  * 'Verify' one checklist item through the API the review page calls (source: its primary source,
  * date: today). An item of a kind that needs evidence first (issue 31: the claims history and its
- * NPDB query result) gets a PDF attached before, as the reviewer attaches the query result.
+ * NPDB query result) gets a PDF attached before, as the reviewer attaches the query result; the
+ * exclusion screening's lists are made current first (`currentExclusionLists`).
  */
 export async function verifyItemThroughApi(
   admin: Page,
@@ -453,6 +474,7 @@ export async function verifyItemThroughApi(
     });
     expect(attached.status(), await attached.text()).toBe(201);
   }
+  if (item.kind === 'exclusions') await currentExclusionLists();
   const saved = await admin.request.patch(`${reviewBase}/verification-items/${item.id}`, {
     headers,
     data: {

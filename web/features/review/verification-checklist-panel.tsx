@@ -101,7 +101,17 @@ function OutcomeForm({
         </Text>
         {outcome === 'verified' && (
           <>
-            <TextInput label="Source" required {...form.getInputProps('source')} />
+            {item.kind === 'exclusions' ? (
+              // Issue 51 item 1: the product writes this source from the lists it screened.
+              <TextInput
+                label="Source"
+                readOnly
+                description="Written by the product: each list screened, with the day it was imported and its rows."
+                {...form.getInputProps('source')}
+              />
+            ) : (
+              <TextInput label="Source" required {...form.getInputProps('source')} />
+            )}
             <TextInput label="Date" type="date" required {...form.getInputProps('verifiedAt')} />
           </>
         )}

@@ -31,7 +31,7 @@ import {
   useExclusionsOverview,
   useStageImport,
 } from './screening-api.ts';
-import { applyResultText, countOf, staleText } from './screening-texts.ts';
+import { applyResultText, countOf, staleText, stateCoverageText } from './screening-texts.ts';
 import { StagedImportCard } from './staged-import-card.tsx';
 
 const lastAppliedKind: Record<NonNullable<ExclusionSourceStatus['lastApplied']>['kind'], string> = {
@@ -234,6 +234,15 @@ export function ExclusionsTab({ enabled, canAct }: { enabled: boolean; canAct: b
             caption
             minWidth={820}
           />
+        )}
+        {overview.data?.stateCoverage && (
+          <Stack gap={2}>
+            {stateCoverageText(overview.data.stateCoverage).map((line) => (
+              <Text size="sm" key={line}>
+                {line}
+              </Text>
+            ))}
+          </Stack>
         )}
       </Stack>
       {overview.data && overview.data.staged.length > 0 && (

@@ -8,6 +8,7 @@ import {
   decisionsFor,
   skippedLineText,
   staleText,
+  stateCoverageText,
 } from './screening-texts.ts';
 
 const result = (over: Partial<ApplyImportResult> = {}): ApplyImportResult => ({
@@ -139,5 +140,25 @@ describe('a skipped line of the summary (item 3)', () => {
 
   it('puts the line before a reason that does not name it', () => {
     expect(skippedLineText({ line: 3, reason: 'no name' })).toBe('Line 3: no name');
+  });
+});
+
+describe('the state lists (issue 51 item 1)', () => {
+  it('names the states with a list, and the providers’ states without one with their counts', () => {
+    expect(
+      stateCoverageText({
+        statesWithList: ['NY', 'PA'],
+        statesWithoutList: [
+          { state: 'CA', providers: 2 },
+          { state: 'TX', providers: 1 },
+        ],
+      }),
+    ).toEqual([
+      'State Medicaid lists in the product: NY, PA.',
+      "No state list here for: CA (2 providers), TX (1 provider). Screen those providers against their state's list by hand and record it on the review page.",
+    ]);
+    expect(stateCoverageText({ statesWithList: ['NY'], statesWithoutList: [] })[1]).toBe(
+      'Every state where a provider in credentialing is licensed or practises has a list here.',
+    );
   });
 });

@@ -12,6 +12,7 @@ import {
   type ScreeningFinding,
   STALE_SOURCE_DAYS,
   type StagedImport,
+  type StateCoverage,
 } from '../../../domain/api/screening.ts';
 
 const number = new Intl.NumberFormat('en-US');
@@ -28,6 +29,26 @@ export function countOf(n: number, one: string, other: string): string {
 export function staleText(source: Pick<ExclusionSourceStatus, 'stale' | 'lastApplied'>): string | null {
   if (!source.stale) return null;
   return source.lastApplied ? `Last import over ${STALE_SOURCE_DAYS} days ago` : 'Never imported';
+}
+
+/**
+ * What the 'Exclusions' tab says of state lists (issue 51 item 1): the states the product has a list
+ * for, and the states of providers in credentialing it has none for, e.g. ["State Medicaid lists in
+ * the product: NY, PA.", "No state list here for: CA (2 providers), TX (1 provider). Screen those
+ * providers against their state's list by hand and record it on the review page."].
+ */
+export function stateCoverageText(coverage: StateCoverage): string[] {
+  const lines = [`State Medicaid lists in the product: ${coverage.statesWithList.join(', ') || 'none'}.`];
+  if (coverage.statesWithoutList.length > 0) {
+    const states = coverage.statesWithoutList
+      .map((s) => `${s.state} (${countOf(s.providers, 'provider', 'providers')})`)
+      .join(', ');
+    lines.push(
+      `No state list here for: ${states}. Screen those providers against their state's list by hand and record it on the review page.`,
+    );
+  } else
+    lines.push('Every state where a provider in credentialing is licensed or practises has a list here.');
+  return lines;
 }
 
 /** How a file changes its source's list (issue 30 item 2). */
