@@ -744,11 +744,56 @@ describe('now and the current malpractice policy', () => {
     expect(changes.map(changeText)[0]).toBe('Insurance company MedPro → (none)');
   });
 
-  it('an item bound to its row keeps that row whatever the date', () => {
+  it("follows the version's date, not the row an item stored before issue 51 was bound to", () => {
+    // Issue 51 item 3 replaced issue 29's rule ("an item bound to its row keeps that row whatever the
+    // date"): the item is the coverage in force, recomputed from each version, so it has no row.
+    const snapshot = realisticSnapshot();
+    expect(itemOf(snapshot, 'malpractice').rowKey).toBeNull();
+    const storedBefore = { kind: 'malpractice' as const, itemKey: 'malpractice', rowKey: 'mal-cur' };
+    expect(coveredValues(storedBefore, snapshot, now)?.['Policy number']).toBe('P-9');
+    expect(coveredValues(storedBefore, snapshot, new Date('2025-06-01T12:00:00Z'))?.['Policy number']).toBe(
+      'P-1',
+    );
+  });
+
+  it('covers the renewal not yet in force, so replacing the policy in force is a change', () => {
+    // Issue 51 item 3: a credential update replaced the policy in force with a renewal starting
+    // 2027-01-01; the item covers the renewal (its start date included) and says it has not started.
     const snapshot = realisticSnapshot();
     const item = itemOf(snapshot, 'malpractice');
-    expect(item.rowKey).toBe('mal-cur');
-    expect(coveredValues(item, snapshot, new Date('2027-02-01T12:00:00Z'))?.['Policy number']).toBe('P-9');
+    const verified = coveredValues(item, snapshot, now)!;
+    Object.assign(row(snapshot, 'malpracticeInsurance', 'mal-cur'), {
+      policy_number: 'P-10',
+      effective_date: '2027-01-01',
+      expiration_date: '2028-01-01',
+    });
+    expect(changedFields(verified, coveredValues(item, snapshot, now)).map(changeText)).toEqual([
+      'Policy number P-9 → P-10',
+      'Effective date 2026-01-01 → 2027-01-01',
+      'Expiration date 2027-01-01 → 2028-01-01',
+    ]);
+    expect(generateChecklist(snapshot, now).find((i) => i.kind === 'malpractice')?.target).toBe(
+      'Current malpractice coverage: none in force; MedPro P-10 starts 2027-01-01',
+    );
+  });
+
+  it('a policy re-added after "none current on file" is what the item covers and names', () => {
+    // Issue 51 item 3: the recredentialing's item read 'none current on file'; the provider re-added
+    // the current policy in a response and the item still said so.
+    const snapshot = realisticSnapshot();
+    const policies = snapshot.lists.malpracticeInsurance!;
+    snapshot.lists.malpracticeInsurance = [policies[0]!];
+    const none = generateChecklist(snapshot, now).find((i) => i.kind === 'malpractice')!;
+    expect(none.target).toBe('Current malpractice coverage: none current on file');
+    const verified = coveredValues(none, snapshot, now)!;
+    snapshot.lists.malpracticeInsurance = policies;
+    expect(coveredValues(none, snapshot, now)?.['Policy number']).toBe('P-9');
+    expect(changedFields(verified, coveredValues(none, snapshot, now)).map((c) => c.field)).toContain(
+      'Policy number',
+    );
+    expect(generateChecklist(snapshot, now).find((i) => i.kind === 'malpractice')?.target).toBe(
+      'Current malpractice coverage: MedPro P-9',
+    );
   });
 });
 

@@ -18,6 +18,7 @@ import {
   isBoardCertificationRow,
   isoDay,
   licenseItemKey,
+  malpracticePolicyOn,
   primarySpecialtyCertification,
   rowIdentity,
   trainingItemKey,
@@ -149,8 +150,9 @@ function workHistoryValues(rows: readonly SnapshotRow[]): CoveredValues {
 }
 
 /**
- * The values `item` covers in `snapshot` as of `now` (the current malpractice policy depends on the
- * date), or null when the row it verified is gone from the application.
+ * The values `item` covers in `snapshot` as of `now` (the version's date: the current malpractice
+ * policy depends on it, issue 51 item 3), or null when the row it verified is gone from the
+ * application.
  */
 export function coveredValues(
   item: CoveredItem,
@@ -164,7 +166,8 @@ export function coveredValues(
   const documents = () => documentValues(snapshot, coverage.documentTypes);
   switch (item.kind) {
     case 'license': {
-      const row = findRow(lists.licenses ?? [], item.rowKey, (r) => licenseItemKey(r) === item.itemKey);
+      const licenses = lists.licenses ?? [];
+      const row = findRow(licenses, item.rowKey, (r) => licenseItemKey(r) === item.itemKey);
       if (!row) return null;
       return {
         ...zip(coverage.fields, [
@@ -194,11 +197,8 @@ export function coveredValues(
     case 'npi':
       return zip(coverage.fields, [personal.npi_number, profile.first_name, profile.last_name]);
     case 'board_certification': {
-      const row = findRow(
-        lists.certifications ?? [],
-        item.rowKey,
-        (r) => certificationItemKey(r) === item.itemKey,
-      );
+      const certifications = lists.certifications ?? [];
+      const row = findRow(certifications, item.rowKey, (r) => certificationItemKey(r) === item.itemKey);
       // Issue 51 item 4: a certification that is no longer a board certification is not this item's.
       if (!row || !isBoardCertificationRow(row)) return null;
       const primary = primarySpecialtyCertification(snapshot);
@@ -237,13 +237,9 @@ export function coveredValues(
       return { Gap: `${from} to ${to}`, Explanation: text(next?.gap_explanation) };
     }
     case 'malpractice': {
-      const today = isoDay(now);
-      const row = findRow(
-        lists.malpracticeInsurance ?? [],
-        item.rowKey,
-        (m) =>
-          text(m.effective_date) <= today && (!text(m.expiration_date) || text(m.expiration_date) >= today),
-      );
+      // Issue 51 item 3: whichever policy the version's date makes current (or the next one), never
+      // the row the item was first generated from (`rowKey` of items stored before is ignored).
+      const row = malpracticePolicyOn(lists.malpracticeInsurance ?? [], isoDay(now))?.row;
       const values = zip(
         coverage.fields,
         row

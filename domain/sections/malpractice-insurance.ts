@@ -14,6 +14,24 @@ export const malpracticeInsuranceSchema = z.object({
 export type MalpracticeInsuranceInput = z.input<typeof malpracticeInsuranceSchema>;
 export type MalpracticeInsurance = z.output<typeof malpracticeInsuranceSchema>;
 
+/** A policy's dates as ISO days (YYYY-MM-DD); empty or null when not given. */
+export interface PolicyDates {
+  effectiveDate?: string | null;
+  expirationDate?: string | null;
+}
+
+/**
+ * Whether a policy is in force on `day` (ISO day): it started on or before `day` (a policy without an
+ * effective date counts as started) and does not expire before it (no expiration date: open-ended).
+ * The one rule of "current malpractice coverage" (issue 13; issue 51 item 3), read by the checklist
+ * (domain/review/verification-checklist.ts).
+ */
+export function policyInForce(policy: PolicyDates, day: string): boolean {
+  const effective = policy.effectiveDate ?? '';
+  const expiration = policy.expirationDate ?? '';
+  return effective <= day && (expiration === '' || expiration >= day);
+}
+
 export const malpracticeInsuranceSection = defineListSection({
   key: 'malpracticeInsurance',
   ...sectionCatalog.malpracticeInsurance,

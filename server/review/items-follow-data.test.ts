@@ -1,0 +1,175 @@
+/**
+ * Items follow their data (issue 51 item 3), by API on a real database. The malpractice item's target
+ * and covered values are recomputed from each version: a policy re-added in a response clears 'none
+ * current on file', and a renewal that replaced the policy in force is named with its start date,
+ * before and after re-verification, in a response and in a credential update. Dates are relative to
+ * the real clock the app runs on.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminReview } from '../../domain/api/review.ts';
+import { addDays, isoDay } from '../../domain/calendar.ts';
+import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import { approveCleanFile } from '../committee/testing/decide.ts';
+import { completedApplication } from './testing/completed-review-application.ts';
+import { verifyEveryItem, verifyItem } from './testing/verify-items.ts';
+
+let app: TestApp;
+let admin: Awaited<ReturnType<typeof signUpAndSignIn>>;
+type Provider = Awaited<ReturnType<typeof signUpAndSignIn>>;
+
+beforeAll(async () => {
+  app = await createTestApp();
+  admin = await signUpAndSignIn(app, { firstName: 'Iris' });
+  await grantAdmin(app, admin);
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const today = () => isoDay(new Date());
+const adminPath = (applicationId: string, rest: string) => `/api/admin/applications/${applicationId}/${rest}`;
+const sectionPath = (applicationId: string, slug: string) =>
+  `/api/applications/${applicationId}/sections/${slug}`;
+
+interface Row {
+  id: string;
+  [key: string]: unknown;
+}
+
+async function review(applicationId: string) {
+  const response = await admin.json<AdminReview>('GET', adminPath(applicationId, 'review'));
+  expect(response.status).toBe(200);
+  return response.body;
+}
+
+const itemOf = async (applicationId: string, kind: string) =>
+  (await review(applicationId)).checklist.filter((i) => i.kind === kind);
+
+async function rows(provider: Provider, applicationId: string, slug: string) {
+  const listed = await provider.json<{ rows: Row[] }>('GET', sectionPath(applicationId, slug));
+  expect(listed.status).toBe(200);
+  return listed.body.rows;
+}
+
+async function save(provider: Provider, applicationId: string, slug: string, cards: object[]) {
+  const saved = await provider.json('PUT', sectionPath(applicationId, slug), { rows: cards });
+  expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+}
+
+/** 'Request Information' on `sections`, the provider's `edit`, then 'Submit Response'. */
+async function respond(
+  provider: Provider,
+  applicationId: string,
+  sections: string[],
+  edit: () => Promise<void>,
+) {
+  const requested = await admin.json<{ requestId: string }>(
+    'POST',
+    adminPath(applicationId, 'request-information'),
+    { message: 'Please bring this up to date.', sections },
+  );
+  expect(requested.status, JSON.stringify(requested.body)).toBe(200);
+  await edit();
+  const responded = await provider.json(
+    'POST',
+    `/api/applications/${applicationId}/information-requests/${requested.body.requestId}/response`,
+    { reply: 'Done.' },
+  );
+  expect(responded.status, JSON.stringify(responded.body)).toBe(200);
+}
+
+/** A policy in force today until the day before `renewalStart`, and its renewal. */
+function policies(renewalStart: string) {
+  const current = {
+    insuranceCompany: 'MedPro',
+    policyNumber: 'P-10',
+    coverageAmount: '$1,000,000 / $3,000,000',
+    effectiveDate: addDays(renewalStart, -365),
+    expirationDate: addDays(renewalStart, -1),
+  };
+  const renewal = {
+    ...current,
+    policyNumber: 'P-11',
+    effectiveDate: renewalStart,
+    expirationDate: addDays(renewalStart, 365),
+  };
+  return { current, renewal };
+}
+
+describe('the malpractice item follows each version', () => {
+  it("clears 'none current on file' when a response re-adds the policy, and names a renewal with its start date", async () => {
+    const { provider, applicationId } = await completedApplication(app);
+    expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
+    // First, the factory's only policy expired: the item says so, and the reviewer verifies that.
+    const [before] = await itemOf(applicationId, 'malpractice');
+    expect(before!.target).toBe('Current malpractice coverage: none current on file');
+    await verifyEveryItem(admin, applicationId, { verifiedAt: today() });
+
+    // Second, the provider re-adds the current policy in a response (version 2 shows it).
+    const { current, renewal } = policies(addDays(today(), 34));
+    await respond(provider, applicationId, ['malpracticeInsurance'], async () => {
+      const [expired] = await rows(provider, applicationId, 'malpractice-insurance');
+      await save(provider, applicationId, 'malpractice-insurance', [{ id: expired!.id, ...current }]);
+    });
+    const [readded] = await itemOf(applicationId, 'malpractice');
+    expect(readded).toMatchObject({
+      id: before!.id,
+      target: 'Current malpractice coverage: MedPro P-10',
+      primarySource: 'MedPro',
+      status: 'needs_reverification',
+    });
+    expect(readded!.changes).toContainEqual({ field: 'Policy number', before: '', after: 'P-10' });
+    await verifyItem(admin, applicationId, readded!, { verifiedAt: today() });
+
+    // Third, the provider replaces the policy in force with its renewal, not in force yet.
+    await respond(provider, applicationId, ['malpracticeInsurance'], async () => {
+      const [policy] = await rows(provider, applicationId, 'malpractice-insurance');
+      await save(provider, applicationId, 'malpractice-insurance', [{ id: policy!.id, ...renewal }]);
+    });
+    const renewalTarget = `Current malpractice coverage: none in force; MedPro P-11 starts ${renewal.effectiveDate}`;
+    const [renewed] = await itemOf(applicationId, 'malpractice');
+    expect(renewed).toMatchObject({ target: renewalTarget, status: 'needs_reverification' });
+    expect(renewed!.changes).toContainEqual({
+      field: 'Effective date',
+      before: current.effectiveDate,
+      after: renewal.effectiveDate,
+    });
+    // After re-verification the item still names the renewal, never the old policy number.
+    await verifyItem(admin, applicationId, renewed!, { verifiedAt: today() });
+    const [reverified] = await itemOf(applicationId, 'malpractice');
+    expect(reverified).toMatchObject({ target: renewalTarget, status: 'verified', changes: [] });
+    expect((await review(applicationId)).checklist.filter((i) => i.kind === 'malpractice')).toHaveLength(1);
+  });
+
+  it('names the renewal a credential update put in place of the policy in force', async () => {
+    const { provider, applicationId } = await completedApplication(app);
+    expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
+    const { current, renewal } = policies(addDays(today(), 34));
+    // The file is approved with the current policy verified.
+    await respond(provider, applicationId, ['malpracticeInsurance'], async () => {
+      const [expired] = await rows(provider, applicationId, 'malpractice-insurance');
+      await save(provider, applicationId, 'malpractice-insurance', [{ id: expired!.id, ...current }]);
+    });
+    await verifyEveryItem(admin, applicationId, { verifiedAt: today() });
+    expect((await itemOf(applicationId, 'malpractice'))[0]!.target).toBe(
+      'Current malpractice coverage: MedPro P-10',
+    );
+    await approveCleanFile(app, admin, applicationId);
+
+    // The approved provider replaces the policy with its renewal and submits the update.
+    const [policy] = await rows(provider, applicationId, 'malpractice-insurance');
+    await save(provider, applicationId, 'malpractice-insurance', [{ id: policy!.id, ...renewal }]);
+    const submitted = await provider.json('POST', `/api/applications/${applicationId}/credential-update`, {});
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
+
+    const [item] = await itemOf(applicationId, 'malpractice');
+    expect(item).toMatchObject({
+      target: `Current malpractice coverage: none in force; MedPro P-11 starts ${renewal.effectiveDate}`,
+      status: 'needs_reverification',
+    });
+    expect(item!.changes.map((c) => c.field)).toEqual(
+      expect.arrayContaining(['Policy number', 'Effective date', 'Expiration date']),
+    );
+  });
+});
