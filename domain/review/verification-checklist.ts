@@ -348,6 +348,40 @@ function malpracticeTarget(policy: ReturnType<typeof malpracticePolicyOn>): stri
 }
 
 /**
+ * The rows of `rows` with the same identity as `row` (`keyOf`: a license's type, state and number; a
+ * certification's name, body and number), `row` first, then the others in snapshot order (issue 51
+ * item 3: a renewed license added as a second card is the same credential; one item covers every
+ * card, so a change in any of them needs re-verification).
+ */
+export function sameIdentityRows(
+  rows: readonly SnapshotRow[],
+  row: SnapshotRow,
+  keyOf: (r: SnapshotRow) => string,
+): SnapshotRow[] {
+  const key = keyOf(row);
+  return [row, ...rows.filter((r) => r !== row && keyOf(r) === key)];
+}
+
+/** ' (2 cards)' when an item covers more than one card of the same credential, else ''. */
+const cardCount = (cards: readonly SnapshotRow[]) => (cards.length > 1 ? ` (${cards.length} cards)` : '');
+
+/** The first row of each identity of `rows` (`keyOf`), in order, with all the rows of that identity. */
+function byIdentity(
+  rows: readonly SnapshotRow[],
+  keyOf: (r: SnapshotRow) => string,
+): { first: SnapshotRow; cards: SnapshotRow[] }[] {
+  const seen = new Set<string>();
+  const groups: { first: SnapshotRow; cards: SnapshotRow[] }[] = [];
+  for (const row of rows) {
+    const key = keyOf(row);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    groups.push({ first: row, cards: sameIdentityRows(rows, row, keyOf) });
+  }
+  return groups;
+}
+
+/**
  * The checklist of `snapshot` as of `now` (issue 13): one item per professional license (state board),
  * the DEA registration when a DEA number or DEA license is given, the NPI (NPPES), each board
  * certification, the highest education, work history (its gaps are lines of that one item, issue 29
@@ -363,16 +397,17 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
   const today = isoDay(now);
   const items: ChecklistItem[] = [];
   const licenses = snapshot.lists.licenses ?? [];
-  for (const l of licenses) {
+  // Issue 51 item 3: cards of the same license (type, state, number) are one item covering them all.
+  const stateLicenses = licenses.filter((l) => !['dea_license', 'npi'].includes(text(l.license_type)));
+  for (const { first: l, cards } of byIdentity(stateLicenses, licenseItemKey)) {
     const type = text(l.license_type);
-    if (type === 'dea_license' || type === 'npi') continue;
     const label =
       `${type.replaceAll('_', ' ') || 'license'} ${text(l.issuing_state)} ${text(l.license_number)}`.trim();
     items.push({
       itemKey: licenseItemKey(l),
       rowKey: rowIdentity(l) || null,
       kind: 'license',
-      target: `Professional license: ${label}`,
+      target: `Professional license: ${label}${cardCount(cards)}`,
       primarySource: `State licensing board${text(l.issuing_state) ? ` (${text(l.issuing_state)})` : ''}`,
     });
   }
@@ -398,7 +433,9 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
   });
   const primary = primarySpecialtyCertification(snapshot);
   // Issue 51 item 4: only board certifications are items; the others stay in the snapshot.
-  for (const c of (snapshot.lists.certifications ?? []).filter(isBoardCertificationRow)) {
+  const boardCertifications = (snapshot.lists.certifications ?? []).filter(isBoardCertificationRow);
+  // Issue 51 item 3: cards of the same certificate (name, body, number) are one item, like licenses.
+  for (const { first: c, cards } of byIdentity(boardCertifications, certificationItemKey)) {
     const itemKey = certificationItemKey(c);
     // Issue 31 item 4: the certification of the primary specialty is this item, which names it.
     const specialty = primary?.certificationKey === itemKey ? `, primary specialty ${primary.specialty}` : '';
@@ -406,7 +443,7 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
       itemKey,
       rowKey: rowIdentity(c) || null,
       kind: 'board_certification',
-      target: `Board certification: ${text(c.certification_name)} (${text(c.certifying_body)})${specialty}`,
+      target: `Board certification: ${text(c.certification_name)} (${text(c.certifying_body)})${specialty}${cardCount(cards)}`,
       primarySource: text(c.certifying_body) || 'Certifying board',
     });
   }

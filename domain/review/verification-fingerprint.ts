@@ -21,6 +21,7 @@ import {
   malpracticePolicyOn,
   primarySpecialtyCertification,
   rowIdentity,
+  sameIdentityRows,
   trainingItemKey,
   type VerificationKind,
 } from './verification-checklist.ts';
@@ -134,6 +135,23 @@ function zip(fields: readonly string[], values: readonly unknown[]): CoveredValu
   return Object.fromEntries(fields.map((field, i) => [field, text(values[i])]));
 }
 
+/**
+ * The dates of the other cards of the same credential (issue 51 item 3: a renewed license added as a
+ * second card joins the first's item): 'Card 2: Issue date', 'Card 2: Expiration date', ... (their
+ * identity fields equal the first card's by definition), so a card added, removed or changed is a
+ * change of the item.
+ */
+function otherCardValues(
+  cards: readonly SnapshotRow[],
+  dates: readonly [label: string, column: string][],
+): CoveredValues {
+  const values: CoveredValues = {};
+  cards.slice(1).forEach((card, i) => {
+    for (const [label, column] of dates) values[`Card ${i + 2}: ${label}`] = text(card[column]);
+  });
+  return values;
+}
+
 /** The positions and their gap explanations, in start-date order, as two covered values. */
 function workHistoryValues(rows: readonly SnapshotRow[]): CoveredValues {
   const sorted = [...rows].sort((a, b) => text(a.start_date).localeCompare(text(b.start_date)));
@@ -152,7 +170,8 @@ function workHistoryValues(rows: readonly SnapshotRow[]): CoveredValues {
 /**
  * The values `item` covers in `snapshot` as of `now` (the version's date: the current malpractice
  * policy depends on it, issue 51 item 3), or null when the row it verified is gone from the
- * application.
+ * application. A license or board certification covers every card of the same credential (issue 51
+ * item 3: `Card 2: Expiration date`, ...).
  */
 export function coveredValues(
   item: CoveredItem,
@@ -178,6 +197,10 @@ export function coveredValues(
           row.license_issue,
           row.license_exp,
         ]),
+        ...otherCardValues(sameIdentityRows(licenses, row, licenseItemKey), [
+          ['Issue date', 'license_issue'],
+          ['Expiration date', 'license_exp'],
+        ]),
         ...documents(),
       };
     }
@@ -202,14 +225,23 @@ export function coveredValues(
       // Issue 51 item 4: a certification that is no longer a board certification is not this item's.
       if (!row || !isBoardCertificationRow(row)) return null;
       const primary = primarySpecialtyCertification(snapshot);
-      return zip(coverage.fields, [
-        row.certification_name,
-        row.certifying_body,
-        row.certification_number,
-        row.cert_issue_date,
-        row.cert_exp_date,
-        primary?.certificationKey === certificationItemKey(row) ? primary.specialty : '',
-      ]);
+      return {
+        ...zip(coverage.fields, [
+          row.certification_name,
+          row.certifying_body,
+          row.certification_number,
+          row.cert_issue_date,
+          row.cert_exp_date,
+          primary?.certificationKey === certificationItemKey(row) ? primary.specialty : '',
+        ]),
+        ...otherCardValues(
+          sameIdentityRows(certifications.filter(isBoardCertificationRow), row, certificationItemKey),
+          [
+            ['Issue date', 'cert_issue_date'],
+            ['Expiration date', 'cert_exp_date'],
+          ],
+        ),
+      };
     }
     case 'education': {
       const row = findRow(

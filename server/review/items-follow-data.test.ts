@@ -2,8 +2,9 @@
  * Items follow their data (issue 51 item 3), by API on a real database. The malpractice item's target
  * and covered values are recomputed from each version: a policy re-added in a response clears 'none
  * current on file', and a renewal that replaced the policy in force is named with its start date,
- * before and after re-verification, in a response and in a credential update. Dates are relative to
- * the real clock the app runs on.
+ * before and after re-verification, in a response and in a credential update. A renewed license added
+ * as a second card (same type, number and state) joins the first card's item: that item needs
+ * re-verification and 'Send for Decision' names it. Dates are relative to the real clock the app runs on.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminReview } from '../../domain/api/review.ts';
@@ -171,5 +172,63 @@ describe('the malpractice item follows each version', () => {
     expect(item!.changes.map((c) => c.field)).toEqual(
       expect.arrayContaining(['Policy number', 'Effective date', 'Expiration date']),
     );
+  });
+});
+
+describe('a second card of the same license', () => {
+  it('joins the first card’s item, which needs re-verification before the decision', async () => {
+    const { provider, applicationId } = await completedApplication(app);
+    expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
+    await verifyEveryItem(admin, applicationId, { verifiedAt: today() });
+    const [license] = await itemOf(applicationId, 'license');
+    expect(license!.target).toBe('Professional license: medical license IL MD-1');
+
+    // The provider adds the renewed license as a second card: same type, number and state, a new expiry.
+    await respond(provider, applicationId, ['professionalLicenses'], async () => {
+      const cards = await rows(provider, applicationId, 'professional-licenses');
+      const first = cards.find((c) => c.licenseNumber === 'MD-1')!;
+      const { id: _id, createdAt: _createdAt, ...renewed } = first;
+      await save(provider, applicationId, 'professional-licenses', [
+        ...cards,
+        { ...renewed, issueDate: '2026-06-01', expirationDate: '2032-06-01' },
+      ]);
+    });
+
+    const licenses = await itemOf(applicationId, 'license');
+    expect(licenses).toHaveLength(1);
+    expect(licenses[0]).toMatchObject({
+      id: license!.id,
+      target: 'Professional license: medical license IL MD-1 (2 cards)',
+      status: 'needs_reverification',
+      changes: [
+        { field: 'Card 2: Issue date', before: '', after: '2026-06-01' },
+        { field: 'Card 2: Expiration date', before: '', after: '2032-06-01' },
+      ],
+    });
+    const refused = await admin.json<{ message: string }>(
+      'POST',
+      adminPath(applicationId, 'send-for-decision'),
+      {},
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain('Professional license: medical license IL MD-1 (2 cards)');
+
+    // Verified again, it covers both cards: a change of the second is a change of this item.
+    await verifyItem(admin, applicationId, licenses[0]!, { verifiedAt: today() });
+    await respond(provider, applicationId, ['professionalLicenses'], async () => {
+      const cards = await rows(provider, applicationId, 'professional-licenses');
+      const second = cards.filter((c) => c.licenseNumber === 'MD-1')[1]!;
+      await save(
+        provider,
+        applicationId,
+        'professional-licenses',
+        cards.map((c) => (c.id === second.id ? { ...c, expirationDate: '2033-06-01' } : c)),
+      );
+    });
+    const [changed] = await itemOf(applicationId, 'license');
+    expect(changed).toMatchObject({
+      status: 'needs_reverification',
+      changes: [{ field: 'Card 2: Expiration date', before: '2032-06-01', after: '2033-06-01' }],
+    });
   });
 });
