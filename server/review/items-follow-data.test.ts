@@ -2,7 +2,8 @@
  * Items follow their data (issue 51 item 3), by API on a real database. The malpractice item's target
  * and covered values are recomputed from each version: a policy re-added in a response clears 'none
  * current on file', and a renewal that replaced the policy in force is named with its start date,
- * before and after re-verification, in a response and in a credential update. A renewed license added
+ * before and after re-verification, in a response and in a credential update; a verification recorded
+ * after the renewal started names the renewal it covered. A renewed license added
  * as a second card (same type, number and state) joins the first card's item: that item needs
  * re-verification and 'Send for Decision' names it. Dates are relative to the real clock the app runs on.
  */
@@ -13,6 +14,7 @@ import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../
 import { approveCleanFile } from '../committee/testing/decide.ts';
 import { completedApplication } from './testing/completed-review-application.ts';
 import { verifyEveryItem, verifyItem } from './testing/verify-items.ts';
+import { updateVerificationItem } from './verification-items.service.ts';
 
 let app: TestApp;
 let admin: Awaited<ReturnType<typeof signUpAndSignIn>>;
@@ -172,6 +174,43 @@ describe('the malpractice item follows each version', () => {
     expect(item!.changes.map((c) => c.field)).toEqual(
       expect.arrayContaining(['Policy number', 'Effective date', 'Expiration date']),
     );
+  });
+});
+
+describe('a verification records what it covered on its own day', () => {
+  it('names the renewal when it is verified after the renewal started', async () => {
+    const { provider, applicationId } = await completedApplication(app);
+    expect((await admin.json('POST', adminPath(applicationId, 'start-review'), {})).status).toBe(200);
+    // The provider lists the policy in force and its renewal; the version's day has the first in force.
+    const { current, renewal } = policies(addDays(today(), 34));
+    await respond(provider, applicationId, ['malpracticeInsurance'], async () => {
+      const [expired] = await rows(provider, applicationId, 'malpractice-insurance');
+      await save(provider, applicationId, 'malpractice-insurance', [
+        { id: expired!.id, ...current },
+        renewal,
+      ]);
+    });
+    const [item] = await itemOf(applicationId, 'malpractice');
+    expect(item!.target).toBe('Current malpractice coverage: MedPro P-10');
+
+    // The reviewer verifies it the day after the renewal started: the item covers and names the renewal.
+    const later = new Date(`${addDays(renewal.effectiveDate, 1)}T12:00:00Z`);
+    const verified = await updateVerificationItem(
+      app.runtime.deps.database.db,
+      { actor: { userId: admin.userId, ipAddress: '127.0.0.1' }, role: 'reviewer' },
+      applicationId,
+      item!.id,
+      { status: 'verified', source: 'MedPro', verifiedAt: isoDay(later) },
+      later,
+    );
+    expect(verified.target).toBe('Current malpractice coverage: MedPro P-11');
+    const [bound] = (
+      await app.runtime.deps.database.pool.query<{ verified_values: Record<string, string> }>(
+        'select verified_values from verification_items where id = $1',
+        [item!.id],
+      )
+    ).rows;
+    expect(bound!.verified_values['Policy number']).toBe('P-11');
   });
 });
 

@@ -113,3 +113,18 @@ export async function addChecklistItems(
     .returning({ id: verificationItems.id });
   return added.length;
 }
+
+/**
+ * The target and primary source of the item keyed `itemKey` as `snapshot` reads on `now`, or null
+ * when the snapshot generates no such item (its credential is gone). A verification records them
+ * with what it covered (issue 51 item 3: the malpractice item verified after a renewal started
+ * names the renewal, not the policy the version's day had in force).
+ */
+export function itemTextsOn(
+  itemKey: string,
+  snapshot: ApplicationSnapshot,
+  now: Date,
+): { target: string; primarySource: string } | null {
+  const item = generateChecklist(snapshot, now).find((g) => g.itemKey === itemKey);
+  return item ? { target: item.target, primarySource: item.primarySource } : null;
+}
