@@ -18,14 +18,14 @@ const slotToasts = new Map<ToastSlot, string>();
 interface ToastOptions {
   /** Replace the toast shown before in this slot. */
   slot?: ToastSlot;
-  /** Milliseconds before it closes by itself (Mantine's default: 4000). */
-  autoClose?: number;
+  /** Milliseconds before it closes by itself (Mantine's default: 4000); false: only when closed. */
+  autoClose?: number | false;
 }
 
 function show(
   title: string,
   message: ReactNode,
-  color: 'green' | 'red',
+  color: 'green' | 'red' | 'yellow',
   { slot, autoClose }: ToastOptions,
 ): string {
   if (slot) {
@@ -40,6 +40,14 @@ function show(
 /** @returns the toast's id (notifications.hide(id) removes it, e.g. a stale failure; issue 17) */
 export function notifySuccess(title: string, message: ReactNode, options: ToastOptions = {}): string {
   return show(title, message, 'green', options);
+}
+
+/**
+ * A notice the person should act on (issue 51 item 3: a saved malpractice policy not in force yet):
+ * yellow, and it stays until closed unless `autoClose` says otherwise. @returns its id
+ */
+export function notifyNotice(title: string, message: string, options: ToastOptions = {}): string {
+  return show(title, message, 'yellow', { autoClose: false, ...options });
 }
 
 /** A destructive (red) toast. @returns its id (see notifySuccess) */

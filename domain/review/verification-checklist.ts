@@ -13,6 +13,7 @@ import {
   privilegeStatusLabel,
 } from '../sections/hospital-affiliations.ts';
 import { CLAIMS_HISTORY_YEARS, formatUsd } from '../sections/malpractice-claims.ts';
+import { policyInForce } from '../sections/malpractice-insurance.ts';
 import { specialtyName } from '../sections/specialties.ts';
 import { type TrainingType, trainingTypeLabel } from '../sections/training.ts';
 import { GAP_LOOKBACK_YEARS } from '../sections/work-history-gaps.ts';
@@ -161,6 +162,9 @@ export function primarySpecialtyCertification(
   return null;
 }
 
+/** The one item verifying the current malpractice coverage (issue 13), whichever policy that is. */
+export const MALPRACTICE_ITEM_KEY = 'malpractice';
+
 /**
  * The checklist item a lapsed credential reopens (issue 14: an approved provider's lapse is a
  * discrepancy): a license row's own item (a DEA license's is the DEA item; an NPI row has none), a
@@ -178,7 +182,7 @@ export function lapsedCredentialItemKey(kind: string, row: SnapshotRow): string 
     return type === 'dea_license' ? 'dea' : licenseItemKey(row);
   }
   if (kind === 'certification') return certificationItemKey(row);
-  if (kind === 'malpractice_insurance') return 'malpractice';
+  if (kind === 'malpractice_insurance') return MALPRACTICE_ITEM_KEY;
   // Issue 31: privileges past their end date reopen the affiliation's item.
   if (kind === 'hospital_privileges') return holdsPrivileges(row) ? hospitalAffiliationItemKey(row) : null;
   return null;
@@ -308,6 +312,76 @@ export function claimLine(row: SnapshotRow): string {
 }
 
 /**
+ * The malpractice policy the checklist's one malpractice item verifies in a version (issue 51 item 3:
+ * "the policy in force on the version's date, or the next one with its start date shown"): the first
+ * row of `rows` (snapshot shape, snake_case) in force on `day` (ISO; domain/sections/
+ * malpractice-insurance.ts `policyInForce`), else the row starting soonest after `day`, with
+ * `startsOn` its effective date; null when neither exists (every policy expired, or none listed).
+ */
+export function malpracticePolicyOn(
+  rows: readonly SnapshotRow[],
+  day: string,
+): { row: SnapshotRow; startsOn: string | null } | null {
+  const inForce = rows.find((m) =>
+    policyInForce({ effectiveDate: text(m.effective_date), expirationDate: text(m.expiration_date) }, day),
+  );
+  if (inForce) return { row: inForce, startsOn: null };
+  const next = rows
+    .filter((m) => text(m.effective_date) > day)
+    .sort((a, b) => text(a.effective_date).localeCompare(text(b.effective_date)))[0];
+  return next ? { row: next, startsOn: text(next.effective_date) } : null;
+}
+
+/**
+ * The malpractice item's target (issue 51 item 3): 'Current malpractice coverage: MedPro P-9'; a
+ * renewal not in force yet: 'Current malpractice coverage: none in force; MedPro P-10 starts
+ * 2027-01-01'; nothing: 'Current malpractice coverage: none current on file'.
+ */
+function malpracticeTarget(policy: ReturnType<typeof malpracticePolicyOn>): string {
+  if (!policy) return 'Current malpractice coverage: none current on file';
+  const named = [text(policy.row.insurance_company), text(policy.row.policy_number)]
+    .filter(Boolean)
+    .join(' ');
+  return policy.startsOn
+    ? `Current malpractice coverage: none in force; ${named || 'a policy'} starts ${policy.startsOn}`
+    : `Current malpractice coverage: ${named}`.trim();
+}
+
+/**
+ * The rows of `rows` with the same identity as `row` (`keyOf`: a license's type, state and number; a
+ * certification's name, body and number), `row` first, then the others in snapshot order (issue 51
+ * item 3: a renewed license added as a second card is the same credential; one item covers every
+ * card, so a change in any of them needs re-verification).
+ */
+export function sameIdentityRows(
+  rows: readonly SnapshotRow[],
+  row: SnapshotRow,
+  keyOf: (r: SnapshotRow) => string,
+): SnapshotRow[] {
+  const key = keyOf(row);
+  return [row, ...rows.filter((r) => r !== row && keyOf(r) === key)];
+}
+
+/** ' (2 cards)' when an item covers more than one card of the same credential, else ''. */
+const cardCount = (cards: readonly SnapshotRow[]) => (cards.length > 1 ? ` (${cards.length} cards)` : '');
+
+/** The first row of each identity of `rows` (`keyOf`), in order, with all the rows of that identity. */
+function byIdentity(
+  rows: readonly SnapshotRow[],
+  keyOf: (r: SnapshotRow) => string,
+): { first: SnapshotRow; cards: SnapshotRow[] }[] {
+  const seen = new Set<string>();
+  const groups: { first: SnapshotRow; cards: SnapshotRow[] }[] = [];
+  for (const row of rows) {
+    const key = keyOf(row);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    groups.push({ first: row, cards: sameIdentityRows(rows, row, keyOf) });
+  }
+  return groups;
+}
+
+/**
  * The checklist of `snapshot` as of `now` (issue 13): one item per professional license (state board),
  * the DEA registration when a DEA number or DEA license is given, the NPI (NPPES), each board
  * certification, the highest education, work history (its gaps are lines of that one item, issue 29
@@ -323,16 +397,17 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
   const today = isoDay(now);
   const items: ChecklistItem[] = [];
   const licenses = snapshot.lists.licenses ?? [];
-  for (const l of licenses) {
+  // Issue 51 item 3: cards of the same license (type, state, number) are one item covering them all.
+  const stateLicenses = licenses.filter((l) => !['dea_license', 'npi'].includes(text(l.license_type)));
+  for (const { first: l, cards } of byIdentity(stateLicenses, licenseItemKey)) {
     const type = text(l.license_type);
-    if (type === 'dea_license' || type === 'npi') continue;
     const label =
       `${type.replaceAll('_', ' ') || 'license'} ${text(l.issuing_state)} ${text(l.license_number)}`.trim();
     items.push({
       itemKey: licenseItemKey(l),
       rowKey: rowIdentity(l) || null,
       kind: 'license',
-      target: `Professional license: ${label}`,
+      target: `Professional license: ${label}${cardCount(cards)}`,
       primarySource: `State licensing board${text(l.issuing_state) ? ` (${text(l.issuing_state)})` : ''}`,
     });
   }
@@ -358,7 +433,9 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
   });
   const primary = primarySpecialtyCertification(snapshot);
   // Issue 51 item 4: only board certifications are items; the others stay in the snapshot.
-  for (const c of (snapshot.lists.certifications ?? []).filter(isBoardCertificationRow)) {
+  const boardCertifications = (snapshot.lists.certifications ?? []).filter(isBoardCertificationRow);
+  // Issue 51 item 3: cards of the same certificate (name, body, number) are one item, like licenses.
+  for (const { first: c, cards } of byIdentity(boardCertifications, certificationItemKey)) {
     const itemKey = certificationItemKey(c);
     // Issue 31 item 4: the certification of the primary specialty is this item, which names it.
     const specialty = primary?.certificationKey === itemKey ? `, primary specialty ${primary.specialty}` : '';
@@ -366,7 +443,7 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
       itemKey,
       rowKey: rowIdentity(c) || null,
       kind: 'board_certification',
-      target: `Board certification: ${text(c.certification_name)} (${text(c.certifying_body)})${specialty}`,
+      target: `Board certification: ${text(c.certification_name)} (${text(c.certifying_body)})${specialty}${cardCount(cards)}`,
       primarySource: text(c.certifying_body) || 'Certifying board',
     });
   }
@@ -411,17 +488,15 @@ export function generateChecklist(snapshot: ApplicationSnapshot, now: Date): Che
   });
   // Issue 29 item 7: no `work_history_gap` items any more; the work-history item lists the gaps with
   // their explanations (work-history-gaps.ts `workHistoryGapLines`). Items stored before stay.
-  const current = (snapshot.lists.malpracticeInsurance ?? []).find(
-    (m) => text(m.effective_date) <= today && (!text(m.expiration_date) || text(m.expiration_date) >= today),
-  );
+  // Issue 51 item 3: the item is the application's coverage, not one row: each version recomputes
+  // which policy it verifies (in force on the version's date, else the next), so no row key.
+  const policy = malpracticePolicyOn(snapshot.lists.malpracticeInsurance ?? [], today);
   items.push({
-    itemKey: 'malpractice',
-    rowKey: current ? rowIdentity(current) || null : null,
+    itemKey: MALPRACTICE_ITEM_KEY,
+    rowKey: null,
     kind: 'malpractice',
-    target: current
-      ? `Current malpractice coverage: ${text(current.insurance_company)} ${text(current.policy_number)}`.trim()
-      : 'Current malpractice coverage: none current on file',
-    primarySource: current ? text(current.insurance_company) || 'Malpractice carrier' : 'Malpractice carrier',
+    target: malpracticeTarget(policy),
+    primarySource: (policy && text(policy.row.insurance_company)) || 'Malpractice carrier',
   });
   for (const row of snapshot.lists.hospitalAffiliations ?? []) {
     const privileges = holdsPrivileges(row);

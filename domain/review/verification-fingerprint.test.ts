@@ -11,7 +11,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ApplicationSnapshot, SnapshotRow } from './application-snapshot.ts';
-import { changeText, generateChecklist, type VerificationKind } from './verification-checklist.ts';
+import {
+  changeText,
+  generateChecklist,
+  isBoardCertificationRow,
+  rowIdentity,
+  type VerificationKind,
+} from './verification-checklist.ts';
 import {
   type CoveredItem,
   changedFields,
@@ -744,11 +750,118 @@ describe('now and the current malpractice policy', () => {
     expect(changes.map(changeText)[0]).toBe('Insurance company MedPro → (none)');
   });
 
-  it('an item bound to its row keeps that row whatever the date', () => {
+  it("follows the version's date, not the row an item stored before issue 51 was bound to", () => {
+    // Issue 51 item 3 replaced issue 29's rule ("an item bound to its row keeps that row whatever the
+    // date"): the item is the coverage in force, recomputed from each version, so it has no row.
+    const snapshot = realisticSnapshot();
+    expect(itemOf(snapshot, 'malpractice').rowKey).toBeNull();
+    const storedBefore = { kind: 'malpractice' as const, itemKey: 'malpractice', rowKey: 'mal-cur' };
+    expect(coveredValues(storedBefore, snapshot, now)?.['Policy number']).toBe('P-9');
+    expect(coveredValues(storedBefore, snapshot, new Date('2025-06-01T12:00:00Z'))?.['Policy number']).toBe(
+      'P-1',
+    );
+  });
+
+  it('covers the renewal not yet in force, so replacing the policy in force is a change', () => {
+    // Issue 51 item 3: a credential update replaced the policy in force with a renewal starting
+    // 2027-01-01; the item covers the renewal (its start date included) and says it has not started.
     const snapshot = realisticSnapshot();
     const item = itemOf(snapshot, 'malpractice');
-    expect(item.rowKey).toBe('mal-cur');
-    expect(coveredValues(item, snapshot, new Date('2027-02-01T12:00:00Z'))?.['Policy number']).toBe('P-9');
+    const verified = coveredValues(item, snapshot, now)!;
+    Object.assign(row(snapshot, 'malpracticeInsurance', 'mal-cur'), {
+      policy_number: 'P-10',
+      effective_date: '2027-01-01',
+      expiration_date: '2028-01-01',
+    });
+    expect(changedFields(verified, coveredValues(item, snapshot, now)).map(changeText)).toEqual([
+      'Policy number P-9 → P-10',
+      'Effective date 2026-01-01 → 2027-01-01',
+      'Expiration date 2027-01-01 → 2028-01-01',
+    ]);
+    expect(generateChecklist(snapshot, now).find((i) => i.kind === 'malpractice')?.target).toBe(
+      'Current malpractice coverage: none in force; MedPro P-10 starts 2027-01-01',
+    );
+  });
+
+  it('a policy re-added after "none current on file" is what the item covers and names', () => {
+    // Issue 51 item 3: the recredentialing's item read 'none current on file'; the provider re-added
+    // the current policy in a response and the item still said so.
+    const snapshot = realisticSnapshot();
+    const policies = snapshot.lists.malpracticeInsurance!;
+    snapshot.lists.malpracticeInsurance = [policies[0]!];
+    const none = generateChecklist(snapshot, now).find((i) => i.kind === 'malpractice')!;
+    expect(none.target).toBe('Current malpractice coverage: none current on file');
+    const verified = coveredValues(none, snapshot, now)!;
+    snapshot.lists.malpracticeInsurance = policies;
+    expect(coveredValues(none, snapshot, now)?.['Policy number']).toBe('P-9');
+    expect(changedFields(verified, coveredValues(none, snapshot, now)).map((c) => c.field)).toContain(
+      'Policy number',
+    );
+    expect(generateChecklist(snapshot, now).find((i) => i.kind === 'malpractice')?.target).toBe(
+      'Current malpractice coverage: MedPro P-9',
+    );
+  });
+});
+
+describe('every row a decision covers is covered by exactly one item (issue 51 item 3)', () => {
+  /** The items of `snapshot` whose covered values change when `change` is applied to a copy. */
+  function itemsChangedBy(snapshot: ApplicationSnapshot, change: (s: ApplicationSnapshot) => void) {
+    const after = structuredClone(snapshot);
+    change(after);
+    return generateChecklist(snapshot, now).filter(
+      (item) =>
+        changedFields(coveredValues(item, snapshot, now)!, coveredValues(item, after, now)).length > 0,
+    );
+  }
+
+  it("a renewed license added as a second card joins the first card's item", () => {
+    const snapshot = realisticSnapshot();
+    const first = row(snapshot, 'licenses', 'lic-md');
+    const item = itemOf(snapshot, 'license');
+    const verified = coveredValues(item, snapshot, now)!;
+    // The provider adds the renewal as a second card: same type, number and state, a new expiry.
+    snapshot.lists.licenses!.push({
+      ...first,
+      id: 'lic-md-2',
+      row_key: 'lic-md-2',
+      license_issue: '2026-12-01',
+      license_exp: '2028-12-15',
+    });
+    const licenseItems = generateChecklist(snapshot, now).filter((i) => i.kind === 'license');
+    expect(licenseItems.filter((i) => i.itemKey === item.itemKey)).toHaveLength(1);
+    expect(licenseItems.find((i) => i.itemKey === item.itemKey)?.target).toMatch(/ \(2 cards\)$/);
+    // The verification of the first card does not cover the second: it needs re-verification.
+    expect(changedFields(verified, coveredValues(item, snapshot, now)).map(changeText)).toEqual([
+      'Card 2: Issue date (none) → 2026-12-01',
+      'Card 2: Expiration date (none) → 2028-12-15',
+    ]);
+    // A change of either card is a change of that one item, and of no other.
+    for (const rowKey of ['lic-md', 'lic-md-2']) {
+      const changed = itemsChangedBy(snapshot, (s) => {
+        row(s, 'licenses', rowKey).license_exp = '2031-01-31';
+      });
+      expect(changed.map((i) => i.itemKey)).toEqual([item.itemKey]);
+    }
+  });
+
+  it('a board certification entered twice is one item covering both cards', () => {
+    const snapshot = realisticSnapshot();
+    const board = snapshot.lists.certifications!.find(isBoardCertificationRow)!;
+    const item = generateChecklist(snapshot, now).find((i) => i.kind === 'board_certification')!;
+    snapshot.lists.certifications!.push({
+      ...board,
+      id: 'cert-2',
+      row_key: 'cert-2',
+      cert_exp_date: '2036-01-01',
+    });
+    const items = generateChecklist(snapshot, now).filter((i) => i.kind === 'board_certification');
+    expect(items.filter((i) => i.itemKey === item.itemKey)).toHaveLength(1);
+    for (const rowKey of [rowIdentity(board), 'cert-2']) {
+      const changed = itemsChangedBy(snapshot, (s) => {
+        row(s, 'certifications', rowKey).cert_exp_date = '2040-01-01';
+      });
+      expect(changed.map((i) => i.itemKey)).toEqual([item.itemKey]);
+    }
   });
 });
 

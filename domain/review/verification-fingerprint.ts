@@ -18,8 +18,10 @@ import {
   isBoardCertificationRow,
   isoDay,
   licenseItemKey,
+  malpracticePolicyOn,
   primarySpecialtyCertification,
   rowIdentity,
+  sameIdentityRows,
   trainingItemKey,
   type VerificationKind,
 } from './verification-checklist.ts';
@@ -133,6 +135,23 @@ function zip(fields: readonly string[], values: readonly unknown[]): CoveredValu
   return Object.fromEntries(fields.map((field, i) => [field, text(values[i])]));
 }
 
+/**
+ * The dates of the other cards of the same credential (issue 51 item 3: a renewed license added as a
+ * second card joins the first's item): 'Card 2: Issue date', 'Card 2: Expiration date', ... (their
+ * identity fields equal the first card's by definition), so a card added, removed or changed is a
+ * change of the item.
+ */
+function otherCardValues(
+  cards: readonly SnapshotRow[],
+  dates: readonly [label: string, column: string][],
+): CoveredValues {
+  const values: CoveredValues = {};
+  cards.slice(1).forEach((card, i) => {
+    for (const [label, column] of dates) values[`Card ${i + 2}: ${label}`] = text(card[column]);
+  });
+  return values;
+}
+
 /** The positions and their gap explanations, in start-date order, as two covered values. */
 function workHistoryValues(rows: readonly SnapshotRow[]): CoveredValues {
   const sorted = [...rows].sort((a, b) => text(a.start_date).localeCompare(text(b.start_date)));
@@ -149,8 +168,10 @@ function workHistoryValues(rows: readonly SnapshotRow[]): CoveredValues {
 }
 
 /**
- * The values `item` covers in `snapshot` as of `now` (the current malpractice policy depends on the
- * date), or null when the row it verified is gone from the application.
+ * The values `item` covers in `snapshot` as of `now` (the version's date: the current malpractice
+ * policy depends on it, issue 51 item 3), or null when the row it verified is gone from the
+ * application. A license or board certification covers every card of the same credential (issue 51
+ * item 3: `Card 2: Expiration date`, ...).
  */
 export function coveredValues(
   item: CoveredItem,
@@ -164,7 +185,8 @@ export function coveredValues(
   const documents = () => documentValues(snapshot, coverage.documentTypes);
   switch (item.kind) {
     case 'license': {
-      const row = findRow(lists.licenses ?? [], item.rowKey, (r) => licenseItemKey(r) === item.itemKey);
+      const licenses = lists.licenses ?? [];
+      const row = findRow(licenses, item.rowKey, (r) => licenseItemKey(r) === item.itemKey);
       if (!row) return null;
       return {
         ...zip(coverage.fields, [
@@ -174,6 +196,10 @@ export function coveredValues(
           // Spec §7 payload names of the license dates.
           row.license_issue,
           row.license_exp,
+        ]),
+        ...otherCardValues(sameIdentityRows(licenses, row, licenseItemKey), [
+          ['Issue date', 'license_issue'],
+          ['Expiration date', 'license_exp'],
         ]),
         ...documents(),
       };
@@ -194,22 +220,28 @@ export function coveredValues(
     case 'npi':
       return zip(coverage.fields, [personal.npi_number, profile.first_name, profile.last_name]);
     case 'board_certification': {
-      const row = findRow(
-        lists.certifications ?? [],
-        item.rowKey,
-        (r) => certificationItemKey(r) === item.itemKey,
-      );
+      const certifications = lists.certifications ?? [];
+      const row = findRow(certifications, item.rowKey, (r) => certificationItemKey(r) === item.itemKey);
       // Issue 51 item 4: a certification that is no longer a board certification is not this item's.
       if (!row || !isBoardCertificationRow(row)) return null;
       const primary = primarySpecialtyCertification(snapshot);
-      return zip(coverage.fields, [
-        row.certification_name,
-        row.certifying_body,
-        row.certification_number,
-        row.cert_issue_date,
-        row.cert_exp_date,
-        primary?.certificationKey === certificationItemKey(row) ? primary.specialty : '',
-      ]);
+      return {
+        ...zip(coverage.fields, [
+          row.certification_name,
+          row.certifying_body,
+          row.certification_number,
+          row.cert_issue_date,
+          row.cert_exp_date,
+          primary?.certificationKey === certificationItemKey(row) ? primary.specialty : '',
+        ]),
+        ...otherCardValues(
+          sameIdentityRows(certifications.filter(isBoardCertificationRow), row, certificationItemKey),
+          [
+            ['Issue date', 'cert_issue_date'],
+            ['Expiration date', 'cert_exp_date'],
+          ],
+        ),
+      };
     }
     case 'education': {
       const row = findRow(
@@ -237,13 +269,9 @@ export function coveredValues(
       return { Gap: `${from} to ${to}`, Explanation: text(next?.gap_explanation) };
     }
     case 'malpractice': {
-      const today = isoDay(now);
-      const row = findRow(
-        lists.malpracticeInsurance ?? [],
-        item.rowKey,
-        (m) =>
-          text(m.effective_date) <= today && (!text(m.expiration_date) || text(m.expiration_date) >= today),
-      );
+      // Issue 51 item 3: whichever policy the version's date makes current (or the next one), never
+      // the row the item was first generated from (`rowKey` of items stored before is ignored).
+      const row = malpracticePolicyOn(lists.malpracticeInsurance ?? [], isoDay(now))?.row;
       const values = zip(
         coverage.fields,
         row

@@ -7,7 +7,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import type { ApplicationSnapshot } from '../../domain/review/application-snapshot.ts';
-import { generateChecklist } from '../../domain/review/verification-checklist.ts';
+import { type ChecklistItem, generateChecklist } from '../../domain/review/verification-checklist.ts';
 import type { Queryable } from '../db/client.ts';
 import { verificationItems } from '../db/schema/review.ts';
 
@@ -37,17 +37,39 @@ export async function addChecklistItems(
   // changed item needs re-verification, verification-binding.ts); its target follows the row. Issue
   // 31: so does its kind (a hospital affiliation that changes between privileges and an admitting
   // arrangement), and an item about the whole application (the claims history) keeps its key while
-  // its target follows what it verifies ('2 claims' -> '3 claims').
+  // its target follows what it verifies ('2 claims' -> '3 claims'). Issue 51 item 3: an item matches
+  // its row first, else its key (the malpractice item, whose policy each version recomputes; a
+  // license re-entered as a new card), and each stored item answers one generated item only, so a
+  // row never loses its item to another row's.
+  const claimed = new Set<string>();
   const byRow = new Map(stored.filter((b) => b.rowKey !== null).map((b) => [b.rowKey, b]));
-  const unbound = new Map(stored.filter((b) => b.rowKey === null).map((b) => [b.itemKey, b]));
+  const matches = new Map<ChecklistItem, (typeof stored)[number]>();
+  for (const item of generated) {
+    const existing = item.rowKey ? byRow.get(item.rowKey) : undefined;
+    if (existing && !claimed.has(existing.id)) {
+      matches.set(item, existing);
+      claimed.add(existing.id);
+    }
+  }
+  for (const item of generated) {
+    if (matches.has(item)) continue;
+    const existing = stored.find((b) => b.itemKey === item.itemKey && !claimed.has(b.id));
+    if (existing) {
+      matches.set(item, existing);
+      claimed.add(existing.id);
+    }
+  }
   const items = [];
   for (const item of generated) {
-    const existing = item.rowKey ? byRow.get(item.rowKey) : unbound.get(item.itemKey);
+    const existing = matches.get(item);
     if (!existing) {
       items.push(item);
       continue;
     }
+    // An item about the whole application (rowKey null) drops a row it was bound to before issue 51.
+    const unbind = item.rowKey === null && existing.rowKey !== null;
     if (
+      unbind ||
       existing.target !== item.target ||
       existing.kind !== item.kind ||
       existing.primarySource !== item.primarySource
@@ -57,8 +79,12 @@ export async function addChecklistItems(
         .set({
           target: item.target,
           primarySource: item.primarySource,
-          itemKey: item.itemKey,
+          // A key another stored item holds stays where it is (item keys are unique per application).
+          ...(stored.some((b) => b.id !== existing.id && b.itemKey === item.itemKey)
+            ? {}
+            : { itemKey: item.itemKey }),
           kind: item.kind,
+          ...(unbind ? { rowKey: null } : {}),
         })
         .where(eq(verificationItems.id, existing.id));
     }
@@ -86,4 +112,19 @@ export async function addChecklistItems(
     .onConflictDoNothing({ target: [verificationItems.applicationId, verificationItems.itemKey] })
     .returning({ id: verificationItems.id });
   return added.length;
+}
+
+/**
+ * The target and primary source of the item keyed `itemKey` as `snapshot` reads on `now`, or null
+ * when the snapshot generates no such item (its credential is gone). A verification records them
+ * with what it covered (issue 51 item 3: the malpractice item verified after a renewal started
+ * names the renewal, not the policy the version's day had in force).
+ */
+export function itemTextsOn(
+  itemKey: string,
+  snapshot: ApplicationSnapshot,
+  now: Date,
+): { target: string; primarySource: string } | null {
+  const item = generateChecklist(snapshot, now).find((g) => g.itemKey === itemKey);
+  return item ? { target: item.target, primarySource: item.primarySource } : null;
 }

@@ -24,6 +24,7 @@ import { verificationEvidence, verificationItems } from '../db/schema/review.ts'
 import { appliedLists, coverageOf } from '../screening/coverage.ts';
 import { lockApplication, type ReviewCaller } from './review-transaction.ts';
 import { bindingColumns, newestVersion } from './verification-binding.ts';
+import { itemTextsOn } from './verification-checklist.ts';
 
 /**
  * Whether checklist outcomes may be recorded on an application of `status` now: while it is under
@@ -164,13 +165,17 @@ export async function updateVerificationItem(
     const pending = update.status === 'pending';
     // Issue 29: a verification or waiver records what it covered in the newest version.
     const recorded = update.status === 'verified' || update.status === 'waived';
+    const newest = recorded ? await newestVersion(tx, application.id) : undefined;
     const binding = recorded
-      ? bindingColumns(before, await newestVersion(tx, application.id), now)
+      ? bindingColumns(before, newest, now)
       : { verifiedValues: null, verifiedVersion: null, changes: null };
+    // Issue 51 item 3: and its title names what it covered on `now` (the malpractice policy).
+    const texts = newest ? (itemTextsOn(before.itemKey, newest.snapshot, now) ?? {}) : {};
     const [row] = await tx
       .update(verificationItems)
       .set({
         ...binding,
+        ...texts,
         status: update.status,
         source: pending ? null : (screenedSource ?? update.source ?? null),
         verifiedAt: pending ? null : (update.verifiedAt ?? null),

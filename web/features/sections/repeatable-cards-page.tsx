@@ -11,7 +11,8 @@
  *   unsaved card just drops it.
  * - 'Save & Continue' validates every card with the section's zod schema and saves all cards with one PUT,
  *   which the server applies atomically. A 400 names the card (`issues[].path` ['rows', 1, 'issueDate']):
- *   the error shows on that card's field and in the summary. Success toasts and returns to /dashboard.
+ *   the error shows on that card's field and in the summary. Success toasts (plus the screen's
+ *   `savedNotices`, issue 51 item 3) and returns to /dashboard.
  * - A section's `rowsRule` (issue 31: one primary specialty, a none answer alone) runs over the cards
  *   with the schema, before any request, and shows its message on the card and field it names.
  * - A section with a `noneAnswer` (issue 31: 'No claims in the last 10 years') shows it as a checkbox
@@ -28,6 +29,7 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { z } from 'zod';
+import { isoDay } from '../../../domain/calendar.ts';
 import {
   type RepeatableSection,
   type RepeatableSectionKey,
@@ -40,7 +42,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
 import { useUnsavedChangesGuard } from '../../forms/unsaved-changes.tsx';
 import { issuesToFormErrors, toFormValues, zodValidate } from '../../forms/zod-form.ts';
-import { notifyError, notifySuccess } from '../../notify.ts';
+import { notifyError, notifyNotice, notifySuccess } from '../../notify.ts';
 import { FormErrorSummary, fieldLabels } from './form-error-summary.tsx';
 import type { ApiRow, FormValues, RepeatableScreen } from './screen-types.ts';
 import {
@@ -223,6 +225,11 @@ function CardsForm({
     save.mutate(rows, {
       onSuccess: () => {
         notifySuccess('Success', section.messages.saveSuccess);
+        // Issue 51 item 3: what the saved cards mean for the provider (the day is the browser's).
+        const notices = screen.savedNotices;
+        for (const notice of notices?.of(rows as FormValues[], isoDay(new Date())) ?? []) {
+          notifyNotice(notices!.title, notice);
+        }
         guard.allowNavigation();
         navigate('/dashboard');
       },

@@ -56,6 +56,12 @@ export interface RepeatableScreen {
    * (issue 31: a specialty added after a primary one is secondary). Default: `empty`.
    */
   nextEmpty?: (cards: readonly FormValues[], empty: FormValues) => FormValues;
+  /**
+   * What the provider is told once the cards are saved, beside the success toast (issue 51 item 3: a
+   * malpractice policy that has not started yet), given the saved cards and today (ISO day). Each
+   * notice is one toast titled `title`. Default: none.
+   */
+  savedNotices?: { title: string; of: (cards: readonly FormValues[], today: string) => string[] };
   Fields: AnyFields;
 }
 
@@ -90,6 +96,7 @@ export function defineRepeatableScreen<Values extends FormValues>(screen: {
   noun: string;
   empty: Values;
   nextEmpty?: (cards: readonly Values[], empty: Values) => Values;
+  savedNotices?: { title: string; of: (cards: readonly Values[], today: string) => string[] };
   Fields: ComponentType<FieldsProps<Values>>;
 }): RepeatableScreen {
   return screen as unknown as RepeatableScreen;

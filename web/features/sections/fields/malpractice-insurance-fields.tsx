@@ -1,8 +1,13 @@
 /**
  * One malpractice insurance card (spec §3 malpractice_insurance): company, policy number, coverage
- * amount (free text), effective and expiration dates. No field is required (spec §5).
+ * amount (free text), effective and expiration dates. No field is required (spec §5). A policy saved
+ * before its effective date is named in a notice (issue 51 item 3).
  */
 import { SimpleGrid, TextInput } from '@mantine/core';
+import {
+  POLICY_STARTS_LATER_TITLE,
+  policyStartsLaterNotice,
+} from '../../../../domain/sections/malpractice-insurance.ts';
 import { defineRepeatableScreen, type FieldsProps } from '../screen-types.ts';
 
 interface MalpracticeInsuranceValues {
@@ -38,6 +43,13 @@ export const malpracticeInsuranceScreen = defineRepeatableScreen<MalpracticeInsu
     coverageAmount: '',
     effectiveDate: '',
     expirationDate: '',
+  },
+  // Issue 51 item 3: a renewal saved before it starts leaves no coverage in force in the meantime.
+  savedNotices: {
+    title: POLICY_STARTS_LATER_TITLE,
+    of: (cards, today) => [
+      ...new Set(cards.map((card) => policyStartsLaterNotice(card, today)).filter((n) => n !== null)),
+    ],
   },
   Fields: MalpracticeInsuranceFields,
 });
