@@ -13,6 +13,8 @@ import { hasPermission } from '../../domain/permissions.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Queryable } from '../db/client.ts';
+import { auditLog } from '../db/schema/audit.ts';
+import { providerApplications } from '../db/schema/core.ts';
 import { type Actor, assertPermission, requireActor } from './actor.ts';
 
 /** The 403 of a member who may not read the file now. */
@@ -89,22 +91,21 @@ export async function requireFileReader(
  * Records a staff member's read of a file (issue 51 item 5; HIPAA 164.312(b)): 'review.file_viewed'
  * with who, the file and its provider, from where, and `details` saying what was read (the review
  * page, a version); never what it holds. A committee member's read is recorded by `requireFileReader`
- * instead ('committee.file_viewed'), so it is not written twice.
+ * instead ('committee.file_viewed'), so it is not written twice. Written by one statement that reads
+ * the file's provider itself, so the route runs it alongside the read (issue 51 item 5's bench): the
+ * page is answered only once both succeeded; an unknown file records nothing.
  */
 export async function recordFileView(
   db: Queryable,
   actor: Actor,
-  file: { applicationId: string; userId: string | null },
+  applicationId: string,
   details: { what: 'review' | 'version'; version?: number },
 ): Promise<void> {
-  if (!hasPermission(actor.roles, 'read:application:any')) return;
-  await recordAudit(db, {
-    action: 'review.file_viewed',
-    actorUserId: actor.userId,
-    subjectUserId: file.userId,
-    resourceType: 'application',
-    resourceId: file.applicationId,
-    ipAddress: actor.ipAddress,
-    details,
-  });
+  if (!hasPermission(actor.roles, 'read:application:any') || !isUuid(applicationId)) return;
+  // One statement, its provider read in it: the read it records need not wait for a lookup first.
+  await db.execute(sql`
+    insert into ${auditLog} (action, actor_user_id, subject_user_id, resource_type, resource_id, ip_address, details)
+    select 'review.file_viewed', ${actor.userId}, a.user_id, 'application', ${applicationId}, ${actor.ipAddress ?? null},
+      ${JSON.stringify(details)}::jsonb
+    from ${providerApplications} a where a.id = ${applicationId}::uuid`);
 }

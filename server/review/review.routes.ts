@@ -148,20 +148,23 @@ export async function reviewAdminRoutes(app: AppInstance) {
     },
     async (request) => {
       const actor = await requireFileReader(request, request.params.applicationId, 'review');
-      const review = await getAdminReview(
-        app.deps.db,
-        request.params.applicationId,
-        {
-          cipher: app.deps.cipher,
-          validDays: app.deps.env.ATTESTATION_VALID_DAYS,
-          verificationMaxAgeDays: app.deps.env.VERIFICATION_MAX_AGE_DAYS,
-          now: new Date(),
-        },
-        actor.roles,
-        actor.userId,
-      );
-      // Issue 51 item 5: every staff read of the file is in the audit log.
-      await recordFileView(app.deps.db, actor, review, { what: 'review' });
+      // Issue 51 item 5: every staff read of the file is in the audit log, written alongside the read;
+      // the page is answered only when both succeeded.
+      const [review] = await Promise.all([
+        getAdminReview(
+          app.deps.db,
+          request.params.applicationId,
+          {
+            cipher: app.deps.cipher,
+            validDays: app.deps.env.ATTESTATION_VALID_DAYS,
+            verificationMaxAgeDays: app.deps.env.VERIFICATION_MAX_AGE_DAYS,
+            now: new Date(),
+          },
+          actor.roles,
+          actor.userId,
+        ),
+        recordFileView(app.deps.db, actor, request.params.applicationId, { what: 'review' }),
+      ]);
       return review;
     },
   );
@@ -180,15 +183,10 @@ export async function reviewAdminRoutes(app: AppInstance) {
     async (request) => {
       const actor = await requireFileReader(request, request.params.applicationId, 'version');
       const version = await getVersion(app.deps.db, request.params.applicationId, request.params.version);
-      await recordFileView(
-        app.deps.db,
-        actor,
-        {
-          applicationId: request.params.applicationId,
-          userId: typeof version.snapshot.userId === 'string' ? version.snapshot.userId : null,
-        },
-        { what: 'version', version: request.params.version },
-      );
+      await recordFileView(app.deps.db, actor, request.params.applicationId, {
+        what: 'version',
+        version: request.params.version,
+      });
       return version;
     },
   );
