@@ -30,7 +30,7 @@ import { signInFormSchema, signUpFormSchema } from '../../../domain/account.ts';
 import { EMAIL_CONFIRMED_PARAM, EMAIL_CONFIRMED_PATH } from '../../../domain/email-confirmation.ts';
 import { PASSWORD_MIN_LENGTH } from '../../../domain/password-policy.ts';
 import { ApiError, api, isEmailNotVerified } from '../../api.ts';
-import { useHydrated } from '../../app/hydration.ts';
+import { useHydrated, useHydratedHere } from '../../app/hydration.ts';
 import { AUTH_TAB_PARAM, type AuthTab, homePathOf } from '../../app/paths.ts';
 import { meQueryKey, usePrerenderedPageSession } from '../../app/session.ts';
 import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
@@ -63,9 +63,20 @@ function useFinishSignIn() {
 const NOT_CONFIRMED_MESSAGE =
   'Your email address is not confirmed yet. We have sent you a new confirmation email: open the link in it, then sign in.';
 
+/**
+ * Issue 51 item 6: the prerendered forms (decision 033) have no submit handler until React hydrates
+ * them, and a browser would submit them as bare HTML (a GET of `/auth?` that reloads the page and
+ * drops what was typed: a fast click on a slow phone). Until then their submit button is disabled,
+ * which also stops implicit submission (Enter in a field: HTML's "default button" rule).
+ */
+function useSubmittable(busy: boolean): boolean {
+  return useHydratedHere() && !busy;
+}
+
 function SignInForm({ email, onSecondFactor }: { email: string; onSecondFactor: (email: string) => void }) {
   const finishSignIn = useFinishSignIn();
   const [busy, setBusy] = useState(false);
+  const submittable = useSubmittable(busy);
   const [notConfirmed, setNotConfirmed] = useState<string | null>(null);
   const form = useForm({
     initialValues: { email, password: '' },
@@ -120,7 +131,7 @@ function SignInForm({ email, onSecondFactor }: { email: string; onSecondFactor: 
           required
           {...form.getInputProps('password')}
         />
-        <Button type="submit" loading={false} disabled={busy} fullWidth>
+        <Button type="submit" loading={false} disabled={!submittable} fullWidth>
           {busy ? 'Signing In...' : 'Sign In'}
         </Button>
         <Anchor component={Link} to="/forgot-password" size="sm" ta="center">
@@ -133,6 +144,7 @@ function SignInForm({ email, onSecondFactor }: { email: string; onSecondFactor: 
 
 function SignUpForm() {
   const [busy, setBusy] = useState(false);
+  const submittable = useSubmittable(busy);
   const [reasons, setReasons] = useState<string[]>([]);
   /** The address of a successful sign-up: the 'Check your email' panel replaces the form (issue 17). */
   const [registered, setRegistered] = useState<string | null>(null);
@@ -208,7 +220,7 @@ function SignUpForm() {
           {...form.getInputProps('password')}
         />
         <PasswordReasons reasons={reasons} />
-        <Button type="submit" disabled={busy} fullWidth>
+        <Button type="submit" disabled={!submittable} fullWidth>
           {busy ? 'Creating Account...' : 'Create Account'}
         </Button>
       </Stack>
