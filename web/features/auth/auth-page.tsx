@@ -29,10 +29,12 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { signInFormSchema, signUpFormSchema } from '../../../domain/account.ts';
 import { EMAIL_CONFIRMED_PARAM, EMAIL_CONFIRMED_PATH } from '../../../domain/email-confirmation.ts';
 import { PASSWORD_MIN_LENGTH } from '../../../domain/password-policy.ts';
+import { sessionEndNotice, sessionEndReasonOf } from '../../../domain/session-end.ts';
 import { ApiError, api, isEmailNotVerified } from '../../api.ts';
 import { useHydrated, useHydratedHere } from '../../app/hydration.ts';
 import { AUTH_TAB_PARAM, type AuthTab, homePathOf } from '../../app/paths.ts';
 import { meQueryKey, usePrerenderedPageSession } from '../../app/session.ts';
+import { forgetOpenSession } from '../../app/session-end.ts';
 import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
 import { dismissToast, notifyError, notifySuccess } from '../../notify.ts';
 import { badgeColor } from '../../theme.ts';
@@ -325,6 +327,10 @@ export default function AuthPage() {
   const [params, setParams] = useSearchParams();
   // The open tab is in the URL (issue 28): 'Get Started' links to the Sign Up tab (SIGN_UP_PATH).
   const tab: AuthTab = params.get(AUTH_TAB_PARAM) === 'sign-up' ? 'sign-up' : 'sign-in';
+  // Why the last session ended, when it ended without 'Sign Out' (issue 51 item 6).
+  const endReason = sessionEndReasonOf(params);
+  // On the sign-in page no session is open: a later signed-out answer is not an ended session.
+  useEffect(() => forgetOpenSession(), []);
   const openTab = (value: string | null) =>
     setParams(
       (current) => {
@@ -352,9 +358,10 @@ export default function AuthPage() {
                 Your email address is confirmed. You can sign in now.
               </Alert>
             )}
-            {params.get('timeout') && (
-              <Alert color="yellow" title="Signed out">
-                You were signed out after a period of inactivity. Sign in again to continue.
+            {/* Shown once hydrated: the prerendered page (decision 033) has no query to read. */}
+            {hydrated && endReason && (
+              <Alert color="yellow" title={sessionEndNotice[endReason].title}>
+                {sessionEndNotice[endReason].message}
               </Alert>
             )}
             {params.get('error') && (
