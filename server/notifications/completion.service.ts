@@ -12,6 +12,7 @@ import { SECTION_COUNT } from '../../domain/sections/registry.ts';
 import { unconfirmedSectionsMessage } from '../../domain/sections/section-confirmation.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { findApplication, loadApplicationFor } from '../applications/applications.service.ts';
+import { assertWorkHistoryGapsExplained } from '../applications/work-history-gaps.ts';
 import { checkSignature, recordAttestation } from '../attestations/attestation.service.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -34,7 +35,6 @@ import {
   type NotificationRow,
 } from './completion-delivery.ts';
 import { webhookMessageIds } from './webhook-signature.ts';
-import { assertWorkHistoryGapsExplained } from './work-history-gap-check.ts';
 
 export interface CompletionRequest {
   row: NotificationRow;
