@@ -20,7 +20,7 @@
  * - Administrator: people and roles (`manage:staff:any`), and everything a specialist does; no
  *   decision (issue 32: the medical director and the committee decide).
  */
-import type { AccessRole } from './roles.ts';
+import { type AccessRole, type StaffRole, staffRoles } from './roles.ts';
 
 /** What every staff role that reads files may read. */
 const staffReads = [
@@ -97,4 +97,13 @@ export function needsSecondFactor(permission: Permission): boolean {
 /** Whether someone acting with `roles` must enrol a second factor: every staff role (issue 32 item 1). */
 export function rolesNeedSecondFactor(roles: readonly AccessRole[]): boolean {
   return roles.some((role) => role !== 'user');
+}
+
+/**
+ * The staff roles that hold `permission`, in `staffRoles` order (never `user`): who is told of work
+ * that needs it, e.g. the staff who review files (`review:application:any`) of a completed
+ * application (issue 51 item 6).
+ */
+export function staffRolesWith(permission: Permission): StaffRole[] {
+  return staffRoles.filter((role) => hasPermission([role], permission));
 }

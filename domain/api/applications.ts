@@ -68,6 +68,12 @@ export type ApplicationDto = z.infer<typeof applicationSchema>;
 export const applicationListSchema = z.object({
   applications: z.array(applicationSchema),
   credential: providerCredentialSchema,
+  /**
+   * Each draft whose work history has gaps needing an explanation as of the server's today (issue 51
+   * item 6; issue 29 item 7, domain/sections/work-history-gaps.ts), with how many: its Work History
+   * card shows no green check. A draft not listed has none.
+   */
+  workHistoryGaps: z.array(z.object({ applicationId: z.uuid(), unexplained: z.number().int().positive() })),
 });
 export type ApplicationList = z.infer<typeof applicationListSchema>;
 

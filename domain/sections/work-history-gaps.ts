@@ -2,7 +2,7 @@
  * Work-history gaps (issue 29 item 7; NCQA CR 3: "an explanation of gaps of 6 months or more, in writing
  * for a gap of a year or more"). Pure: today is passed in. One source of truth for the work-history
  * screen (live, from the cards on screen and the education section), the completion check
- * (server/notifications/work-history-gap-check.ts), and the review checklist's work-history item
+ * (server/applications/work-history-gaps.ts), and the review checklist's work-history item
  * (domain/review/verification-checklist.ts). Decision 026 (docs/decisions/026-work-history-gaps.md).
  *
  * Rules:
@@ -31,6 +31,12 @@ export const GAP_LOOKBACK_YEARS = 5;
 
 /** The label of the explanation field, on the screen and in messages. */
 export const GAP_EXPLANATION_LABEL = 'Gap explanation';
+
+/**
+ * The dashboard's Work History card while a gap needs an explanation, instead of the green check
+ * (issue 51 item 6: the section has rows, so it counts towards progress, spec §4, but it is not done).
+ */
+export const GAP_TO_EXPLAIN_LABEL = 'Gap to explain';
 
 /** One position as the gap rules read it (web form values, API rows and snapshot rows map to it). */
 export interface GapPosition {

@@ -22,6 +22,7 @@ import {
   loadApplicationFor,
 } from './applications.service.ts';
 import { startApplication } from './copy-forward.ts';
+import { draftWorkHistoryGaps } from './work-history-gaps.ts';
 
 /** The contract's schemas (domain/api/applications.ts), re-exported for the admin routes. */
 export { type ApplicationDto, applicationSchema };
@@ -58,11 +59,13 @@ export async function applicationRoutes(app: AppInstance) {
     },
     async (request) => {
       const actor = await requirePermission(request, 'read:application:own');
+      const now = new Date();
       const applications = await listApplicationsOfUser(app.deps.db, actor.userId);
       const credential = await findProviderCredential(app.deps.db, actor.userId);
       return {
         applications: applications.map(presentApplication),
-        credential: presentCredential(credential, new Date()),
+        credential: presentCredential(credential, now),
+        workHistoryGaps: await draftWorkHistoryGaps(app.deps.db, applications, now),
       };
     },
   );

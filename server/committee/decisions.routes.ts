@@ -20,8 +20,8 @@ import type { Permission } from '../../domain/permissions.ts';
 import type { AppInstance } from '../app-types.ts';
 import { requirePermission } from '../auth/actor.ts';
 import { decisionClockLimitsOf } from '../env.ts';
+import { sendReviewMails } from '../mail/review-mail.ts';
 import type { TransitionOutcome } from '../review/review-decisions.service.ts';
-import { sendReviewMails } from '../review/review-mail.ts';
 import { approveCleanFile, decisionList, sendForDecision, sendToCommittee } from './decisions.service.ts';
 
 /** The permission each route needs, by its last path segment. */

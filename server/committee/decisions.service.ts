@@ -26,10 +26,12 @@ import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Auth } from '../auth/auth.ts';
 import { confirmReviewSignature } from '../auth/review-signature.ts';
+import { staffWithPermission } from '../auth/staff-recipients.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { user } from '../db/schema/auth.ts';
 import { committeeAgendaItems, committeeMeetings, decisionReferrals } from '../db/schema/committee.ts';
-import { profiles, providerApplications, staffRoleGrants } from '../db/schema/core.ts';
+import { profiles, providerApplications } from '../db/schema/core.ts';
+import type { ReviewMail } from '../mail/review-mail.ts';
 import {
   closeReferral,
   type LockedApplication,
@@ -37,7 +39,6 @@ import {
   recordDecision,
   type TransitionOutcome,
 } from '../review/review-decisions.service.ts';
-import type { ReviewMail } from '../review/review-mail.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 import type { RateLimits } from '../security/rate-limits.ts';
 import { cleanFileNow, decisionClocks, verifiersIn } from './file-facts.ts';
@@ -141,15 +142,8 @@ export async function sendForDecision(
  * their own file (they cannot decide it, domain/review/file-duties.ts).
  */
 async function medicalDirectorMails(tx: Queryable, application: LockedApplication): Promise<ReviewMail[]> {
-  const directors = await tx
-    .selectDistinct({ userId: user.id, email: user.email })
-    .from(staffRoleGrants)
-    .innerJoin(user, eq(user.id, staffRoleGrants.userId))
-    .where(eq(staffRoleGrants.role, 'medical_director'))
-    .limit(100);
-  return directors
-    .filter((d) => d.userId !== application.userId)
-    .map((d) => ({ kind: 'clean_file_waiting', to: d.email, applicationId: application.id }));
+  const directors = await staffWithPermission(tx, 'decide:application:any', application.userId);
+  return directors.map((d) => ({ kind: 'clean_file_waiting', to: d.email, applicationId: application.id }));
 }
 
 /** The open referral of `application` on `track`. @throws 409 naming where it is instead */

@@ -23,7 +23,7 @@ import { errorResponses } from '../../domain/app-error.ts';
 import type { AppInstance } from '../app-types.ts';
 import { presentApplication } from '../applications/applications.routes.ts';
 import { requirePermission, staffRoutePermission } from '../auth/actor.ts';
-import { sendReviewMails } from '../review/review-mail.ts';
+import { sendReviewMails } from '../mail/review-mail.ts';
 import { emailOf } from '../review/review-transaction.ts';
 import { closeWithoutDecision, startRecredentialingNow, withdrawDraft } from './cycles.service.ts';
 

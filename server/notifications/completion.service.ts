@@ -12,9 +12,11 @@ import { SECTION_COUNT } from '../../domain/sections/registry.ts';
 import { unconfirmedSectionsMessage } from '../../domain/sections/section-confirmation.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import { findApplication, loadApplicationFor } from '../applications/applications.service.ts';
+import { assertWorkHistoryGapsExplained } from '../applications/work-history-gaps.ts';
 import { checkSignature, recordAttestation } from '../attestations/attestation.service.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
+import { staffWithPermission } from '../auth/staff-recipients.ts';
 import type { Database } from '../db/client.ts';
 import { profiles, providerApplications } from '../db/schema/core.ts';
 import {
@@ -22,6 +24,7 @@ import {
   completionNotifications,
   notificationAttempts,
 } from '../db/schema/notifications.ts';
+import type { ReviewMail } from '../mail/review-mail.ts';
 import type { FieldCipher } from '../security/field-cipher.ts';
 import { storeNextVersion } from './application-snapshot.ts';
 import {
@@ -32,7 +35,6 @@ import {
   type NotificationRow,
 } from './completion-delivery.ts';
 import { webhookMessageIds } from './webhook-signature.ts';
-import { assertWorkHistoryGapsExplained } from './work-history-gap-check.ts';
 
 export interface CompletionRequest {
   row: NotificationRow;
@@ -40,6 +42,11 @@ export interface CompletionRequest {
   created: boolean;
   /** The first attempt, claimed in the same transaction; run it with `delivery.runClaim`. */
   claim?: Claim;
+  /**
+   * The completion delivered inside the product (issue 51 item 6): an email to each staff member who
+   * reviews files, to send once the transaction has committed; [] when not `created`.
+   */
+  mails: ReviewMail[];
 }
 
 /** The signed attestation a completion needs (issue 14), and what it was signed with. */
@@ -58,6 +65,9 @@ export interface CompletionAttestation {
  * its snapshot (issue 13). Idempotent: a second call
  * returns the existing record. With an endpoint configured, the first attempt is claimed right away
  * (so the caller can run it inline); without one the record is `undelivered` ('no endpoint configured').
+ * Either way the credentialing team has it inside the product (issue 51 item 6): the application is
+ * on the 'Review Queue' (submitted), and `mails` tells each staff member who reviews files
+ * (`review:application:any`), the provider excepted; the webhook is a further delivery.
  * @throws AppError not_found (404; not the caller's), forbidden (403; admins), conflict (409; not a
  *   draft, or not every section complete, or a copied section not confirmed (named; issue 29 item
  *   6), or a work-history gap of 6 months or more unexplained as
@@ -79,7 +89,7 @@ export async function requestCompletion(
       .select()
       .from(completionNotifications)
       .where(eq(completionNotifications.applicationId, application.id));
-    if (existing) return { row: existing, created: false };
+    if (existing) return { row: existing, created: false, mails: [] };
 
     if (application.applicationStatus !== 'draft') {
       throw new AppError('conflict', 'Only a draft application can be completed.');
@@ -161,6 +171,14 @@ export async function requestCompletion(
         attestationId: signed.id,
       },
     });
+    const reviewers = await staffWithPermission(tx, 'review:application:any', application.userId);
+    const mails = reviewers.map(
+      (staff): ReviewMail => ({
+        kind: 'application_completed',
+        to: staff.email,
+        applicationId: application.id,
+      }),
+    );
     await recordAudit(tx, {
       action: 'notification.sent',
       actorUserId: actor.userId,
@@ -168,11 +186,12 @@ export async function requestCompletion(
       resourceType: 'completion_notification',
       resourceId: row!.id,
       ipAddress: actor.ipAddress,
-      details: { applicationId: application.id, status: row!.status },
+      // `status` is the webhook's; `staffNotified` the emails of the delivery inside the product.
+      details: { applicationId: application.id, status: row!.status, staffNotified: mails.length },
     });
-    if (!delivery.configured) return { row: row!, created: true };
+    if (!delivery.configured) return { row: row!, created: true, mails };
     const attemptId = await insertAttempt(tx, row!.id);
-    return { row: row!, created: true, claim: { notification: row!, leaseId, attemptId } };
+    return { row: row!, created: true, claim: { notification: row!, leaseId, attemptId }, mails };
   });
 }
 

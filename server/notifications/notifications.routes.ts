@@ -2,7 +2,11 @@
  * Completion notification routes (issue 5; spec §4 completion button, §7 "Completion notification"):
  *
  * - POST /api/applications/:applicationId/completion (provider, owner; body: the signed attestation,
- *   domain/attestation.ts): record the attestation and the completion, queue its notification and make the first delivery attempt inline (bounded by NOTIFY_TIMEOUT_MS).
+ *   domain/attestation.ts): record the attestation and the completion, which delivers it to the
+ *   credentialing team inside the product (the 'Review Queue', and an email to the staff who review
+ *   files, sent after the commit; issue 51 item 6), queue its webhook notification and make the first
+ *   delivery attempt inline (bounded by NOTIFY_TIMEOUT_MS). Any 2xx means the completion is recorded
+ *   (the provider's 'Success'); the webhook's state is the staff's (the 'Notifications' tab):
  *   200 `{ status: 'delivered', ... }` when the receiver accepted it; 202 with the state otherwise
  *   (pending: queued and retried; failed: refused; undelivered: no endpoint configured). A second
  *   call returns the existing record (and, while pending, tries again at once).
@@ -28,6 +32,7 @@ import { attestationInputSchema } from '../../domain/attestation.ts';
 import type { AppInstance } from '../app-types.ts';
 import { presentCompletionState } from '../applications/completion-state.ts';
 import { requirePermission } from '../auth/actor.ts';
+import { sendReviewMails } from '../mail/review-mail.ts';
 import { listNotifications, requestCompletion, resendNotification } from './completion.service.ts';
 import { notificationDocumentRoutes } from './notification-documents.routes.ts';
 
@@ -75,6 +80,8 @@ export async function notificationRoutes(app: AppInstance) {
           cipher: app.deps.cipher,
         },
       );
+      // The delivery inside the product leaves first: the webhook's attempt may wait for its timeout.
+      await sendReviewMails(app.deps.mailer, request.log, app.deps.env.appUrl, completion.mails);
       let row = completion.row;
       if (completion.claim) row = (await completionDelivery.runClaim(completion.claim)) ?? row;
       else if (row.status === 'pending') row = (await completionDelivery.deliverNow(row.id)) ?? row;

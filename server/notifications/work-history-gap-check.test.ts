@@ -3,6 +3,7 @@
  * lists the gaps with their explanations (issue 29 item 7, NCQA CR 3), over
  * real HTTP on a fresh PostgreSQL database. The dates are relative to today, since the route reads the
  * clock: the gap lies well inside the 5-year lookback, 8 whole months long whatever today is.
+ * GET /api/applications lists a draft's gaps to explain for the dashboard (issue 51 item 6).
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +43,17 @@ describe('POST /api/applications/:id/completion and work-history gaps', () => {
       ],
     });
     expect(saved.status).toBe(200);
+    // The dashboard's list says the draft has a gap to explain: its Work History card shows no green
+    // check (issue 51 item 6), though the section has rows and counts towards progress (spec §4).
+    const gapsOf = async () =>
+      (
+        await provider.json<{ workHistoryGaps: unknown[]; applications: { progress: number }[] }>(
+          'GET',
+          '/api/applications',
+        )
+      ).body;
+    expect((await gapsOf()).workHistoryGaps).toEqual([{ applicationId, unexplained: 1 }]);
+    expect((await gapsOf()).applications[0]?.progress).toBe(100);
 
     // Second, 'Application Completed' is refused with the gap named, and nothing is recorded.
     const refused = await provider.json<{ code: string; message: string }>(
@@ -117,6 +129,7 @@ describe('POST /api/applications/:id/completion and work-history gaps', () => {
       ],
     });
     expect(explained.body.rows.map((r) => r.gapExplanation)).toEqual([null, 'Parental leave']);
+    expect((await gapsOf()).workHistoryGaps).toEqual([]);
     const completed = await provider.json<{ status: string }>(
       'POST',
       `/api/applications/${applicationId}/completion`,

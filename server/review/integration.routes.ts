@@ -27,8 +27,8 @@ import type { Database } from '../db/client.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { inboundWebhooks } from '../db/schema/review.ts';
 import { assertStorableText } from '../http/unstorable-text.ts';
+import { sendReviewMails } from '../mail/review-mail.ts';
 import { integrationDecision } from './review-decisions.service.ts';
-import { sendReviewMails } from './review-mail.ts';
 import { startReview } from './review-start.service.ts';
 import type { ReviewCaller, TransitionOutcome } from './review-transaction.ts';
 

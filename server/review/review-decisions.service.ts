@@ -19,8 +19,8 @@ import { recordDecisionCredential } from '../credential/credential-record.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { committeeAgendaItems, committeeAppeals, decisionReferrals } from '../db/schema/committee.ts';
 import { verificationItems } from '../db/schema/review.ts';
+import type { ReviewMail } from '../mail/review-mail.ts';
 import { letterMail, providerNameOf, writeDecisionLetter } from './decision-letter.ts';
-import type { ReviewMail } from './review-mail.ts';
 import {
   announce,
   auditTransition,

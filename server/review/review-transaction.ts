@@ -20,7 +20,7 @@ import type { Queryable } from '../db/client.ts';
 import { user } from '../db/schema/auth.ts';
 import { providerApplications } from '../db/schema/core.ts';
 import { applicationVersions, informationRequests } from '../db/schema/review.ts';
-import type { ReviewMail } from './review-mail.ts';
+import type { ReviewMail } from '../mail/review-mail.ts';
 import { enqueueStatusEvent } from './status-events.ts';
 
 /** Who acts on the server side of the review: an administrator ('reviewer') or the provider. */

@@ -15,7 +15,7 @@
  * - POST /api/applications/:applicationId/information-requests/:requestId/response { reply? }
  *
  * Refusals: 409 with the state machine's message (domain/review/review-workflow.ts), 404 for an
- * unknown or another provider's application. Emails leave after the commit (review-mail.ts).
+ * unknown or another provider's application. Emails leave after the commit (mail/review-mail.ts).
  */
 
 import type { FastifyRequest } from 'fastify';
@@ -46,9 +46,9 @@ import { createReattestationLimit } from '../attestations/reattestation-limit.ts
 import { requireActor, requirePermission, staffRoutePermission } from '../auth/actor.ts';
 import { recordFileView, requireFileReader, requireFileReaderRole } from '../auth/file-readers.ts';
 import { decisionClockLimitsOf } from '../env.ts';
+import { sendReviewMails } from '../mail/review-mail.ts';
 import { requestInformation, submitResponse } from './information-requests.service.ts';
 import { checkNppes } from './nppes-check.service.ts';
-import { sendReviewMails } from './review-mail.ts';
 import { reviewQueue } from './review-queue.service.ts';
 import { getAdminReview, getProviderReview, getVersion } from './review-reads.service.ts';
 import { startReview } from './review-start.service.ts';

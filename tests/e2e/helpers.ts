@@ -69,6 +69,7 @@ export async function signUpAndConfirm(
   await page.goto('/auth');
   await page.getByRole('tab', { name: 'Sign Up' }).click();
   const form = page.getByRole('form', { name: 'Sign up' });
+  await waitForHydratedForm(form, 'Create Account');
   await form.getByLabel('First Name').fill(user.firstName);
   await form.getByLabel('Last Name').fill(user.lastName);
   await form.getByLabel('Email').fill(user.email);
@@ -89,9 +90,18 @@ export async function signUpAndConfirm(
   await expect(page).toHaveURL(/\/auth\?confirmed=1/);
 }
 
+/**
+ * Wait until a prerendered form of /auth has hydrated: its submit button is disabled until then
+ * (issue 51 item 6), and what is typed before it may be lost to hydration. Fill only after this.
+ */
+export async function waitForHydratedForm(form: Locator, submit: 'Sign In' | 'Create Account') {
+  await expect(form.getByRole('button', { name: submit, exact: true })).toBeEnabled();
+}
+
 export async function signIn(page: Page, email: string, password = STRONG_PASSWORD) {
   await page.goto('/auth');
   const form = page.getByRole('form', { name: 'Sign in' });
+  await waitForHydratedForm(form, 'Sign In');
   await form.getByLabel('Email').fill(email);
   await form.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await form.getByRole('button', { name: 'Sign In' }).click();

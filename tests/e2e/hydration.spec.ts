@@ -60,3 +60,34 @@ test('a signed-in caller opening /auth goes home, whether the session answers be
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Hana Hydrate' })).toBeVisible();
 });
+
+test('before it has hydrated, /auth cannot be submitted as bare HTML: nothing reloads, nothing typed is lost (issue 51 item 6)', async ({
+  page,
+}) => {
+  // The page's code never arrives (a slow phone, frozen): the prerendered HTML is all there is.
+  await page.route('**/*', (route) =>
+    route.request().resourceType() === 'script' ? route.abort() : route.continue(),
+  );
+  await page.goto('/auth');
+  const signIn = page.getByRole('form', { name: 'Sign in' });
+  const button = signIn.getByRole('button', { name: 'Sign In', exact: true });
+  await expect(button).toBeVisible();
+  await expect(button).toBeDisabled();
+  await expect(page.getByRole('tab', { name: 'Sign In' })).toHaveAttribute('aria-disabled', 'true');
+
+  // A fast person types and submits: Enter in the password field (implicit submission), then a tap.
+  await signIn.getByLabel('Email').fill('fast@example.test');
+  const password = signIn.getByRole('textbox', { name: 'Password', exact: true });
+  await password.fill('typed before the code arrived');
+  await password.press('Enter');
+  await button.click({ force: true });
+  // The form may not be sent as `/auth?` (which reloaded the page and dropped what was typed); a
+  // submission would have navigated within this time.
+  await page.waitForTimeout(500);
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(signIn.getByLabel('Email')).toHaveValue('fast@example.test');
+  await expect(password).toHaveValue('typed before the code arrived');
+
+  // The sign-up form is not in the prerendered page: its tab opens it only once hydrated.
+  await expect(page.locator('form[aria-label="Sign up"]')).toHaveCount(0);
+});

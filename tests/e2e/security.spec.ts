@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { sessionEndNotice } from '../../domain/session-end.ts';
 import { signIn, signUpAndConfirm, uniqueEmail } from './helpers.ts';
 
 test('no session token or PHI in browser storage or in any response body; the session cookie is HttpOnly', async ({
@@ -89,7 +90,39 @@ test('warns before the automatic logoff and signs out an idle user', async ({ pa
   // Idle again past the timeout: signed out and told why.
   await page.clock.runFor('30:05');
   await expect(page).toHaveURL(/\/auth\?timeout=1$/);
-  await expect(page.getByText('You were signed out after a period of inactivity.')).toBeVisible();
+  await expect(page.getByText(sessionEndNotice.idle.message)).toBeVisible();
   await page.goto('/dashboard');
   await expect(page).toHaveURL(/\/auth/);
+});
+
+test('a session the server ended sends the person to sign-in with the reason; their own Sign Out does not (issue 51 item 6)', async ({
+  page,
+}) => {
+  const email = uniqueEmail('ended');
+  await signUpAndConfirm(page, { firstName: 'Eda', lastName: 'Ended', email });
+  await signIn(page, email);
+  await expect(page.getByRole('heading', { name: 'Welcome, Eda Ended' })).toBeVisible();
+  const ended = page.getByText(sessionEndNotice.ended.message);
+
+  // The server ends the session behind the page's back (as its idle timeout does while a phone
+  // sleeps, or a revocation): the page's next look finds no session.
+  const signedOut = await page.request.post('/api/auth/sign-out', {
+    headers: { origin: new URL(page.url()).origin },
+    data: {},
+  });
+  expect(signedOut.status(), await signedOut.text()).toBe(200);
+  await page.reload();
+  await expect(page).toHaveURL(/\/auth\?ended=1$/);
+  await expect(page.getByRole('alert').filter({ hasText: sessionEndNotice.ended.title })).toBeVisible();
+  await expect(ended).toBeVisible();
+
+  // Signed in again, then signed out on purpose: the sign-in page gives no reason.
+  await signIn(page, email);
+  await expect(page.getByRole('heading', { name: 'Welcome, Eda Ended' })).toBeVisible();
+  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(ended).toHaveCount(0);
+  await expect(page.getByText(sessionEndNotice.idle.message)).toHaveCount(0);
 });

@@ -6,7 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { addMonths, isoDay } from '../../domain/calendar.ts';
-import { monthYear } from '../../domain/sections/work-history-gaps.ts';
+import { GAP_TO_EXPLAIN_LABEL, monthYear } from '../../domain/sections/work-history-gaps.ts';
 import {
   completionReceiverForSpec,
   expectNoAxeViolations,
@@ -53,6 +53,12 @@ test('an 8-month work-history gap blocks completion until it is explained on the
   // button (the server refuses it too, after signing: server/notifications/work-history-gap-check.test.ts).
   await page.reload();
   await expect(page.getByText('100%')).toBeVisible();
+  // The Work History card says the gap is still to explain, not a green check (issue 51 item 6).
+  await expect(page.getByTestId('gaps-workHistory')).toHaveText(GAP_TO_EXPLAIN_LABEL);
+  await expect(page.getByTestId('complete-workHistory')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /^Work History:/ })).toHaveAccessibleName(
+    /\(gap to explain\)$/,
+  );
   await page.getByRole('button', { name: 'Application Completed' }).click();
   const refusal = page.getByRole('alert').filter({ hasText: 'Not completed yet' });
   await expect(refusal).toContainText(
@@ -89,6 +95,9 @@ test('an 8-month work-history gap blocks completion until it is explained on the
   await explanation.fill('Parental leave; back full time since.');
   await page.getByRole('button', { name: 'Save & Continue' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
+  // Explained: the green check is true now.
+  await expect(page.getByTestId('complete-workHistory')).toBeVisible();
+  await expect(page.getByTestId('gaps-workHistory')).toHaveCount(0);
 
   // Last, the completion goes through and the credentialing team receives the explanation.
   receiver.answers = [200];

@@ -3,7 +3,7 @@
  * before its script runs: it must first render exactly as prerendered, and its controls do nothing
  * until hydrated.
  */
-import { startTransition, useEffect, useState } from 'react';
+import { startTransition, useEffect, useState, useSyncExternalStore } from 'react';
 
 /** Whether this page load's HTML is hydrated, or was never to be (rendered in the browser). */
 let pageHydrated = false;
@@ -32,4 +32,22 @@ export function useHydrated(): boolean {
     startTransition(() => setHydrated(true));
   }, [hydrated]);
   return hydrated;
+}
+
+const subscribeToNothing = () => () => {};
+
+/**
+ * false while React renders or hydrates this component's prerendered HTML, true in every render
+ * after (and from the first one in a page rendered in the browser). Unlike `useHydrated`, exact for a
+ * component hydrated after the page's first commit (a later boundary), whose first render would
+ * otherwise read the page's mark as true and leave a prerendered attribute such as `disabled` as it
+ * was: React does not patch attributes while hydrating. For small parts: the re-render after
+ * hydration is synchronous (issue 51 item 6: the /auth forms' submit buttons).
+ */
+export function useHydratedHere(): boolean {
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
 }

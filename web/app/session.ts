@@ -17,6 +17,7 @@ import { api } from '../api.ts';
 import { SESSION_READ, takeEarlyRead } from '../early-reads.ts';
 import { dismissAllToasts } from '../notify.ts';
 import { useHydrated } from './hydration.ts';
+import { forgetOpenSession } from './session-end.ts';
 
 /** The signed-in caller, as GET /api/me and /api/session answer (domain/api/session.ts). */
 export type Me = z.infer<typeof meResponseSchema>;
@@ -62,6 +63,8 @@ export function useSignOut() {
   return useMutation({
     mutationFn: () => api<unknown>('POST', '/api/auth/sign-out', {}),
     onSuccess: () => {
+      // Signed out on purpose: the sign-in page gives no reason (issue 51 item 6).
+      forgetOpenSession();
       dismissAllToasts();
       queryClient.setQueryData(meQueryKey, null);
       removeOnceUnobserved(queryClient, (query) => query.queryKey[0] !== 'me');

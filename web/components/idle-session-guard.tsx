@@ -10,6 +10,7 @@
  * works in another. The warning says when a form has unsaved changes (issue 28).
  */
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { signInPathAfter } from '../../domain/session-end.ts';
 import { api } from '../api.ts';
 import { skipUnsavedChangesPrompt, useHasUnsavedChanges } from '../forms/dirty-forms.ts';
 
@@ -85,7 +86,7 @@ export function IdleSessionGuard({ idleTimeoutSeconds }: { idleTimeoutSeconds: n
             // A full page load: drops every in-memory copy of the provider's data with the session.
             // No unsaved-edit prompt may keep the page open (issue 17).
             skipUnsavedChangesPrompt();
-            window.location.replace('/auth?timeout=1');
+            window.location.replace(signInPathAfter('idle'));
           });
       } else if (left <= lead) {
         setSecondsLeft(left);

@@ -3,11 +3,13 @@
  * (staff before enrolment) -> the set-up page; staff on a provider page -> /admin; a provider on
  * /admin -> /dashboard. The server enforces the same rules on every API call.
  */
-import { type ReactNode, useDeferredValue } from 'react';
+import { type ReactNode, useDeferredValue, useEffect } from 'react';
 import { Navigate } from 'react-router';
+import { signInPathAfter } from '../../domain/session-end.ts';
 import { homePathOf, roleHomePath } from '../app/paths.ts';
 import { type PageAudience, roleAllows } from '../app/role-access.ts';
 import { type Me, useSession } from '../app/session.ts';
+import { rememberOpenSession, sessionWasOpen } from '../app/session-end.ts';
 import { FullPageLoader } from './full-page-loader.tsx';
 // Its warning dialog, which brings Mantine's Modal, is a chunk of its own (idle-warning-dialog.tsx).
 import { IdleSessionGuard } from './idle-session-guard.tsx';
@@ -31,7 +33,8 @@ export function RequireRole({ allow, children }: { allow: PageAudience; children
 
 /**
  * Render `children(me)` for any signed-in caller, second factor or not: the second factor's set-up
- * page itself. Signed out -> /auth.
+ * page itself. Signed out -> /auth; when a session was open in this browser and ended without
+ * 'Sign Out' (the server ended it), /auth says so (`?ended=1`, issue 51 item 6, web/app/session-end.ts).
  */
 export function RequireSignIn({ children }: { children: (me: Me) => ReactNode }) {
   // The session check's answer renders the page as a transition (in slices), not as one long task
@@ -40,8 +43,13 @@ export function RequireSignIn({ children }: { children: (me: Me) => ReactNode })
   const me = useDeferredValue(session.data);
   const isPending = useDeferredValue(session.isPending);
   const isError = useDeferredValue(session.isError);
+  useEffect(() => {
+    if (me) rememberOpenSession();
+  }, [me]);
   if (isPending) return <FullPageLoader />;
-  if (isError || !me) return <Navigate to="/auth" replace />;
+  // A failed check says nothing about the session: only a signed-out answer (null) ended it.
+  if (isError) return <Navigate to="/auth" replace />;
+  if (!me) return <Navigate to={sessionWasOpen() ? signInPathAfter('ended') : '/auth'} replace />;
   return (
     <>
       <IdleSessionGuard idleTimeoutSeconds={me.idleTimeoutSeconds} />

@@ -29,10 +29,12 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { signInFormSchema, signUpFormSchema } from '../../../domain/account.ts';
 import { EMAIL_CONFIRMED_PARAM, EMAIL_CONFIRMED_PATH } from '../../../domain/email-confirmation.ts';
 import { PASSWORD_MIN_LENGTH } from '../../../domain/password-policy.ts';
+import { sessionEndNotice, sessionEndReasonOf } from '../../../domain/session-end.ts';
 import { ApiError, api, isEmailNotVerified } from '../../api.ts';
-import { useHydrated } from '../../app/hydration.ts';
+import { useHydrated, useHydratedHere } from '../../app/hydration.ts';
 import { AUTH_TAB_PARAM, type AuthTab, homePathOf } from '../../app/paths.ts';
 import { meQueryKey, usePrerenderedPageSession } from '../../app/session.ts';
+import { forgetOpenSession } from '../../app/session-end.ts';
 import { issuesToFormErrors, zodValidate } from '../../forms/zod-form.ts';
 import { dismissToast, notifyError, notifySuccess } from '../../notify.ts';
 import { badgeColor } from '../../theme.ts';
@@ -63,9 +65,20 @@ function useFinishSignIn() {
 const NOT_CONFIRMED_MESSAGE =
   'Your email address is not confirmed yet. We have sent you a new confirmation email: open the link in it, then sign in.';
 
+/**
+ * Issue 51 item 6: the prerendered forms (decision 033) have no submit handler until React hydrates
+ * them, and a browser would submit them as bare HTML (a GET of `/auth?` that reloads the page and
+ * drops what was typed: a fast click on a slow phone). Until then their submit button is disabled,
+ * which also stops implicit submission (Enter in a field: HTML's "default button" rule).
+ */
+function useSubmittable(busy: boolean): boolean {
+  return useHydratedHere() && !busy;
+}
+
 function SignInForm({ email, onSecondFactor }: { email: string; onSecondFactor: (email: string) => void }) {
   const finishSignIn = useFinishSignIn();
   const [busy, setBusy] = useState(false);
+  const submittable = useSubmittable(busy);
   const [notConfirmed, setNotConfirmed] = useState<string | null>(null);
   const form = useForm({
     initialValues: { email, password: '' },
@@ -120,7 +133,7 @@ function SignInForm({ email, onSecondFactor }: { email: string; onSecondFactor: 
           required
           {...form.getInputProps('password')}
         />
-        <Button type="submit" loading={false} disabled={busy} fullWidth>
+        <Button type="submit" loading={false} disabled={!submittable} fullWidth>
           {busy ? 'Signing In...' : 'Sign In'}
         </Button>
         <Anchor component={Link} to="/forgot-password" size="sm" ta="center">
@@ -133,6 +146,7 @@ function SignInForm({ email, onSecondFactor }: { email: string; onSecondFactor: 
 
 function SignUpForm() {
   const [busy, setBusy] = useState(false);
+  const submittable = useSubmittable(busy);
   const [reasons, setReasons] = useState<string[]>([]);
   /** The address of a successful sign-up: the 'Check your email' panel replaces the form (issue 17). */
   const [registered, setRegistered] = useState<string | null>(null);
@@ -208,7 +222,7 @@ function SignUpForm() {
           {...form.getInputProps('password')}
         />
         <PasswordReasons reasons={reasons} />
-        <Button type="submit" disabled={busy} fullWidth>
+        <Button type="submit" disabled={!submittable} fullWidth>
           {busy ? 'Creating Account...' : 'Create Account'}
         </Button>
       </Stack>
@@ -313,6 +327,10 @@ export default function AuthPage() {
   const [params, setParams] = useSearchParams();
   // The open tab is in the URL (issue 28): 'Get Started' links to the Sign Up tab (SIGN_UP_PATH).
   const tab: AuthTab = params.get(AUTH_TAB_PARAM) === 'sign-up' ? 'sign-up' : 'sign-in';
+  // Why the last session ended, when it ended without 'Sign Out' (issue 51 item 6).
+  const endReason = sessionEndReasonOf(params);
+  // On the sign-in page no session is open: a later signed-out answer is not an ended session.
+  useEffect(() => forgetOpenSession(), []);
   const openTab = (value: string | null) =>
     setParams(
       (current) => {
@@ -340,9 +358,10 @@ export default function AuthPage() {
                 Your email address is confirmed. You can sign in now.
               </Alert>
             )}
-            {params.get('timeout') && (
-              <Alert color="yellow" title="Signed out">
-                You were signed out after a period of inactivity. Sign in again to continue.
+            {/* Shown once hydrated: the prerendered page (decision 033) has no query to read. */}
+            {hydrated && endReason && (
+              <Alert color="yellow" title={sessionEndNotice[endReason].title}>
+                {sessionEndNotice[endReason].message}
               </Alert>
             )}
             {params.get('error') && (

@@ -40,6 +40,11 @@ export function useApplications() {
   return useQuery({ ...applicationListQuery, select: (list) => list.applications });
 }
 
+/** The drafts with work-history gaps to explain (issue 51 item 6), from the same read. */
+export function useWorkHistoryGaps() {
+  return useQuery({ ...applicationListQuery, select: (list) => list.workHistoryGaps });
+}
+
 /**
  * The provider's credential, apart from the cycle in progress (issue 29 item 1): the same read as
  * the applications, so whatever refreshes the applications refreshes it too.

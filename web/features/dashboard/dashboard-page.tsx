@@ -19,9 +19,11 @@ import { formatDate } from '../../format.ts';
 import { notifyError, notifySuccess } from '../../notify.ts';
 import {
   type Application,
+  type ApplicationList,
   useApplications,
   useCreateApplication,
   useCredential,
+  useWorkHistoryGaps,
 } from './applications-api.ts';
 import { CompletionSlot } from './completion-slot.tsx';
 import { CredentialUpdateCard } from './credential-update-card.tsx';
@@ -199,6 +201,7 @@ function PreviousApplicationsCard({ applications }: { applications: Application[
 export default function DashboardPage({ me }: { me: Me }) {
   const applicationsQuery = useApplications();
   const credentialQuery = useCredential();
+  const gapsQuery = useWorkHistoryGaps();
   const profileQuery = useProfile();
   useEffect(() => {
     if (applicationsQuery.isError) notifyError('Error', 'Failed to load applications');
@@ -221,6 +224,7 @@ export default function DashboardPage({ me }: { me: Me }) {
       credential={useDeferredValue(credentialQuery.data)}
       profile={useDeferredValue(profileQuery.data ?? me.profile)}
       review={useDeferredValue(review.data)}
+      workHistoryGaps={useDeferredValue(gapsQuery.data)}
     />
   );
 }
@@ -233,6 +237,8 @@ interface DashboardViewProps {
   credential: ProviderCredentialDto | undefined;
   profile: { firstName: string; lastName: string } | null | undefined;
   review: ProviderReview | undefined;
+  /** The drafts with work-history gaps to explain (issue 51 item 6); undefined while loading. */
+  workHistoryGaps: ApplicationList['workHistoryGaps'] | undefined;
 }
 
 /** What the dashboard shows for its reads' answers (re-rendered only when one of them changes). */
@@ -242,6 +248,7 @@ const DashboardView = memo(function DashboardView({
   credential,
   profile,
   review,
+  workHistoryGaps,
 }: DashboardViewProps) {
   const current = applications ? pickCurrentApplication(applications) : undefined;
   const previous =
@@ -300,7 +307,10 @@ const DashboardView = memo(function DashboardView({
               signer={profile ?? null}
               credential={credential}
             />
-            <SectionsCard application={current} />
+            <SectionsCard
+              application={current}
+              gapsToExplain={workHistoryGaps?.find((g) => g.applicationId === current.id)?.unexplained ?? 0}
+            />
             {previous.length > 0 && <PreviousApplicationsCard applications={previous} />}
           </Stack>
         )}

@@ -5,7 +5,9 @@
  * five sections of issue 31 (section-catalog.ts `sectionsOfGroup`). Progress counts both.
  * In a draft pre-filled from the previous application (issue 29 item 6), a copied section not
  * confirmed yet shows a 'Review and Confirm' badge instead: it counts towards progress once the
- * provider confirms (or saves) it.
+ * provider confirms (or saves) it. While its work history has a gap to explain (issue 29 item 7), the
+ * Work History card shows 'Gap to explain' instead of the green check (issue 51 item 6): it counts
+ * towards progress (spec §4: it has rows) but is not done, and completion is refused until then.
  */
 import { Badge, Card, Group, SimpleGrid, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { IconCircleCheck, IconCircleDashed } from '@tabler/icons-react';
@@ -18,15 +20,17 @@ import {
   sectionsOfGroup,
 } from '../../../domain/sections/section-catalog.ts';
 import { REVIEW_AND_CONFIRM } from '../../../domain/sections/section-confirmation.ts';
+import { GAP_TO_EXPLAIN_LABEL } from '../../../domain/sections/work-history-gaps.ts';
 import { badgeColor } from '../../theme.ts';
 import type { Application } from './applications-api.ts';
 
 /** What a card shows about its section. */
-type CardState = 'complete' | 'unconfirmed' | 'incomplete';
+type CardState = 'complete' | 'unconfirmed' | 'gaps' | 'incomplete';
 
 const stateLabel: Record<CardState, string> = {
   complete: ' (complete)',
   unconfirmed: ` (copied: ${REVIEW_AND_CONFIRM})`,
+  gaps: ` (${GAP_TO_EXPLAIN_LABEL.toLowerCase()})`,
   incomplete: '',
 };
 
@@ -41,6 +45,19 @@ function StateMark({ state, sectionKey }: { state: CardState; sectionKey: string
       >
         <IconCircleCheck />
       </ThemeIcon>
+    );
+  }
+  if (state === 'gaps') {
+    return (
+      <Badge
+        color={badgeColor.orange}
+        autoContrast
+        variant="filled"
+        aria-hidden="true"
+        data-testid={`gaps-${sectionKey}`}
+      >
+        {GAP_TO_EXPLAIN_LABEL}
+      </Badge>
     );
   }
   if (state === 'unconfirmed') {
@@ -74,10 +91,12 @@ function SectionGroupCard({
   application,
   group,
   sections,
+  gapsToExplain,
 }: {
   application: Application;
   group: SectionGroup;
   sections: readonly CatalogSection[];
+  gapsToExplain: number;
 }) {
   const { title, titleId } = groupCards[group];
   const complete = new Set<string>(application.completeSections);
@@ -103,7 +122,9 @@ function SectionGroupCard({
       >
         {sections.map((section) => {
           const state: CardState = complete.has(section.key)
-            ? 'complete'
+            ? section.key === 'workHistory' && gapsToExplain > 0
+              ? 'gaps'
+              : 'complete'
             : copied.has(section.key)
               ? 'unconfirmed'
               : 'incomplete';
@@ -136,19 +157,31 @@ function SectionGroupCard({
   );
 }
 
-/** The dashboard's two cards of sections: 'Application Sections' (spec §2), then 'Additional Information'. */
-export function SectionsCard({ application }: { application: Application }) {
+/**
+ * The dashboard's two cards of sections: 'Application Sections' (spec §2), then 'Additional
+ * Information'. `gapsToExplain`: the application's work-history gaps without an explanation
+ * (GET /api/applications `workHistoryGaps`, issue 51 item 6).
+ */
+export function SectionsCard({
+  application,
+  gapsToExplain,
+}: {
+  application: Application;
+  gapsToExplain: number;
+}) {
   return (
     <>
       <SectionGroupCard
         application={application}
         group="application"
         sections={sectionsOfGroup('application')}
+        gapsToExplain={gapsToExplain}
       />
       <SectionGroupCard
         application={application}
         group="additional"
         sections={sectionsOfGroup('additional')}
+        gapsToExplain={gapsToExplain}
       />
     </>
   );

@@ -1,15 +1,17 @@
 /**
- * The review's emails (issue 13): information requested, approved, rejected (to the provider) and
+ * The emails about credentialing files (issue 13; here, in `mail`, since issue 51 item 6 so that
+ * `notifications`, which `review` builds on, sends one too): information requested, approved, rejected (to the provider) and
  * response received (to the assigned reviewer); issue 50 item 9: a clean file waiting (to each
  * medical director) and a decision recorded (to the file's specialist); issue 51 item 6: a
- * recredentialing opened by staff ('Start Recredentialing Now', to the provider). They say what happened and link to the portal, where
- * the person signs in to read the details; a decision's email carries its letter's text instead
+ * recredentialing opened by staff ('Start Recredentialing Now', to the provider) and an application
+ * completed (to the staff who review files: the completion delivered inside the product). They say
+ * what happened and link to the portal, where the person signs in to read the details; a decision's email carries its letter's text instead
  * (issue 32 item 6: "an email with the same text"), the provider's own decision, addressed to them.
  * Sent after the transition commits; a failed send is logged (no address, no link) and never undoes
  * the transition (the letter stays on the dashboard).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Mailer, MailMessage } from '../mail/mailer.ts';
+import type { Mailer, MailMessage } from './mailer.ts';
 
 export type ReviewMailKind =
   | 'information_requested'
@@ -18,7 +20,8 @@ export type ReviewMailKind =
   | 'response_received'
   | 'clean_file_waiting'
   | 'decision_recorded'
-  | 'recredentialing_started';
+  | 'recredentialing_started'
+  | 'application_completed';
 
 /** One email to send once the transaction has committed. */
 export interface ReviewMail {
@@ -37,6 +40,7 @@ const subjects: Record<ReviewMailKind, string> = {
   clean_file_waiting: "A clean file waits for your decision on 'Clean Files'",
   decision_recorded: 'A decision was recorded on a file you reviewed',
   recredentialing_started: 'Your recredentialing application is open',
+  application_completed: "A completed credentialing application is on the 'Review Queue'",
 };
 
 const bodies: Record<ReviewMailKind, string> = {
@@ -53,6 +57,8 @@ const bodies: Record<ReviewMailKind, string> = {
     "A decision was recorded on a credentialing file you reviewed. Sign in to the portal to read it on the file's review page.",
   recredentialing_started:
     'The credentialing team opened your recredentialing application. It starts from your last application: sign in to the portal, review and confirm each section, then complete it before your credential ends.',
+  application_completed:
+    "A provider completed and signed their credentialing application. It is on the 'Review Queue'. Sign in to the portal to open the file and start its review.",
 };
 
 /** Where each mail links: the provider's dashboard, the file's review page, or the Decisions tab. */
@@ -60,6 +66,7 @@ function linkOf(mail: ReviewMail, appUrl: string): string {
   switch (mail.kind) {
     case 'response_received':
     case 'decision_recorded':
+    case 'application_completed':
       return `${appUrl}/admin/applications/${mail.applicationId}`;
     case 'clean_file_waiting':
       return `${appUrl}/admin?tab=decisions`;
