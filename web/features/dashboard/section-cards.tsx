@@ -34,6 +34,12 @@ const stateLabel: Record<CardState, string> = {
   incomplete: '',
 };
 
+/** The states shown as a badge: what it says and its color. */
+const stateBadge: Partial<Record<CardState, { label: string; color: string }>> = {
+  gaps: { label: GAP_TO_EXPLAIN_LABEL, color: badgeColor.orange },
+  unconfirmed: { label: REVIEW_AND_CONFIRM, color: badgeColor.blue },
+};
+
 function StateMark({ state, sectionKey }: { state: CardState; sectionKey: string }) {
   if (state === 'complete') {
     return (
@@ -47,29 +53,17 @@ function StateMark({ state, sectionKey }: { state: CardState; sectionKey: string
       </ThemeIcon>
     );
   }
-  if (state === 'gaps') {
+  const badge = stateBadge[state];
+  if (badge) {
     return (
       <Badge
-        color={badgeColor.orange}
+        color={badge.color}
         autoContrast
         variant="filled"
         aria-hidden="true"
-        data-testid={`gaps-${sectionKey}`}
+        data-testid={`${state}-${sectionKey}`}
       >
-        {GAP_TO_EXPLAIN_LABEL}
-      </Badge>
-    );
-  }
-  if (state === 'unconfirmed') {
-    return (
-      <Badge
-        color={badgeColor.blue}
-        autoContrast
-        variant="filled"
-        aria-hidden="true"
-        data-testid={`unconfirmed-${sectionKey}`}
-      >
-        {REVIEW_AND_CONFIRM}
+        {badge.label}
       </Badge>
     );
   }
