@@ -27,7 +27,8 @@ export interface AutocannonClient {
 /** autocannon's result: requests per second (average), latency in ms, and counts. */
 export interface AutocannonResult {
   requests: { average: number };
-  latency: { p50: number; p99: number };
+  /** p97_5: autocannon's percentile nearest p95 (it reports p90 and p97.5). */
+  latency: { p50: number; p90: number; p97_5: number; p99: number };
   non2xx: number;
   errors: number;
   timeouts: number;
