@@ -8,6 +8,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { disclosureQuestions } from '../../domain/attestation.ts';
 import {
   completionReceiverForSpec,
+  currentExclusionLists,
   expectNoAxeViolations,
   signIn,
   signInAsNewAdmin,
@@ -46,6 +47,8 @@ test('an admin finds a provider by NPI, sees her Yes answer first, and Back keep
 }) => {
   // Two accounts, a completion and an administrator's second factor on a shared 2-core machine.
   test.setTimeout(240_000);
+  // The exclusion lists are current, so the Yes answer is the file's one reason (issue 51 item 1).
+  await currentExclusionLists();
   // First, Nadia completes an application with her own NPI and license number, answering Yes to one
   // disclosure question with an explanation.
   const npi = randomNpi();

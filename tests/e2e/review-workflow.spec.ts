@@ -14,6 +14,7 @@ import { CLEAN_FILE_CRITERIA } from '../../domain/committee/clean-file.ts';
 import { UNSUPPORTED_EXTENSION_MESSAGE } from '../../server/documents/document-intake.ts';
 import {
   completionReceiverForSpec,
+  currentExclusionLists,
   expectNoAxeViolations,
   PDF_BYTES,
   signAttestation,
@@ -365,6 +366,8 @@ test("from completion to approval: queue, Start Review, a request on Professiona
   await shot(page, 'review-page-changes');
 
   // Every checklist item verified (the claims history with its NPDB query result), then 'Approve'.
+  // The exclusion screening is verified against current lists only (issue 51 item 1).
+  await currentExclusionLists();
   await attachNpdbResult(page);
   const pending = page
     .getByRole('listitem')
