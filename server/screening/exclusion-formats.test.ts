@@ -17,6 +17,7 @@ import {
   LEIE_COLUMNS,
   listFileDialect,
   readExclusionRow,
+  settleExclusionFormat,
 } from '../../domain/screening/exclusion-formats.ts';
 
 const now = new Date('2026-08-15T12:00:00Z');
@@ -225,6 +226,29 @@ describe('OIG LEIE files', () => {
       ]);
     }
     expect(full.filter((e) => entries.some((r) => r.entryKey === e.entryKey))).toHaveLength(13);
+  });
+
+  it('reads a LEIE file whose rows all have a REINDATE as reinstatements, whatever its name (issue 52 item 1)', () => {
+    const [header, ...rows] = fixtureRecords('leie/1701REIN.csv');
+    for (const name of ['rein1511.csv', 'LEIE_2611REIN.csv', 'UPDATED.csv', '1701EXCL.csv']) {
+      const byName = format(header!.record, name);
+      const entries = rows.map((r) => readExclusionRow(byName, r.record, r.line, now));
+      const withReinstatement = entries.filter((e) => 'entry' in e && e.entry.reinstatementDate).length;
+      expect(settleExclusionFormat(byName, { rows: entries.length, withReinstatement }), name).toMatchObject({
+        source: 'oig_leie',
+        kind: 'reinstatements',
+      });
+    }
+    // Where the rows do not decide (exclusions in force, or no rows), the name stays the tie-breaker.
+    const full = readFixture('leie/UPDATED.csv');
+    const counts = { rows: full.entries.length, withReinstatement: 0 };
+    expect(settleExclusionFormat(full.format, counts).kind).toBe('full');
+    expect(settleExclusionFormat(format(LEIE_COLUMNS, '1701EXCL.csv'), counts).kind).toBe('additions');
+    expect(
+      settleExclusionFormat(format(LEIE_COLUMNS, 'UPDATED.csv'), { rows: 0, withReinstatement: 0 }).kind,
+    ).toBe('full');
+    // One row in force among reinstatements: not a reinstatements file by content.
+    expect(settleExclusionFormat(full.format, { rows: 14, withReinstatement: 13 }).kind).toBe('full');
   });
 
   it('skips a row of a reinstatement file that has no REINDATE', () => {

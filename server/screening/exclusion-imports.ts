@@ -4,8 +4,9 @@
  *
  * Reading (`stageExclusionFile`): the file is read twice from disk, first to learn its encoding (valid
  * UTF-8, else Windows-1252, the encoding of the lists published from Windows tools), then through
- * csv-parse. The header and file name say which source and kind of file it is
- * (domain/screening/exclusion-formats.ts); each row becomes an entry or a skipped line with its number
+ * csv-parse. The header says which source it is, and the rows which kind of file (a LEIE file whose
+ * every row has a REINDATE is reinstatements, whatever its name: issue 52 item 1); the name only
+ * tells the LEIE's full list from its monthly exclusions (domain/screening/exclusion-formats.ts); each row becomes an entry or a skipped line with its number
  * and why. Rows are written to `exclusion_entries` as staged, in batches, in one transaction: a file
  * that cannot be read at all (not CSV, unknown header) stages nothing. No row value and no SQL reaches
  * a log or an error message: a database failure is reported as the step that failed.
@@ -14,7 +15,7 @@
  * - a full file replaces the source's list; one that is empty or would shrink the list by more than
  *   10 % needs a reason (issue 30 item 2), which is kept on the import and audited;
  * - a supplement (LEIE `YYMMEXCL.csv`) adds the rows not on the list yet;
- * - a reinstatement file (LEIE `YYMMREIN.csv`) ends each listed exclusion with the same entry key by
+ * - a reinstatement file (LEIE `YYMMREIN.csv`, or any LEIE file whose rows all have a REINDATE) ends each listed exclusion with the same entry key by
  *   the row's reinstatement date; an exclusion ends only with a date.
  * Screening after an apply is the caller's (server/screening/monitoring.ts).
  */
@@ -33,6 +34,7 @@ import {
   exclusionSources,
   listFileDialect,
   readExclusionRow,
+  settleExclusionFormat,
 } from '../../domain/screening/exclusion-formats.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Database, Queryable } from '../db/client.ts';
@@ -212,7 +214,7 @@ function formatOf(source: string, kind: ExclusionFileKind): ExclusionFormat | un
  * Read `file` (a path) and stage its rows as a new import of the source its header names. A staged
  * import of the same source not applied yet is discarded (the newer file is the one to apply).
  * @param input.fileName the name the file was given (uploads) or its base name (CLI): it tells the
- *   LEIE's monthly files from the full one
+ *   LEIE's monthly exclusions from the full list (the rows tell reinstatements: issue 52 item 1)
  * @throws AppError bad_request: not CSV, no header, a header of no accepted list (nothing staged)
  */
 export async function stageExclusionFile(
@@ -240,6 +242,7 @@ export async function stageExclusionFile(
     let format: ExclusionFormat | undefined;
     let imported: number | undefined;
     let rowCount = 0;
+    let withReinstatement = 0;
     let skippedCount = 0;
     const skipped: { line: number; reason: string }[] = [];
     let batch: StagedRow[] = [];
@@ -310,6 +313,7 @@ export async function stageExclusionFile(
           row_hash: rowHash(key, e),
         });
         rowCount += 1;
+        if (e.reinstatementDate !== null) withReinstatement += 1;
         if (batch.length >= BATCH) await flush();
       }
       await flush();
@@ -323,9 +327,11 @@ export async function stageExclusionFile(
       throw new AppError('internal', 'The file could not be stored. Nothing was imported; try again.');
     }
     if (!format || imported === undefined) throw unreadable('the file is empty (it has no header row).');
+    // The rows, not the name, say whether a LEIE file is reinstatements (issue 52 item 1).
+    const settled = settleExclusionFormat(format, { rows: rowCount, withReinstatement });
     await tx
       .update(exclusionImports)
-      .set({ rowCount, skippedCount, skipped })
+      .set({ kind: settled.kind, rowCount, skippedCount, skipped })
       .where(eq(exclusionImports.id, imported));
     return imported;
   });

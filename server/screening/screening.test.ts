@@ -200,6 +200,32 @@ describe('exclusion list imports', () => {
     expect(cleared.note).toContain('Not current: SAM.gov exclusions (never imported)');
   });
 
+  it('a LEIE file whose rows all carry a REINDATE is reinstatements whatever its name, and never replaces the list', async () => {
+    // Issue 52 item 1: the real 1701REIN.csv as OIG named such files in 2015, renamed, and even saved
+    // as UPDATED.csv. Read as a full list it would have replaced the list with 13 reinstated people.
+    const rowsBefore = (
+      await admin.json<{ sources: { id: string; rows: number }[] }>('GET', '/api/admin/exclusions')
+    ).body.sources.find((s) => s.id === 'oig_leie')!.rows;
+    for (const name of ['rein1511.csv', 'LEIE_2611REIN.csv', 'UPDATED.csv']) {
+      const staged = await stage(fixture('leie/1701REIN.csv'), name);
+      expect(staged.status, staged.body.message).toBe(200);
+      expect(staged.body, name).toMatchObject({
+        source: 'oig_leie',
+        kind: 'reinstatements',
+        rowCount: 13,
+        skippedCount: 0,
+        needsReason: null,
+      });
+      expect(staged.body.formatLabel).toMatch(/reinstatements/);
+      if (name !== 'UPDATED.csv')
+        await admin.json('DELETE', `/api/admin/exclusions/imports/${staged.body.id}`);
+      else {
+        const applied = await apply(staged.body.id);
+        expect(applied.body).toMatchObject({ kind: 'reinstatements', rowsBefore, rowsAfter: rowsBefore });
+      }
+    }
+  });
+
   it('refuses to apply a header-only or shrinking full file without a reason, and audits the reason', async () => {
     const header = await stage(fixture('leie/header-only.csv'), 'UPDATED.csv');
     expect(header.body).toMatchObject({ rowCount: 0 });
@@ -209,8 +235,8 @@ describe('exclusion list imports', () => {
     expect(refused.body.message).toMatch(/Give a reason/);
     await admin.json('DELETE', `/api/admin/exclusions/imports/${header.body.id}`);
 
-    // 13 rows against a list of ~100: more than 10 % fewer.
-    const shrinking = await stage(fixture('leie/1701REIN.csv'), 'UPDATED.csv');
+    // 20 rows against a list of ~60: more than 10 % fewer.
+    const shrinking = await stage(fixture('leie/1701EXCL.csv'), 'UPDATED.csv');
     expect(shrinking.body.kind).toBe('full');
     expect(shrinking.body.needsReason).toMatch(/fewer/);
     expect((await apply(shrinking.body.id)).status).toBe(409);
@@ -219,7 +245,7 @@ describe('exclusion list imports', () => {
       '/api/admin/exclusions',
     );
     const rowsBefore = overview.body.sources.find((s) => s.id === 'oig_leie')!.rows;
-    expect(rowsBefore).toBeGreaterThan(13);
+    expect(rowsBefore).toBeGreaterThan(20);
     const withReason = await apply(shrinking.body.id, 'Test of the shrink guard');
     expect(withReason.status).toBe(200);
     const [audit] = await app.runtime.deps.db
@@ -227,7 +253,7 @@ describe('exclusion list imports', () => {
       .from(auditLog)
       .where(eq(auditLog.resourceId, String(shrinking.body.id)));
     expect(audit).toMatchObject({ action: 'screening.import_applied' });
-    expect(audit!.details).toMatchObject({ reason: 'Test of the shrink guard', rowsBefore, rowsAfter: 13 });
+    expect(audit!.details).toMatchObject({ reason: 'Test of the shrink guard', rowsBefore, rowsAfter: 20 });
     // Applying twice: the second is a 409, the list unchanged.
     expect((await apply(shrinking.body.id, 'again')).status).toBe(409);
   });
