@@ -259,6 +259,15 @@ const PA_MEDICHECK_FULL: ExclusionFormat = {
   label: 'Pennsylvania Medicheck list',
   columns: PA_MEDICHECK_COLUMNS,
 };
+/**
+ * Today's Medicheck download adds an 18th column, `NBR_FEIN` (an organization's federal tax ID), after
+ * the 17 of 2016 (issue 52 item 1; columns as read by public importers: SOURCES.md). It is kept in the
+ * row's fields for the side-by-side view; nothing else reads it.
+ */
+const PA_MEDICHECK_FULL_FEIN: ExclusionFormat = {
+  ...PA_MEDICHECK_FULL,
+  columns: [...PA_MEDICHECK_COLUMNS, 'NBR_FEIN'],
+};
 
 /** Every accepted file format, for lists of what may be imported. */
 export const exclusionFormats: readonly ExclusionFormat[] = [
@@ -268,13 +277,14 @@ export const exclusionFormats: readonly ExclusionFormat[] = [
   SAM_FULL,
   NY_OMIG_FULL,
   PA_MEDICHECK_FULL,
+  PA_MEDICHECK_FULL_FEIN,
 ];
 
 /** The accepted files, as the refusal of an unknown file names them. */
 const ACCEPTED_FILES =
   'the OIG LEIE full file (UPDATED.csv) or a monthly supplement (YYMMEXCL.csv, YYMMREIN.csv), ' +
   "SAM.gov's exclusions public extract (V2 CSV), New York OMIG's exclusion list (tab-separated " +
-  "text) or Pennsylvania's Medicheck list (CSV)";
+  "text) or Pennsylvania's Medicheck list (CSV, 17 or 18 columns)";
 
 /**
  * How to split the lines of a list file, from its first line: New York OMIG publishes tab-separated
@@ -310,7 +320,7 @@ export function detectExclusionFormat(
     if (supplement?.[1]?.toUpperCase() === 'EXCL') return { format: LEIE_ADDITIONS };
     return { format: LEIE_FULL };
   }
-  for (const format of [SAM_FULL, NY_OMIG_FULL, PA_MEDICHECK_FULL]) {
+  for (const format of [SAM_FULL, NY_OMIG_FULL, PA_MEDICHECK_FULL, PA_MEDICHECK_FULL_FEIN]) {
     if (sameColumns(cells, format.columns)) return { format };
   }
   if (sameColumns(cells, SAM_V1_COLUMNS)) {

@@ -91,6 +91,7 @@ describe('detectExclusionFormat', () => {
     ['sam/SAM_Exclusions_Public_Extract_V2_23326.CSV', 'sam', 'full'],
     ['ny/exclusion-list.txt', 'ny_omig', 'full'],
     ['pa/medicheck.txt', 'pa_medicheck', 'full'],
+    ['pa/medicheck-18.csv', 'pa_medicheck', 'full'],
   ])('reads the real header of %s as %s, %s', (file, source, kind) => {
     const [header] = fixtureRecords(file);
     expect(format(header!.record, path.basename(file))).toMatchObject({ source, kind });
@@ -471,6 +472,34 @@ describe('Pennsylvania Medicheck list', () => {
       state: '',
     });
     expect(rows('Stein, Daniel')[0]).toMatchObject({ state: 'PA', exclusionType: 'Precluded' });
+  });
+
+  it("reads today's 18-column file (NBR_FEIN last) as the 17-column one, keeping the FEIN (issue 52 item 1)", () => {
+    const today = readFixture('pa/medicheck-18.csv');
+    expect(today.format.columns).toHaveLength(18);
+    expect(today.format.columns.at(-1)).toBe('NBR_FEIN');
+    expect(today.skips).toEqual(['line 14 has no name']);
+    expect(today.entries).toHaveLength(14);
+    // The 12 real rows read exactly as in the 2016 file, the empty FEIN aside.
+    for (const e of today.entries.slice(0, 12)) {
+      const { NBR_FEIN, ...fields } = e.fields;
+      expect(NBR_FEIN).toBe('');
+      const before = entries.find((b) => b.fields.ProviderName === e.fields.ProviderName)!;
+      expect({ ...e, fields, line: 0 }).toEqual({ ...before, line: 0 });
+    }
+    expect(today.entries[12]).toMatchObject({
+      businessName: 'Example Home Care Agency, LLC',
+      isIndividual: false,
+      exclusionDate: '2021-03-02',
+      fields: { NBR_FEIN: '99-0000001' },
+    });
+    expect(today.entries[13]).toMatchObject({
+      lastName: 'Sample',
+      firstName: 'Pat',
+      npi: '1234567893',
+      state: 'NJ',
+      reinstatementDate: '2299-12-31',
+    });
   });
 
   it("reads 'Out of State (NY)' written with no-break spaces, and the other out-of-state forms", () => {

@@ -226,6 +226,19 @@ describe('exclusion list imports', () => {
     }
   });
 
+  it("stages today's Pennsylvania Medicheck file, 18 columns with NBR_FEIN (issue 52 item 1)", async () => {
+    const staged = await stage(fixture('pa/medicheck-18.csv'), 'MedicheckList.csv');
+    expect(staged.status, staged.body.message).toBe(200);
+    expect(staged.body).toMatchObject({
+      source: 'pa_medicheck',
+      kind: 'full',
+      rowCount: 14,
+      skippedCount: 1,
+      formatLabel: 'Pennsylvania Medicheck list',
+    });
+    await admin.json('DELETE', `/api/admin/exclusions/imports/${staged.body.id}`);
+  });
+
   it('refuses to apply a header-only or shrinking full file without a reason, and audits the reason', async () => {
     const header = await stage(fixture('leie/header-only.csv'), 'UPDATED.csv');
     expect(header.body).toMatchObject({ rowCount: 0 });
