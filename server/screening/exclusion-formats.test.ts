@@ -90,6 +90,7 @@ describe('detectExclusionFormat', () => {
     ['leie/smith-john-61.csv', 'oig_leie', 'full'],
     ['sam/SAM_Exclusions_Public_Extract_V2_23326.CSV', 'sam', 'full'],
     ['ny/exclusion-list.txt', 'ny_omig', 'full'],
+    ['ny/exclusion-list-current.csv', 'ny_omig', 'full'],
     ['pa/medicheck.txt', 'pa_medicheck', 'full'],
     ['pa/medicheck-18.csv', 'pa_medicheck', 'full'],
   ])('reads the real header of %s as %s, %s', (file, source, kind) => {
@@ -421,6 +422,38 @@ describe('New York OMIG exclusion list', () => {
       lastName: last,
       firstName: first,
       middleName: middle,
+    });
+  });
+
+  it("reads today's five-column list saved as CSV as the 2016 file, without an action (issue 52 item 1)", () => {
+    const today = readFixture('ny/exclusion-list-current.csv');
+    expect(today.format.columns).toEqual([
+      'provider_name',
+      'license_num',
+      'npi_num',
+      'provider_type',
+      'exclusion_effective_date',
+    ]);
+    expect(today.skips).toEqual([]);
+    expect(today.entries).toHaveLength(34);
+    const pick = (e: ExclusionEntryInput) => [
+      e.lastName,
+      e.firstName,
+      e.middleName,
+      e.businessName,
+      e.npi,
+      e.licenseNumber,
+      e.providerType,
+      e.exclusionDate,
+      e.isIndividual,
+      e.nameKey,
+    ];
+    expect(today.entries.map(pick)).toEqual(entries.map(pick));
+    expect(today.entries.every((e) => e.exclusionType === '')).toBe(true);
+    expect(today.entries.find((e) => e.lastName === 'ABADI')).toMatchObject({
+      npi: '1477537496',
+      exclusionDate: '2014-05-20',
+      fields: { provider_name: 'ABADI JAMSHEED S           MD', license_num: '00136045' },
     });
   });
 

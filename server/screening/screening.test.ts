@@ -239,6 +239,13 @@ describe('exclusion list imports', () => {
     await admin.json('DELETE', `/api/admin/exclusions/imports/${staged.body.id}`);
   });
 
+  it("stages today's New York OMIG list saved as CSV, five lower-case columns (issue 52 item 1)", async () => {
+    const staged = await stage(fixture('ny/exclusion-list-current.csv'), 'Exclusion List.csv');
+    expect(staged.status, staged.body.message).toBe(200);
+    expect(staged.body).toMatchObject({ source: 'ny_omig', kind: 'full', rowCount: 34, skippedCount: 0 });
+    await admin.json('DELETE', `/api/admin/exclusions/imports/${staged.body.id}`);
+  });
+
   it('refuses to apply a header-only or shrinking full file without a reason, and audits the reason', async () => {
     const header = await stage(fixture('leie/header-only.csv'), 'UPDATED.csv');
     expect(header.body).toMatchObject({ rowCount: 0 });
