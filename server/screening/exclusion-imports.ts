@@ -36,11 +36,13 @@ import {
   readExclusionRow,
   settleExclusionFormat,
 } from '../../domain/screening/exclusion-formats.ts';
+import { nonListFileMessage, sniffListFile } from '../../domain/screening/list-file-sniffing.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { exclusionEntries, exclusionImports } from '../db/schema/screening.ts';
 import { rowHash } from './entry-identity.ts';
 import { exclusionRowOf } from './exclusion-rows.ts';
+import { zipEntryNames } from './zip-directory.ts';
 
 /** Rows per INSERT while staging (one JSON parameter each: see `insertStaged`). */
 const BATCH = 500;
@@ -74,12 +76,12 @@ export async function detectEncoding(file: string): Promise<FileEncoding> {
   }
 }
 
-/** The first line of `file` (its first 64 KB at most), for `listFileDialect`. */
-async function firstLine(file: string): Promise<string> {
+/** The first 64 KB of `file` (less when it is shorter): for `sniffListFile` and `listFileDialect`. */
+async function fileHead(file: string): Promise<Buffer> {
   const handle = await fs.promises.open(file, 'r');
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(64 * 1024), 0, 64 * 1024, 0);
-    return buffer.subarray(0, bytesRead).toString('latin1').split(/\r?\n/, 1)[0] ?? '';
+    return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }
@@ -215,15 +217,27 @@ function formatOf(source: string, kind: ExclusionFileKind): ExclusionFormat | un
  * import of the same source not applied yet is discarded (the newer file is the one to apply).
  * @param input.fileName the name the file was given (uploads) or its base name (CLI): it tells the
  *   LEIE's monthly exclusions from the full list (the rows tell reinstatements: issue 52 item 1)
- * @throws AppError bad_request: not CSV, no header, a header of no accepted list (nothing staged)
+ * @throws AppError bad_request: a ZIP, workbook or other binary file (the message says what it is
+ *   and what to do: issue 52 item 1), not CSV, no header, a header of no accepted list (nothing staged)
  */
 export async function stageExclusionFile(
   db: Database,
   file: string,
   input: { fileName: string; stagedBy: string | null; now: Date },
 ): Promise<StagedImport> {
-  const [encoding, head] = await Promise.all([detectEncoding(file), firstLine(file)]);
-  const dialect = listFileDialect(head);
+  const head = await fileHead(file);
+  // A ZIP, a workbook or other binary file is described, not read as a header of binary bytes
+  // (issue 52 item 1).
+  const nonList = sniffListFile(head);
+  if (nonList) {
+    const entries = nonList.kind === 'zip' ? await zipEntryNames(file) : null;
+    throw new AppError(
+      'bad_request',
+      `${nonListFileMessage(nonList, entries)} Nothing was imported; the lists are unchanged.`,
+    );
+  }
+  const encoding = await detectEncoding(file);
+  const dialect = listFileDialect(head.toString('latin1').split(/\r?\n/, 1)[0] ?? '');
   const parser = parse({
     delimiter: dialect.delimiter,
     // Tab-separated lists write quotes as text; only comma-separated ones quote fields.

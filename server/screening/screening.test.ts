@@ -246,6 +246,34 @@ describe('exclusion list imports', () => {
     await admin.json('DELETE', `/api/admin/exclusions/imports/${staged.body.id}`);
   });
 
+  it('refuses a ZIP, a workbook or binary bytes saying what the file is and what to do (issue 52 item 1)', async () => {
+    const imports = async () => (await app.runtime.deps.db.select().from(exclusionImports)).length;
+    const before = await imports();
+    const cases: [string, string, RegExp][] = [
+      [
+        'sam/SAM_Exclusions_Public_Extract_V2_23326.ZIP',
+        'SAM_Exclusions_Public_Extract_V2_23326.ZIP',
+        /^This is a ZIP archive with 1 file, 'SAM_Exclusions_Public_Extract_V2_23326\.CSV'\. Unzip it/,
+      ],
+      ['sam/two-extracts.zip', 'exclusions.zip', /^This is a ZIP archive with 2 files; /],
+      [
+        'ny/exclusion-list-current.xlsx',
+        'Exclusion List.xlsx',
+        /^This is an Excel workbook \(\.xlsx\).*CSV UTF-8/,
+      ],
+    ];
+    for (const [file, name, message] of cases) {
+      const refused = await stage(fixture(file), name);
+      expect(refused.status, name).toBe(400);
+      expect(refused.body.message).toMatch(message);
+      expect(refused.body.message).toMatch(/Nothing was imported; the lists are unchanged\.$/);
+      expect(refused.body.message).not.toMatch(/PK/);
+    }
+    const pdf = await stage('%PDF-1.7\n%\u00e2\u00e3\n1 0 obj\n', 'UPDATED.pdf');
+    expect([pdf.status, pdf.body.message]).toEqual([400, expect.stringMatching(/^This is a PDF document/)]);
+    expect(await imports()).toBe(before);
+  });
+
   it('refuses to apply a header-only or shrinking full file without a reason, and audits the reason', async () => {
     const header = await stage(fixture('leie/header-only.csv'), 'UPDATED.csv');
     expect(header.body).toMatchObject({ rowCount: 0 });
