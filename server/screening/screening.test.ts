@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -246,15 +247,29 @@ describe('exclusion list imports', () => {
     await admin.json('DELETE', `/api/admin/exclusions/imports/${staged.body.id}`);
   });
 
+  it("stages SAM.gov's extract as published, a ZIP holding one CSV, read through that CSV (issue 52 item 1)", async () => {
+    const staged = await stage(
+      fixture('sam/SAM_Exclusions_Public_Extract_V2_23326.ZIP'),
+      'SAM_Exclusions_Public_Extract_V2_23326.ZIP',
+    );
+    expect(staged.status, staged.body.message).toBe(200);
+    expect(staged.body).toMatchObject({
+      source: 'sam',
+      kind: 'full',
+      fileName: 'SAM_Exclusions_Public_Extract_V2_23326.CSV',
+      encoding: 'utf-8',
+      rowCount: 9,
+      skippedCount: 7,
+    });
+    await admin.json('DELETE', `/api/admin/exclusions/imports/${staged.body.id}`);
+    // No extracted copy is left behind.
+    expect(fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('exclusion-zip-'))).toEqual([]);
+  });
+
   it('refuses a ZIP, a workbook or binary bytes saying what the file is and what to do (issue 52 item 1)', async () => {
     const imports = async () => (await app.runtime.deps.db.select().from(exclusionImports)).length;
     const before = await imports();
     const cases: [string, string, RegExp][] = [
-      [
-        'sam/SAM_Exclusions_Public_Extract_V2_23326.ZIP',
-        'SAM_Exclusions_Public_Extract_V2_23326.ZIP',
-        /^This is a ZIP archive with 1 file, 'SAM_Exclusions_Public_Extract_V2_23326\.CSV'\. Unzip it/,
-      ],
       ['sam/two-extracts.zip', 'exclusions.zip', /^This is a ZIP archive with 2 files; /],
       [
         'ny/exclusion-list-current.xlsx',
