@@ -20,8 +20,6 @@
  * Screening after an apply is the caller's (server/screening/monitoring.ts).
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
@@ -38,13 +36,12 @@ import {
   readExclusionRow,
   settleExclusionFormat,
 } from '../../domain/screening/exclusion-formats.ts';
-import { nonListFileMessage, sniffListFile } from '../../domain/screening/list-file-sniffing.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { exclusionEntries, exclusionImports } from '../db/schema/screening.ts';
 import { rowHash } from './entry-identity.ts';
 import { exclusionRowOf } from './exclusion-rows.ts';
-import { extractZipEntry, type ZipEntry, zipEntries } from './zip-directory.ts';
+import { openListFile } from './list-file-opening.ts';
 
 /** Rows per INSERT while staging (one JSON parameter each: see `insertStaged`). */
 const BATCH = 500;
@@ -75,17 +72,6 @@ export async function detectEncoding(file: string): Promise<FileEncoding> {
   } catch (error) {
     if (error instanceof TypeError) return 'windows-1252';
     throw error;
-  }
-}
-
-/** The first 64 KB of `file` (less when it is shorter): for `sniffListFile` and `listFileDialect`. */
-async function fileHead(file: string): Promise<Buffer> {
-  const handle = await fs.promises.open(file, 'r');
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(64 * 1024), 0, 64 * 1024, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
   }
 }
 
@@ -215,35 +201,36 @@ function formatOf(source: string, kind: ExclusionFileKind): ExclusionFormat | un
 }
 
 /**
- * Read `file` (a path) and stage its rows as a new import of the source its header names. A staged
+ * Read `upload` (a path) and stage its rows as a new import of the source its header names. A staged
  * import of the same source not applied yet is discarded (the newer file is the one to apply).
- * A ZIP archive holding one CSV (SAM.gov's extract) is read through that CSV (issue 52 item 1).
- * @param input.fromArchive set when `file` was taken out of a ZIP (a ZIP in it is not opened)
+ * A ZIP archive holding one CSV (SAM.gov's extract) is read through that CSV, an .xlsx workbook
+ * through its first sheet (server/screening/list-file-opening.ts; issue 52 item 1).
  * @param input.fileName the name the file was given (uploads) or its base name (CLI): it tells the
  *   LEIE's monthly exclusions from the full list (the rows tell reinstatements: issue 52 item 1)
- * @throws AppError bad_request: a ZIP, workbook or other binary file (the message says what it is
- *   and what to do: issue 52 item 1), not CSV, no header, a header of no accepted list (nothing staged)
+ * @throws AppError bad_request: another archive, an .xls or other binary file (the message says what
+ *   it is and what to do: issue 52 item 1), not CSV, no header, a header of no accepted list (nothing staged)
  */
 export async function stageExclusionFile(
   db: Database,
-  file: string,
-  input: { fileName: string; stagedBy: string | null; now: Date; fromArchive?: boolean },
+  upload: string,
+  input: { fileName: string; stagedBy: string | null; now: Date },
 ): Promise<StagedImport> {
-  const head = await fileHead(file);
-  // A ZIP, a workbook or other binary file is described, not read as a header of binary bytes
-  // (issue 52 item 1).
-  const nonList = sniffListFile(head);
-  if (nonList) {
-    const entries = nonList.kind === 'zip' ? await zipEntries(file) : null;
-    const [only] = entries ?? [];
-    if (entries?.length === 1 && only && LIST_IN_ZIP.test(only.name) && !input.fromArchive) {
-      return stageZippedList(db, file, only, input);
-    }
-    throw new AppError(
-      'bad_request',
-      `${nonListFileMessage(nonList, entries?.map((e) => e.name) ?? null)} Nothing was imported; the lists are unchanged.`,
-    );
+  // A ZIP of one CSV or a workbook is read through its text; other binary files are refused with
+  // what they are (issue 52 item 1).
+  const opened = await openListFile(upload, input.fileName);
+  try {
+    return await stageListText(db, opened.file, opened.head, { ...input, fileName: opened.fileName });
+  } finally {
+    await opened.done();
   }
+}
+
+async function stageListText(
+  db: Database,
+  file: string,
+  head: Buffer,
+  input: { fileName: string; stagedBy: string | null; now: Date },
+): Promise<StagedImport> {
   const encoding = await detectEncoding(file);
   const dialect = listFileDialect(head.toString('latin1').split(/\r?\n/, 1)[0] ?? '');
   const parser = parse({
@@ -359,38 +346,6 @@ export async function stageExclusionFile(
   });
   await reading;
   return stagedImportSummary(db, id);
-}
-
-/** A list file inside a ZIP archive: SAM.gov's extract is `SAM_Exclusions_Public_Extract_V2_YYDDD.CSV`. */
-const LIST_IN_ZIP = /\.(?:csv|txt)$/i;
-/** Largest list file taken out of a ZIP archive (SAM.gov's whole extract is a few tens of MB). */
-const MAX_UNZIPPED = 512 * 1024 * 1024;
-
-/**
- * Stage the one list file inside ZIP archive `file` (issue 52 item 1): it is streamed out to a
- * private temporary folder (0700, removed in a `finally`), at most `MAX_UNZIPPED` bytes, and read as
- * if uploaded by its own name. A ZIP inside it is refused, not opened.
- */
-async function stageZippedList(
-  db: Database,
-  file: string,
-  entry: ZipEntry,
-  input: { fileName: string; stagedBy: string | null; now: Date },
-): Promise<StagedImport> {
-  const folder = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'exclusion-zip-'));
-  try {
-    const inner = path.join(folder, 'list');
-    const name = entry.name.split(/[\\/]/).pop() ?? entry.name;
-    try {
-      await extractZipEntry(file, entry, inner, MAX_UNZIPPED);
-    } catch (error) {
-      const detail = error instanceof Error && !('code' in error) ? error.message : 'the archive is damaged.';
-      throw unreadable(`${detail.replace(/\.$/, '')} (${name} inside ${input.fileName.slice(0, 100)}).`);
-    }
-    return await stageExclusionFile(db, inner, { ...input, fileName: name, fromArchive: true });
-  } finally {
-    await fs.promises.rm(folder, { recursive: true, force: true });
-  }
 }
 
 /** Mark `source`'s staged imports discarded and drop their rows. */
