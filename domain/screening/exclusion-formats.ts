@@ -181,8 +181,8 @@ export const exclusionFormats: readonly ExclusionFormat[] = [
 /** The accepted files, as the refusal of an unknown file names them. */
 const ACCEPTED_FILES =
   'the OIG LEIE full file (UPDATED.csv) or a monthly supplement (YYMMEXCL.csv, YYMMREIN.csv), ' +
-  "SAM.gov's exclusions public extract (V2 CSV), New York OMIG's exclusion list (tab-separated " +
-  "text, or today's workbook saved as CSV) or Pennsylvania's Medicheck list (CSV, 17 or 18 columns)";
+  "SAM.gov's exclusions public extract (V2 CSV, or its ZIP), New York OMIG's exclusion list (tab-separated " +
+  "text, or today's XLSX workbook or CSV) or Pennsylvania's Medicheck list (CSV, 17 or 18 columns)";
 
 /**
  * How to split the lines of a list file, from its first line: New York OMIG publishes tab-separated

@@ -6,6 +6,13 @@
  * central directory), these rules say what they are.
  */
 
+/**
+ * The files the 'Import File' picker offers (its `accept`): the lists' text downloads, SAM.gov's ZIP
+ * and New York OMIG's workbook, which the server opens (issue 52 item 1).
+ */
+export const LIST_FILE_ACCEPT =
+  '.csv,.txt,.zip,.xlsx,text/csv,text/plain,application/zip,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
 /** A file the import cannot read as a list's text, by what it is. */
 export type NonListFile =
   | { kind: 'zip' }

@@ -20,7 +20,11 @@ import {
   readExclusionRow,
   settleExclusionFormat,
 } from '../../domain/screening/exclusion-formats.ts';
-import { nonListFileMessage, sniffListFile } from '../../domain/screening/list-file-sniffing.ts';
+import {
+  LIST_FILE_ACCEPT,
+  nonListFileMessage,
+  sniffListFile,
+} from '../../domain/screening/list-file-sniffing.ts';
 
 const now = new Date('2026-08-15T12:00:00Z');
 const FIXTURES = path.resolve(import.meta.dirname, '../../tests/fixtures/exclusions');
@@ -662,6 +666,10 @@ describe('sniffListFile and nonListFileMessage (issue 52 item 1)', () => {
     );
     expect(nonListFileMessage(zip, ['photo.jpg'])).toMatch(/1 file and no CSV file/);
     expect(nonListFileMessage(zip, null)).toMatch(/cut off/);
+  });
+
+  it("offers the lists' ZIP and workbook in the file picker, with the text files", () => {
+    expect(LIST_FILE_ACCEPT.split(',')).toEqual(expect.arrayContaining(['.csv', '.txt', '.zip', '.xlsx']));
   });
 
   it('names the old Excel format, PDF, gzip, UTF-16 text and other binary bytes', () => {
