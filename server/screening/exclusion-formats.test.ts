@@ -3,15 +3,11 @@
  * the real-format fixtures of tests/fixtures/exclusions read row by row (SOURCES.md says where each
  * sample was published and which rows are synthetic).
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import {
   detectExclusionFormat,
   type ExclusionEntryInput,
-  type ExclusionFormat,
   exclusionFormats,
   exclusionSources,
   FIELD_MAX,
@@ -20,62 +16,9 @@ import {
   readExclusionRow,
   settleExclusionFormat,
 } from '../../domain/screening/exclusion-formats.ts';
-import {
-  LIST_FILE_ACCEPT,
-  nonListFileMessage,
-  sniffListFile,
-} from '../../domain/screening/list-file-sniffing.ts';
+import { byName, FIXTURE_NOW, fixtureRecords, format, readFixture } from './testing/exclusion-fixtures.ts';
 
-const now = new Date('2026-08-15T12:00:00Z');
-const FIXTURES = path.resolve(import.meta.dirname, '../../tests/fixtures/exclusions');
-
-/** A fixture's text: UTF-8 when it is valid UTF-8, else Windows-1252 (what the server does too). */
-function fixtureText(file: string): string {
-  const bytes = fs.readFileSync(path.join(FIXTURES, file));
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return new TextDecoder('windows-1252').decode(bytes);
-  }
-}
-
-/** A fixture split as the import splits it: records with their 1-based line numbers. */
-function fixtureRecords(file: string): { line: number; record: string[] }[] {
-  const text = fixtureText(file);
-  const dialect = listFileDialect(text.slice(0, text.indexOf('\n')));
-  const rows = parse(text, {
-    delimiter: dialect.delimiter,
-    quote: dialect.quote,
-    bom: true,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    info: true,
-  }) as unknown as { record: string[]; info: { lines: number } }[];
-  return rows.map((r) => ({ line: r.info.lines, record: r.record }));
-}
-
-function format(header: readonly string[], fileName: string): ExclusionFormat {
-  const detected = detectExclusionFormat(header, fileName);
-  if ('error' in detected) throw new Error(detected.error);
-  return detected.format;
-}
-
-/** Every row of a fixture read with the format its header and name give. */
-function readFixture(file: string) {
-  const [header, ...rows] = fixtureRecords(file);
-  const fmt = format(header!.record, path.basename(file));
-  const entries: (ExclusionEntryInput & { line: number })[] = [];
-  const skips: string[] = [];
-  for (const { line, record } of rows) {
-    const read = readExclusionRow(fmt, record, line, now);
-    if ('skip' in read) skips.push(read.skip);
-    else entries.push({ ...read.entry, line });
-  }
-  return { format: fmt, entries, skips };
-}
-
-const byName = (entries: readonly ExclusionEntryInput[], last: string, first: string) =>
-  entries.filter((e) => e.lastName === last && e.firstName === first);
+const now = FIXTURE_NOW;
 
 describe('sources and formats', () => {
   it('has one source per id and at least one accepted file for each', () => {
@@ -630,64 +573,5 @@ describe('readExclusionRow rules', () => {
     expect(readExclusionRow(leie, [...person(), 'extra'], 14, now)).toEqual({
       skip: 'line 14 has 19 fields instead of 18',
     });
-  });
-});
-
-describe('sniffListFile and nonListFileMessage (issue 52 item 1)', () => {
-  const head = (file: string) =>
-    new Uint8Array(fs.readFileSync(path.join(FIXTURES, file)).subarray(0, 65536));
-
-  it('reads every list fixture as text, a NUL inside a later row included', () => {
-    for (const file of [
-      'leie/UPDATED.csv',
-      'leie/bad-rows.csv',
-      'sam/SAM_Exclusions_Public_Extract_V2_23326.CSV',
-      'ny/exclusion-list.txt',
-      'ny/exclusion-list-current.csv',
-      'pa/medicheck.txt',
-      'pa/medicheck-18.csv',
-    ]) {
-      expect(sniffListFile(head(file)), file).toBeNull();
-    }
-  });
-
-  it('names a ZIP by what it holds: one CSV, several files, a workbook, a cut-off directory', () => {
-    expect(sniffListFile(head('sam/SAM_Exclusions_Public_Extract_V2_23326.ZIP'))).toEqual({ kind: 'zip' });
-    expect(sniffListFile(head('ny/exclusion-list-current.xlsx'))).toEqual({ kind: 'zip' });
-    const zip = { kind: 'zip' } as const;
-    expect(nonListFileMessage(zip, ['SAM_Exclusions_Public_Extract_V2_23326.CSV'])).toBe(
-      "This is a ZIP archive with 1 file, 'SAM_Exclusions_Public_Extract_V2_23326.CSV'. Unzip it and import that CSV file.",
-    );
-    expect(nonListFileMessage(zip, ['a/UPDATED.csv', 'readme.pdf'])).toMatch(
-      /^This is a ZIP archive with 2 files; an exclusion list is one CSV file\. Unzip it .*'UPDATED\.csv'/,
-    );
-    expect(nonListFileMessage(zip, ['[Content_Types].xml', 'xl/workbook.xml'])).toMatch(
-      /^This is an Excel workbook \(\.xlsx\), not a CSV file\. .*save it as 'CSV UTF-8/,
-    );
-    expect(nonListFileMessage(zip, ['photo.jpg'])).toMatch(/1 file and no CSV file/);
-    expect(nonListFileMessage(zip, null)).toMatch(/cut off/);
-  });
-
-  it("offers the lists' ZIP and workbook in the file picker, with the text files", () => {
-    expect(LIST_FILE_ACCEPT.split(',')).toEqual(expect.arrayContaining(['.csv', '.txt', '.zip', '.xlsx']));
-  });
-
-  it('names the old Excel format, PDF, gzip, UTF-16 text and other binary bytes', () => {
-    const bytes = (...b: number[]) => new Uint8Array([...b, ...new TextEncoder().encode('rest of file\n')]);
-    expect(sniffListFile(bytes(0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1))).toEqual({ kind: 'xls' });
-    expect(sniffListFile(new TextEncoder().encode('%PDF-1.7\n'))).toEqual({ kind: 'pdf' });
-    expect(
-      sniffListFile(new Uint8Array(gzipSync(fs.readFileSync(path.join(FIXTURES, 'leie/UPDATED.csv'))))),
-    ).toEqual({ kind: 'gzip' });
-    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('PROVIDER_NAME\tNPI\n', 'utf16le')]);
-    expect(sniffListFile(new Uint8Array(utf16))).toEqual({ kind: 'utf16' });
-    expect(sniffListFile(new Uint8Array([0x4c, 0x41, 0x00, 0x53, 0x0a]))).toEqual({ kind: 'binary' });
-    expect(sniffListFile(new Uint8Array(Array.from({ length: 100 }, (_, i) => i % 32)))).toEqual({
-      kind: 'binary',
-    });
-    for (const kind of ['xls', 'pdf', 'gzip', 'utf16', 'binary'] as const) {
-      expect(nonListFileMessage({ kind }, null)).toMatch(/^This is /);
-    }
-    expect(nonListFileMessage({ kind: 'xls' }, null)).toMatch(/Excel 97-2003 workbook \(\.xls\).*CSV UTF-8/);
   });
 });
