@@ -4,20 +4,34 @@
  * Node or DOM API): the server's import, the CLI and the web's preview read the same rules.
  *
  * - OIG LEIE: the full file `UPDATED.csv` and the monthly supplements `YYMMEXCL.csv` (new exclusions)
- *   and `YYMMREIN.csv` (reinstatements) share one 18-column header, so the name tells them apart.
+ *   and `YYMMREIN.csv` (reinstatements) share one 18-column header: a file whose rows all have a
+ *   REINDATE is reinstatements whatever its name, the name tells the others apart (issue 52 item 1).
  * - SAM.gov exclusions: the public extract (V2, `SAM_Exclusions_Public_Extract_V2_*.CSV`); only the
  *   rows classified `Individual` are kept (providers are people).
- * - State Medicaid lists, one documented column mapping per state: New York OMIG's exclusion list
- *   (tab-separated, one name column) and Pennsylvania's Medicheck list (CSV, name in parts). Both are
- *   full lists. California's Medi-Cal S&I list is not shipped: no real file with its header was found.
+ * - State Medicaid lists, one documented column mapping per state (domain/screening/state-list-formats.ts):
+ *   New York OMIG's exclusion list (one name column) and Pennsylvania's Medicheck list (CSV, name in
+ *   parts). Both are full lists. California's Medi-Cal S&I list is not shipped: no real file with its header was found.
  *
  * The real published samples these rules were written from, and each format's columns, are listed
  * in tests/fixtures/exclusions/SOURCES.md.
  */
 
-import { parseListDate } from './list-dates.ts';
+import type {
+  ExclusionEntryInput,
+  ExclusionFileKind,
+  ExclusionFormat,
+  ExclusionSourceId,
+} from './exclusion-types.ts';
+import { clip, DateReader, joinNonEmpty, type Mapped, tenDigits } from './list-rows.ts';
 import { nameKey } from './matching.ts';
+import { readStateListRow, stateListFormats } from './state-list-formats.ts';
 
+export type {
+  ExclusionEntryInput,
+  ExclusionFileKind,
+  ExclusionFormat,
+  ExclusionSourceId,
+} from './exclusion-types.ts';
 export { parseListDate } from './list-dates.ts';
 
 /** The header of the OIG LEIE files (full `UPDATED.csv`, monthly `YYMMEXCL.csv` and `YYMMREIN.csv`), in order. */
@@ -41,9 +55,6 @@ export const LEIE_COLUMNS = [
   'WAIVERDATE',
   'WVRSTATE',
 ] as const;
-
-/** The screening sources (issue 30 item 1). */
-export type ExclusionSourceId = 'oig_leie' | 'sam' | 'ny_omig' | 'pa_medicheck';
 
 export interface ExclusionSource {
   id: ExclusionSourceId;
@@ -87,56 +98,6 @@ export const exclusionSources: readonly ExclusionSource[] = [
     url: 'https://www.pa.gov/agencies/dhs/report-fraud/medicheck-list',
   },
 ];
-
-/** A full list replaces the source's list; additions and reinstatements change it (issue 30 item 2). */
-export type ExclusionFileKind = 'full' | 'additions' | 'reinstatements';
-
-export interface ExclusionFormat {
-  source: ExclusionSourceId;
-  kind: ExclusionFileKind;
-  /** Shown with the import's row count: "OIG LEIE monthly reinstatements (YYMMREIN.csv)". */
-  label: string;
-  /** The header row, in order, as the publisher writes it. */
-  columns: readonly string[];
-}
-
-/** One list row as stored: every field trimmed text ('' when none), dates 'YYYY-MM-DD' or null. */
-export interface ExclusionEntryInput {
-  lastName: string;
-  firstName: string;
-  middleName: string;
-  businessName: string;
-  /** Ten digits; null when the list has none (the LEIE writes `0000000000`). */
-  npi: string | null;
-  dob: string | null;
-  address: string;
-  city: string;
-  state: string;
-  zip: string;
-  licenseNumber: string;
-  providerType: string;
-  exclusionType: string;
-  exclusionDate: string | null;
-  /**
-   * When the exclusion ends: LEIE `REINDATE`, SAM.gov `Termination Date` (which may be in the future:
-   * the exclusion runs until then), a state list's equivalent. Null: no end date.
-   */
-  reinstatementDate: string | null;
-  waiverDate: string | null;
-  waiverState: string;
-  /** A person (screening matches people); organizations' rows are kept for the LEIE and states. */
-  isIndividual: boolean;
-  /** domain/screening/matching.ts `nameKey(last, first)`; '' when either is missing. */
-  nameKey: string;
-  /**
-   * The row's identity across files, so a reinstatement finds the exclusion it ends:
-   * source|last|first|middle|business|npi|dob|exclusionType|exclusionDate, each folded (accents,
-   * case, spaces and punctuation removed). The reinstatement date is not part of it.
-   */
-  entryKey: string;
-  /** The raw fields by header column (trimmed), for the side-by-side view. */
-  fields: Record<string, string>;
-}
 
 /** Longest field kept, in characters (a longer one is not a list row). Source: issue 30 item 3. */
 export const FIELD_MAX = 500;
@@ -183,45 +144,6 @@ const SAM_V1_COLUMNS = [...SAM_V2_COLUMNS.slice(0, 15), 'DUNS', ...SAM_V2_COLUMN
 const SAM_LONG_FIELDS: ReadonlySet<string> = new Set(['Additional Comments', 'Cross-Reference']);
 const SAM_LONG_FIELD_MAX = 4000;
 
-/**
- * New York OMIG's exclusion list as published at omig.ny.gov/data/gensplistns.php: tab-separated,
- * one name column (`LAST FIRST MIDDLE MD` for most people, `LAST, FIRST` for some, a business name
- * for organizations), `SANCTION_DATE` as MM/DD/YYYY, `NPI_Number` empty or `NA` when none.
- */
-const NY_OMIG_COLUMNS = [
-  'PROVIDER_NAME',
-  'LICENSE_NUMBER',
-  'NPI_Number',
-  'PROVIDER_TYPE',
-  'SANCTION_DATE',
-  'ACTION_TYPE',
-] as const;
-
-/**
- * Pennsylvania DHS's Medicheck list (medicheck.txt, CSV in Windows-1252): name parts in
- * `NAM_LAST_PROVR` / `NAM_FIRST_PROVR` / `NAM_MIDDLE_PROVR`, organizations in `NAM_BUSNS_MP`, dates
- * `M/D/YYYY 0:00:00`; `EndDate` ends the preclusion.
- */
-const PA_MEDICHECK_COLUMNS = [
-  'ProviderName',
-  'LicenseNumber',
-  'Status',
-  'BeginDate',
-  'EndDate',
-  'CAO',
-  'ListDate',
-  'IND_CHGD',
-  'DTE_CHANGE_LAST',
-  'NAM_LAST_PROVR',
-  'NAM_FIRST_PROVR',
-  'NAM_MIDDLE_PROVR',
-  'NAM_TITLE_PROVR',
-  'NAM_SUFFIX_PROVR',
-  'NAM_PROVR_ALT',
-  'NAM_BUSNS_MP',
-  'IDN_NPI',
-] as const;
-
 const LEIE_FULL: ExclusionFormat = {
   source: 'oig_leie',
   kind: 'full',
@@ -237,7 +159,7 @@ const LEIE_ADDITIONS: ExclusionFormat = {
 const LEIE_REINSTATEMENTS: ExclusionFormat = {
   source: 'oig_leie',
   kind: 'reinstatements',
-  label: 'OIG LEIE monthly reinstatements (YYMMREIN.csv)',
+  label: 'OIG LEIE reinstatements (every row has a REINDATE)',
   columns: LEIE_COLUMNS,
 };
 const SAM_FULL: ExclusionFormat = {
@@ -246,18 +168,6 @@ const SAM_FULL: ExclusionFormat = {
   label: 'SAM.gov exclusions public extract (V2 CSV)',
   columns: SAM_V2_COLUMNS,
 };
-const NY_OMIG_FULL: ExclusionFormat = {
-  source: 'ny_omig',
-  kind: 'full',
-  label: 'New York OMIG Medicaid exclusion list',
-  columns: NY_OMIG_COLUMNS,
-};
-const PA_MEDICHECK_FULL: ExclusionFormat = {
-  source: 'pa_medicheck',
-  kind: 'full',
-  label: 'Pennsylvania Medicheck list',
-  columns: PA_MEDICHECK_COLUMNS,
-};
 
 /** Every accepted file format, for lists of what may be imported. */
 export const exclusionFormats: readonly ExclusionFormat[] = [
@@ -265,15 +175,14 @@ export const exclusionFormats: readonly ExclusionFormat[] = [
   LEIE_ADDITIONS,
   LEIE_REINSTATEMENTS,
   SAM_FULL,
-  NY_OMIG_FULL,
-  PA_MEDICHECK_FULL,
+  ...stateListFormats,
 ];
 
 /** The accepted files, as the refusal of an unknown file names them. */
 const ACCEPTED_FILES =
   'the OIG LEIE full file (UPDATED.csv) or a monthly supplement (YYMMEXCL.csv, YYMMREIN.csv), ' +
-  "SAM.gov's exclusions public extract (V2 CSV), New York OMIG's exclusion list (tab-separated " +
-  "text) or Pennsylvania's Medicheck list (CSV)";
+  "SAM.gov's exclusions public extract (V2 CSV, or its ZIP), New York OMIG's exclusion list (tab-separated " +
+  "text, or today's XLSX workbook or CSV) or Pennsylvania's Medicheck list (CSV, 17 or 18 columns)";
 
 /**
  * How to split the lines of a list file, from its first line: New York OMIG publishes tab-separated
@@ -309,7 +218,7 @@ export function detectExclusionFormat(
     if (supplement?.[1]?.toUpperCase() === 'EXCL') return { format: LEIE_ADDITIONS };
     return { format: LEIE_FULL };
   }
-  for (const format of [SAM_FULL, NY_OMIG_FULL, PA_MEDICHECK_FULL]) {
+  for (const format of [SAM_FULL, ...stateListFormats]) {
     if (sameColumns(cells, format.columns)) return { format };
   }
   if (sameColumns(cells, SAM_V1_COLUMNS)) {
@@ -327,6 +236,26 @@ export function detectExclusionFormat(
       `This file's header (${header.length} columns, starting '${clip(header[0] ?? '')}') is not one ` +
       `of the exclusion lists accepted. Import ${ACCEPTED_FILES}, as downloaded and unchanged.`,
   };
+}
+
+/**
+ * The kind of a LEIE file once its rows are read (issue 52 item 1: a file is read by its content,
+ * never its name). A file whose every row read carries a REINDATE is a reinstatements file, whatever
+ * it is called (OIG's own 2015 `rein1511.csv`, a renamed `LEIE_2611REIN.csv`): read as a full list
+ * it would replace the whole list with the people just reinstated. The full list and the monthly
+ * exclusions (`YYMMEXCL.csv`) share the header and both list only exclusions in force, so content
+ * cannot tell them apart: there, and for a file of no rows, the name `detectExclusionFormat` read
+ * stays the tie-breaker. Any other source's format is returned as it is.
+ * @param counts.rows rows read as entries (skipped lines not counted)
+ * @param counts.withReinstatement of those, the rows with a reinstatement date
+ */
+export function settleExclusionFormat(
+  format: ExclusionFormat,
+  counts: { rows: number; withReinstatement: number },
+): ExclusionFormat {
+  if (format.source !== 'oig_leie') return format;
+  if (counts.rows > 0 && counts.withReinstatement === counts.rows) return LEIE_REINSTATEMENTS;
+  return format;
 }
 
 /**
@@ -368,10 +297,8 @@ export function readExclusionRow(
       mapped = readSam(fields, dates, line);
       break;
     case 'ny_omig':
-      mapped = readNyOmig(fields, dates);
-      break;
     case 'pa_medicheck':
-      mapped = readPaMedicheck(fields, dates);
+      mapped = readStateListRow(format, fields, dates);
       break;
   }
   if ('skip' in mapped) return mapped;
@@ -397,9 +324,6 @@ export function readExclusionRow(
   };
   return { entry };
 }
-
-/** An entry before its keys and raw fields are added. */
-type Mapped = Omit<ExclusionEntryInput, 'nameKey' | 'entryKey' | 'fields'>;
 
 function readLeie(
   f: Record<string, string>,
@@ -464,173 +388,6 @@ function readSam(f: Record<string, string>, dates: DateReader, line: string): Ma
   };
 }
 
-function readNyOmig(f: Record<string, string>, dates: DateReader): Mapped {
-  const name = f.PROVIDER_NAME!;
-  const providerType = f.PROVIDER_TYPE!;
-  const person = NY_BUSINESS_NAME.test(name) ? null : splitPersonName(name);
-  return {
-    lastName: person?.lastName ?? '',
-    firstName: person?.firstName ?? '',
-    middleName: person?.middleName ?? '',
-    businessName: person ? '' : name,
-    npi: tenDigits(f.NPI_Number!),
-    dob: null,
-    address: '',
-    city: '',
-    state: '',
-    zip: '',
-    licenseNumber: f.LICENSE_NUMBER!,
-    providerType,
-    exclusionType: f.ACTION_TYPE!,
-    exclusionDate: dates.read('SANCTION_DATE'),
-    reinstatementDate: null,
-    waiverDate: null,
-    waiverState: '',
-    isIndividual: person !== null,
-  };
-}
-
-function readPaMedicheck(f: Record<string, string>, dates: DateReader): Mapped {
-  let lastName = f.NAM_LAST_PROVR!;
-  let firstName = f.NAM_FIRST_PROVR!;
-  let middleName = f.NAM_MIDDLE_PROVR!;
-  let businessName = f.NAM_BUSNS_MP!;
-  if (!firstName) {
-    // A few rows carry the person only in ProviderName ('Bryant-Sampson, Stacia (HHA)'), and some
-    // organizations a placeholder in NAM_LAST_PROVR: the name parts count only with a first name.
-    const fromProviderName =
-      lastName && !businessName && f.ProviderName!.startsWith(`${lastName},`)
-        ? splitPersonName(f.ProviderName!)
-        : null;
-    lastName = fromProviderName?.lastName ?? '';
-    firstName = fromProviderName?.firstName ?? '';
-    middleName = fromProviderName?.middleName ?? '';
-    if (!fromProviderName && !businessName) businessName = f.ProviderName!;
-  }
-  // CAO is the county assistance office: a Pennsylvania county, or out of state written as
-  // 'Out of State (NY)' (no-break spaces in the published file), 'Out of State-WV', 'Out-of-State'.
-  const cao = f.CAO!.replace(/\u00a0/g, ' ');
-  const outOfState = /^out[\s-]*of[\s-]*state\b(?:.*\b([A-Z]{2})\b)?/i.exec(cao);
-  const state = outOfState ? (outOfState[1] ?? '').toUpperCase() : 'PA';
-  return {
-    lastName,
-    firstName,
-    middleName,
-    businessName,
-    npi: tenDigits(f.IDN_NPI!),
-    dob: null,
-    address: '',
-    city: '',
-    state,
-    zip: '',
-    licenseNumber: f.LicenseNumber!,
-    providerType: f.NAM_TITLE_PROVR!,
-    exclusionType: f.Status!,
-    exclusionDate: dates.read('BeginDate'),
-    reinstatementDate: dates.read('EndDate'),
-    waiverDate: null,
-    waiverState: '',
-    isIndividual: firstName !== '',
-  };
-}
-
-/** Reads a row's date columns; the first invalid one becomes the row's skip reason. */
-class DateReader {
-  error: string | null = null;
-  constructor(
-    private readonly fields: Record<string, string>,
-    private readonly line: string,
-    private readonly now: Date,
-  ) {}
-
-  read(column: string): string | null {
-    const raw = this.fields[column] ?? '';
-    const date = parseListDate(raw, this.now);
-    if (date !== 'invalid') return date;
-    this.error ??= `${this.line}: ${column} ${clip(raw)} is not a date`;
-    return null;
-  }
-}
-
-/** Credentials and generational suffixes written after a name ('MD', 'R.Ph', 'JR'), dots ignored. */
-const NAME_TAILS: ReadonlySet<string> = new Set(
-  (
-    'MD DO RN LPN LVN NP FNP ANP PA RPA PAC DDS DMD DPM DC OD PHD PSYD RPH PHARMD CNA HHA PCA LCSW LMSW ' +
-    'CSW MSW LMT LAC CRNA PT OT RT DVM ESQ CPA JR SR II III IV V'
-  ).split(' '),
-);
-
-/** Where an alias or trade name starts: `aka ...`, `A/K/A ...`, `A/KA/ "..."`, `dba ...`, `(...)`. */
-const NAME_ALIAS = /\s+(?:a\/?k\/?a\/?|d\/?b\/?a\/?)(?=\s|$)|\s*\(/i;
-
-/**
- * Words that begin a last name of several words ('DI SCENZA', 'DE LA CRUZ', 'VAN DYKE'). Not 'LE',
- * 'LO', 'DU': far more often whole surnames themselves ('LE ANH TUAN') than particles.
- */
-const SURNAME_PARTICLES: ReadonlySet<string> = new Set(
-  'DA DAL DE DEL DELA DELLA DELLE DEN DER DI DOS EL LA MAC MC ST SAN SANTA TEN TER VAN VANDER VON'.split(' '),
-);
-
-/**
- * A person's name written in one column, in parts: `LAST, FIRST MIDDLE` or, without a comma,
- * `LAST FIRST MIDDLE` (how New York OMIG writes most people). Credentials and suffixes after the
- * name ('MD', 'RN', 'JR') are dropped; an alias ('aka ...') is read only when the name before it is
- * not a whole name ('COSIMO AKA FAZZOLARI ELEONORA'). Without a comma, a last name starting with a
- * particle takes the next word too ('DI SCENZA RONALD' -> 'DI SCENZA', 'RONALD'); other last names
- * of two words cannot be told apart and are read as their first word. Null when no first name is left.
- */
-function splitPersonName(name: string): { lastName: string; firstName: string; middleName: string } | null {
-  const alias = NAME_ALIAS.exec(name);
-  if (!alias) return splitWholeName(name);
-  return (
-    splitWholeName(name.slice(0, alias.index)) ??
-    splitWholeName(name.slice(alias.index + alias[0].length).replace(/["()]/g, ' '))
-  );
-}
-
-function splitWholeName(name: string): { lastName: string; firstName: string; middleName: string } | null {
-  const words = (text: string) => text.split(/[\s,]+/).filter(Boolean);
-  const dropTails = (parts: string[]) => {
-    const kept = [...parts];
-    while (kept.length > 0 && NAME_TAILS.has(kept.at(-1)!.replace(/\./g, '').toUpperCase())) kept.pop();
-    return kept;
-  };
-  const cleaned = name.trim();
-  const comma = cleaned.indexOf(',');
-  const given = comma < 0 ? [] : dropTails(words(cleaned.slice(comma + 1)));
-  let lastName: string;
-  let rest: string[];
-  if (given.length > 0) {
-    // `LAST, FIRST MIDDLE[, MD]`
-    lastName = cleaned.slice(0, comma).trim().replace(/\s+/g, ' ');
-    rest = given;
-  } else {
-    // `LAST FIRST MIDDLE MD` (or `LAST FIRST, MD`)
-    const all = dropTails(words(comma < 0 ? cleaned : cleaned.slice(0, comma)));
-    let take = 1;
-    while (take < all.length - 1 && SURNAME_PARTICLES.has(all[take - 1]!.toUpperCase())) take += 1;
-    lastName = all.slice(0, take).join(' ');
-    rest = all.slice(take);
-  }
-  const firstName = rest[0] ?? '';
-  if (!lastName || !firstName) return null;
-  return { lastName, firstName, middleName: rest.slice(1).join(' ') };
-}
-
-/**
- * Words that make a New York OMIG name an organization's ('… PHARMACY INC', '… P.C.', '… & …').
- * The provider type cannot tell: OMIG files pharmacists under 'Pharmacy' too. A business read as a
- * person only gets a name key no provider has; a person read as a business would lose a match, so
- * only these words make a name an organization's.
- */
-const NY_BUSINESS_NAME =
-  /(?:^|[\s,.])(?:INC|INCORPORATED|LLC|L\.L\.C|LLP|PLLC|CORP|CORPORATION|CO|COMPANY|LTD|P\.?\s?C|PHARMACY|PHARMACIES|DRUGS?|CHEMISTS?|SERVICES?|SERV|SVCS?|SUPPLY|SUPPLIES|MEDICAL|CENTER|CENTRE|CTR|CLINIC|GROUP|ASSOCIATES|ASSOC|AMBULETTE|TRANSPORTATION|TRANSPORT|LABORATORY|LABORATORIES|LABS?|HOSPITAL|AGENCY|DENTAL|ENTERPRISES?|INTERNATIONAL|FOUNDATION|SYSTEMS?|MANAGEMENT|MGT|OPTICAL|OPTICS|PRACTICE|HEALTHCARE|HOME\s+CARE|MART|RADIOLOGY|IMAGING|DIAGNOSTICS?|THERAPY|REHAB\w*|SURGICAL|NURSING|PHYSICIANS|INST|INSTITUTE|TBI)(?=$|[\s,.])|&/i;
-
-/** Ten digits, not all zero (the LEIE's `0000000000` is "none"); anything else is no NPI. */
-function tenDigits(value: string): string | null {
-  return /^\d{10}$/.test(value) && !/^0+$/.test(value) ? value : null;
-}
-
 /** Accents, case, spacing and punctuation folded away; digits kept (NPIs and dates in keys). */
 function fold(value: string): string {
   return value
@@ -654,13 +411,4 @@ function sameColumns(cells: readonly string[], columns: readonly string[]): bool
 
 function columnName(format: ExclusionFormat, index: number): string {
   return format.columns[index] ?? `field ${index + 1}`;
-}
-
-function joinNonEmpty(parts: readonly string[], separator: string): string {
-  return parts.filter((p) => p !== '').join(separator);
-}
-
-/** A value quoted in a message, cut short so a message never carries a long field. */
-function clip(value: string): string {
-  return value.length > 40 ? `${value.slice(0, 40)}…` : value;
 }

@@ -3,72 +3,22 @@
  * the real-format fixtures of tests/fixtures/exclusions read row by row (SOURCES.md says where each
  * sample was published and which rows are synthetic).
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import {
   detectExclusionFormat,
   type ExclusionEntryInput,
-  type ExclusionFormat,
   exclusionFormats,
   exclusionSources,
   FIELD_MAX,
   LEIE_COLUMNS,
   listFileDialect,
   readExclusionRow,
+  settleExclusionFormat,
 } from '../../domain/screening/exclusion-formats.ts';
+import { byName, FIXTURE_NOW, fixtureRecords, format, readFixture } from './testing/exclusion-fixtures.ts';
 
-const now = new Date('2026-08-15T12:00:00Z');
-const FIXTURES = path.resolve(import.meta.dirname, '../../tests/fixtures/exclusions');
-
-/** A fixture's text: UTF-8 when it is valid UTF-8, else Windows-1252 (what the server does too). */
-function fixtureText(file: string): string {
-  const bytes = fs.readFileSync(path.join(FIXTURES, file));
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return new TextDecoder('windows-1252').decode(bytes);
-  }
-}
-
-/** A fixture split as the import splits it: records with their 1-based line numbers. */
-function fixtureRecords(file: string): { line: number; record: string[] }[] {
-  const text = fixtureText(file);
-  const dialect = listFileDialect(text.slice(0, text.indexOf('\n')));
-  const rows = parse(text, {
-    delimiter: dialect.delimiter,
-    quote: dialect.quote,
-    bom: true,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    info: true,
-  }) as unknown as { record: string[]; info: { lines: number } }[];
-  return rows.map((r) => ({ line: r.info.lines, record: r.record }));
-}
-
-function format(header: readonly string[], fileName: string): ExclusionFormat {
-  const detected = detectExclusionFormat(header, fileName);
-  if ('error' in detected) throw new Error(detected.error);
-  return detected.format;
-}
-
-/** Every row of a fixture read with the format its header and name give. */
-function readFixture(file: string) {
-  const [header, ...rows] = fixtureRecords(file);
-  const fmt = format(header!.record, path.basename(file));
-  const entries: (ExclusionEntryInput & { line: number })[] = [];
-  const skips: string[] = [];
-  for (const { line, record } of rows) {
-    const read = readExclusionRow(fmt, record, line, now);
-    if ('skip' in read) skips.push(read.skip);
-    else entries.push({ ...read.entry, line });
-  }
-  return { format: fmt, entries, skips };
-}
-
-const byName = (entries: readonly ExclusionEntryInput[], last: string, first: string) =>
-  entries.filter((e) => e.lastName === last && e.firstName === first);
+const now = FIXTURE_NOW;
 
 describe('sources and formats', () => {
   it('has one source per id and at least one accepted file for each', () => {
@@ -89,7 +39,9 @@ describe('detectExclusionFormat', () => {
     ['leie/smith-john-61.csv', 'oig_leie', 'full'],
     ['sam/SAM_Exclusions_Public_Extract_V2_23326.CSV', 'sam', 'full'],
     ['ny/exclusion-list.txt', 'ny_omig', 'full'],
+    ['ny/exclusion-list-current.csv', 'ny_omig', 'full'],
     ['pa/medicheck.txt', 'pa_medicheck', 'full'],
+    ['pa/medicheck-18.csv', 'pa_medicheck', 'full'],
   ])('reads the real header of %s as %s, %s', (file, source, kind) => {
     const [header] = fixtureRecords(file);
     expect(format(header!.record, path.basename(file))).toMatchObject({ source, kind });
@@ -225,6 +177,29 @@ describe('OIG LEIE files', () => {
       ]);
     }
     expect(full.filter((e) => entries.some((r) => r.entryKey === e.entryKey))).toHaveLength(13);
+  });
+
+  it('reads a LEIE file whose rows all have a REINDATE as reinstatements, whatever its name (issue 52 item 1)', () => {
+    const [header, ...rows] = fixtureRecords('leie/1701REIN.csv');
+    for (const name of ['rein1511.csv', 'LEIE_2611REIN.csv', 'UPDATED.csv', '1701EXCL.csv']) {
+      const byName = format(header!.record, name);
+      const entries = rows.map((r) => readExclusionRow(byName, r.record, r.line, now));
+      const withReinstatement = entries.filter((e) => 'entry' in e && e.entry.reinstatementDate).length;
+      expect(settleExclusionFormat(byName, { rows: entries.length, withReinstatement }), name).toMatchObject({
+        source: 'oig_leie',
+        kind: 'reinstatements',
+      });
+    }
+    // Where the rows do not decide (exclusions in force, or no rows), the name stays the tie-breaker.
+    const full = readFixture('leie/UPDATED.csv');
+    const counts = { rows: full.entries.length, withReinstatement: 0 };
+    expect(settleExclusionFormat(full.format, counts).kind).toBe('full');
+    expect(settleExclusionFormat(format(LEIE_COLUMNS, '1701EXCL.csv'), counts).kind).toBe('additions');
+    expect(
+      settleExclusionFormat(format(LEIE_COLUMNS, 'UPDATED.csv'), { rows: 0, withReinstatement: 0 }).kind,
+    ).toBe('full');
+    // One row in force among reinstatements: not a reinstatements file by content.
+    expect(settleExclusionFormat(full.format, { rows: 14, withReinstatement: 13 }).kind).toBe('full');
   });
 
   it('skips a row of a reinstatement file that has no REINDATE', () => {
@@ -399,6 +374,38 @@ describe('New York OMIG exclusion list', () => {
     });
   });
 
+  it("reads today's five-column list saved as CSV as the 2016 file, without an action (issue 52 item 1)", () => {
+    const today = readFixture('ny/exclusion-list-current.csv');
+    expect(today.format.columns).toEqual([
+      'provider_name',
+      'license_num',
+      'npi_num',
+      'provider_type',
+      'exclusion_effective_date',
+    ]);
+    expect(today.skips).toEqual([]);
+    expect(today.entries).toHaveLength(34);
+    const pick = (e: ExclusionEntryInput) => [
+      e.lastName,
+      e.firstName,
+      e.middleName,
+      e.businessName,
+      e.npi,
+      e.licenseNumber,
+      e.providerType,
+      e.exclusionDate,
+      e.isIndividual,
+      e.nameKey,
+    ];
+    expect(today.entries.map(pick)).toEqual(entries.map(pick));
+    expect(today.entries.every((e) => e.exclusionType === '')).toBe(true);
+    expect(today.entries.find((e) => e.lastName === 'ABADI')).toMatchObject({
+      npi: '1477537496',
+      exclusionDate: '2014-05-20',
+      fields: { provider_name: 'ABADI JAMSHEED S           MD', license_num: '00136045' },
+    });
+  });
+
   it('reads NPIs (empty, NA, none and nine digits are none), licenses, dates and the action', () => {
     expect(row('ABADI JAMSHEED S           MD')).toMatchObject({
       npi: '1477537496',
@@ -447,6 +454,34 @@ describe('Pennsylvania Medicheck list', () => {
       state: '',
     });
     expect(rows('Stein, Daniel')[0]).toMatchObject({ state: 'PA', exclusionType: 'Precluded' });
+  });
+
+  it("reads today's 18-column file (NBR_FEIN last) as the 17-column one, keeping the FEIN (issue 52 item 1)", () => {
+    const today = readFixture('pa/medicheck-18.csv');
+    expect(today.format.columns).toHaveLength(18);
+    expect(today.format.columns.at(-1)).toBe('NBR_FEIN');
+    expect(today.skips).toEqual(['line 14 has no name']);
+    expect(today.entries).toHaveLength(14);
+    // The 12 real rows read exactly as in the 2016 file, the empty FEIN aside.
+    for (const e of today.entries.slice(0, 12)) {
+      const { NBR_FEIN, ...fields } = e.fields;
+      expect(NBR_FEIN).toBe('');
+      const before = entries.find((b) => b.fields.ProviderName === e.fields.ProviderName)!;
+      expect({ ...e, fields, line: 0 }).toEqual({ ...before, line: 0 });
+    }
+    expect(today.entries[12]).toMatchObject({
+      businessName: 'Example Home Care Agency, LLC',
+      isIndividual: false,
+      exclusionDate: '2021-03-02',
+      fields: { NBR_FEIN: '99-0000001' },
+    });
+    expect(today.entries[13]).toMatchObject({
+      lastName: 'Sample',
+      firstName: 'Pat',
+      npi: '1234567893',
+      state: 'NJ',
+      reinstatementDate: '2299-12-31',
+    });
   });
 
   it("reads 'Out of State (NY)' written with no-break spaces, and the other out-of-state forms", () => {

@@ -4,8 +4,9 @@
  *
  * Reading (`stageExclusionFile`): the file is read twice from disk, first to learn its encoding (valid
  * UTF-8, else Windows-1252, the encoding of the lists published from Windows tools), then through
- * csv-parse. The header and file name say which source and kind of file it is
- * (domain/screening/exclusion-formats.ts); each row becomes an entry or a skipped line with its number
+ * csv-parse. The header says which source it is, and the rows which kind of file (a LEIE file whose
+ * every row has a REINDATE is reinstatements, whatever its name: issue 52 item 1); the name only
+ * tells the LEIE's full list from its monthly exclusions (domain/screening/exclusion-formats.ts); each row becomes an entry or a skipped line with its number
  * and why. Rows are written to `exclusion_entries` as staged, in batches, in one transaction: a file
  * that cannot be read at all (not CSV, unknown header) stages nothing. No row value and no SQL reaches
  * a log or an error message: a database failure is reported as the step that failed.
@@ -14,7 +15,7 @@
  * - a full file replaces the source's list; one that is empty or would shrink the list by more than
  *   10 % needs a reason (issue 30 item 2), which is kept on the import and audited;
  * - a supplement (LEIE `YYMMEXCL.csv`) adds the rows not on the list yet;
- * - a reinstatement file (LEIE `YYMMREIN.csv`) ends each listed exclusion with the same entry key by
+ * - a reinstatement file (LEIE `YYMMREIN.csv`, or any LEIE file whose rows all have a REINDATE) ends each listed exclusion with the same entry key by
  *   the row's reinstatement date; an exclusion ends only with a date.
  * Screening after an apply is the caller's (server/screening/monitoring.ts).
  */
@@ -33,12 +34,14 @@ import {
   exclusionSources,
   listFileDialect,
   readExclusionRow,
+  settleExclusionFormat,
 } from '../../domain/screening/exclusion-formats.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { exclusionEntries, exclusionImports } from '../db/schema/screening.ts';
 import { rowHash } from './entry-identity.ts';
 import { exclusionRowOf } from './exclusion-rows.ts';
+import { openListFile } from './list-file-opening.ts';
 
 /** Rows per INSERT while staging (one JSON parameter each: see `insertStaged`). */
 const BATCH = 500;
@@ -69,17 +72,6 @@ export async function detectEncoding(file: string): Promise<FileEncoding> {
   } catch (error) {
     if (error instanceof TypeError) return 'windows-1252';
     throw error;
-  }
-}
-
-/** The first line of `file` (its first 64 KB at most), for `listFileDialect`. */
-async function firstLine(file: string): Promise<string> {
-  const handle = await fs.promises.open(file, 'r');
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(64 * 1024), 0, 64 * 1024, 0);
-    return buffer.subarray(0, bytesRead).toString('latin1').split(/\r?\n/, 1)[0] ?? '';
-  } finally {
-    await handle.close();
   }
 }
 
@@ -209,19 +201,38 @@ function formatOf(source: string, kind: ExclusionFileKind): ExclusionFormat | un
 }
 
 /**
- * Read `file` (a path) and stage its rows as a new import of the source its header names. A staged
+ * Read `upload` (a path) and stage its rows as a new import of the source its header names. A staged
  * import of the same source not applied yet is discarded (the newer file is the one to apply).
+ * A ZIP archive holding one CSV (SAM.gov's extract) is read through that CSV, an .xlsx workbook
+ * through its first sheet (server/screening/list-file-opening.ts; issue 52 item 1).
  * @param input.fileName the name the file was given (uploads) or its base name (CLI): it tells the
- *   LEIE's monthly files from the full one
- * @throws AppError bad_request: not CSV, no header, a header of no accepted list (nothing staged)
+ *   LEIE's monthly exclusions from the full list (the rows tell reinstatements: issue 52 item 1)
+ * @throws AppError bad_request: another archive, an .xls or other binary file (the message says what
+ *   it is and what to do: issue 52 item 1), not CSV, no header, a header of no accepted list (nothing staged)
  */
 export async function stageExclusionFile(
   db: Database,
-  file: string,
+  upload: string,
   input: { fileName: string; stagedBy: string | null; now: Date },
 ): Promise<StagedImport> {
-  const [encoding, head] = await Promise.all([detectEncoding(file), firstLine(file)]);
-  const dialect = listFileDialect(head);
+  // A ZIP of one CSV or a workbook is read through its text; other binary files are refused with
+  // what they are (issue 52 item 1).
+  const opened = await openListFile(upload, input.fileName);
+  try {
+    return await stageListText(db, opened.file, opened.head, { ...input, fileName: opened.fileName });
+  } finally {
+    await opened.done();
+  }
+}
+
+async function stageListText(
+  db: Database,
+  file: string,
+  head: Buffer,
+  input: { fileName: string; stagedBy: string | null; now: Date },
+): Promise<StagedImport> {
+  const encoding = await detectEncoding(file);
+  const dialect = listFileDialect(head.toString('latin1').split(/\r?\n/, 1)[0] ?? '');
   const parser = parse({
     delimiter: dialect.delimiter,
     // Tab-separated lists write quotes as text; only comma-separated ones quote fields.
@@ -240,6 +251,7 @@ export async function stageExclusionFile(
     let format: ExclusionFormat | undefined;
     let imported: number | undefined;
     let rowCount = 0;
+    let withReinstatement = 0;
     let skippedCount = 0;
     const skipped: { line: number; reason: string }[] = [];
     let batch: StagedRow[] = [];
@@ -310,6 +322,7 @@ export async function stageExclusionFile(
           row_hash: rowHash(key, e),
         });
         rowCount += 1;
+        if (e.reinstatementDate !== null) withReinstatement += 1;
         if (batch.length >= BATCH) await flush();
       }
       await flush();
@@ -323,9 +336,11 @@ export async function stageExclusionFile(
       throw new AppError('internal', 'The file could not be stored. Nothing was imported; try again.');
     }
     if (!format || imported === undefined) throw unreadable('the file is empty (it has no header row).');
+    // The rows, not the name, say whether a LEIE file is reinstatements (issue 52 item 1).
+    const settled = settleExclusionFormat(format, { rows: rowCount, withReinstatement });
     await tx
       .update(exclusionImports)
-      .set({ rowCount, skippedCount, skipped })
+      .set({ kind: settled.kind, rowCount, skippedCount, skipped })
       .where(eq(exclusionImports.id, imported));
     return imported;
   });

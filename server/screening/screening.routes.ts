@@ -145,7 +145,7 @@ export async function screeningRoutes(app: AppInstance) {
       schema: {
         summary: 'Read an exclusion list file and stage it (Import); nothing changes until Apply',
         description:
-          'multipart/form-data, one part `file`: OIG LEIE UPDATED.csv / YYMMEXCL.csv / YYMMREIN.csv, the SAM.gov V2 public extract, or a state Medicaid list. The kind is detected from the header and name. Skipped rows are listed by line.',
+          'multipart/form-data, one part `file`: OIG LEIE UPDATED.csv / YYMMEXCL.csv / YYMMREIN.csv, the SAM.gov V2 public extract (CSV or its ZIP), or a state Medicaid list (the New York XLSX too). The source is detected from the header, the kind from the rows (and the name for YYMMEXCL.csv). Skipped rows are listed by line.',
         tags: ['screening'],
         consumes: ['multipart/form-data'],
         response: { 200: stagedImportSchema, ...errorResponses, 413: errorResponseSchema },

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -200,6 +201,103 @@ describe('exclusion list imports', () => {
     expect(cleared.note).toContain('Not current: SAM.gov exclusions (never imported)');
   });
 
+  it('a LEIE file whose rows all carry a REINDATE is reinstatements whatever its name, and never replaces the list', async () => {
+    // Issue 52 item 1: the real 1701REIN.csv as OIG named such files in 2015, renamed, and even saved
+    // as UPDATED.csv. Read as a full list it would have replaced the list with 13 reinstated people.
+    const rowsBefore = (
+      await admin.json<{ sources: { id: string; rows: number }[] }>('GET', '/api/admin/exclusions')
+    ).body.sources.find((s) => s.id === 'oig_leie')!.rows;
+    for (const name of ['rein1511.csv', 'LEIE_2611REIN.csv', 'UPDATED.csv']) {
+      const staged = await stage(fixture('leie/1701REIN.csv'), name);
+      expect(staged.status, staged.body.message).toBe(200);
+      expect(staged.body, name).toMatchObject({
+        source: 'oig_leie',
+        kind: 'reinstatements',
+        rowCount: 13,
+        skippedCount: 0,
+        needsReason: null,
+      });
+      expect(staged.body.formatLabel).toMatch(/reinstatements/);
+      if (name !== 'UPDATED.csv')
+        await admin.json('DELETE', `/api/admin/exclusions/imports/${staged.body.id}`);
+      else {
+        const applied = await apply(staged.body.id);
+        expect(applied.body).toMatchObject({ kind: 'reinstatements', rowsBefore, rowsAfter: rowsBefore });
+      }
+    }
+  });
+
+  it("stages today's Pennsylvania Medicheck file, 18 columns with NBR_FEIN (issue 52 item 1)", async () => {
+    const staged = await stage(fixture('pa/medicheck-18.csv'), 'MedicheckList.csv');
+    expect(staged.status, staged.body.message).toBe(200);
+    expect(staged.body).toMatchObject({
+      source: 'pa_medicheck',
+      kind: 'full',
+      rowCount: 14,
+      skippedCount: 1,
+      formatLabel: 'Pennsylvania Medicheck list',
+    });
+    await admin.json('DELETE', `/api/admin/exclusions/imports/${staged.body.id}`);
+  });
+
+  it("stages today's New York OMIG list saved as CSV, five lower-case columns (issue 52 item 1)", async () => {
+    const staged = await stage(fixture('ny/exclusion-list-current.csv'), 'Exclusion List.csv');
+    expect(staged.status, staged.body.message).toBe(200);
+    expect(staged.body).toMatchObject({ source: 'ny_omig', kind: 'full', rowCount: 34, skippedCount: 0 });
+    await admin.json('DELETE', `/api/admin/exclusions/imports/${staged.body.id}`);
+  });
+
+  it("stages SAM.gov's extract as published, a ZIP holding one CSV, read through that CSV (issue 52 item 1)", async () => {
+    const staged = await stage(
+      fixture('sam/SAM_Exclusions_Public_Extract_V2_23326.ZIP'),
+      'SAM_Exclusions_Public_Extract_V2_23326.ZIP',
+    );
+    expect(staged.status, staged.body.message).toBe(200);
+    expect(staged.body).toMatchObject({
+      source: 'sam',
+      kind: 'full',
+      fileName: 'SAM_Exclusions_Public_Extract_V2_23326.CSV',
+      encoding: 'utf-8',
+      rowCount: 9,
+      skippedCount: 7,
+    });
+    await admin.json('DELETE', `/api/admin/exclusions/imports/${staged.body.id}`);
+    // No extracted copy is left behind.
+    expect(fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('exclusion-list-'))).toEqual([]);
+  });
+
+  it("stages New York OMIG's download as published, an Excel workbook, through its first sheet (issue 52 item 1)", async () => {
+    const staged = await stage(fixture('ny/exclusion-list-current.xlsx'), 'Exclusion List.xlsx');
+    expect(staged.status, staged.body.message).toBe(200);
+    expect(staged.body).toMatchObject({
+      source: 'ny_omig',
+      kind: 'full',
+      fileName: 'Exclusion List.csv',
+      rowCount: 34,
+      skippedCount: 0,
+    });
+    await admin.json('DELETE', `/api/admin/exclusions/imports/${staged.body.id}`);
+    expect(fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('exclusion-list-'))).toEqual([]);
+  });
+
+  it('refuses another ZIP or binary bytes saying what the file is and what to do (issue 52 item 1)', async () => {
+    const imports = async () => (await app.runtime.deps.db.select().from(exclusionImports)).length;
+    const before = await imports();
+    const cases: [string, string, RegExp][] = [
+      ['sam/two-extracts.zip', 'exclusions.zip', /^This is a ZIP archive with 2 files; /],
+    ];
+    for (const [file, name, message] of cases) {
+      const refused = await stage(fixture(file), name);
+      expect(refused.status, name).toBe(400);
+      expect(refused.body.message).toMatch(message);
+      expect(refused.body.message).toMatch(/Nothing was imported; the lists are unchanged\.$/);
+      expect(refused.body.message).not.toMatch(/PK/);
+    }
+    const pdf = await stage('%PDF-1.7\n%\u00e2\u00e3\n1 0 obj\n', 'UPDATED.pdf');
+    expect([pdf.status, pdf.body.message]).toEqual([400, expect.stringMatching(/^This is a PDF document/)]);
+    expect(await imports()).toBe(before);
+  });
+
   it('refuses to apply a header-only or shrinking full file without a reason, and audits the reason', async () => {
     const header = await stage(fixture('leie/header-only.csv'), 'UPDATED.csv');
     expect(header.body).toMatchObject({ rowCount: 0 });
@@ -209,8 +307,8 @@ describe('exclusion list imports', () => {
     expect(refused.body.message).toMatch(/Give a reason/);
     await admin.json('DELETE', `/api/admin/exclusions/imports/${header.body.id}`);
 
-    // 13 rows against a list of ~100: more than 10 % fewer.
-    const shrinking = await stage(fixture('leie/1701REIN.csv'), 'UPDATED.csv');
+    // 20 rows against a list of ~60: more than 10 % fewer.
+    const shrinking = await stage(fixture('leie/1701EXCL.csv'), 'UPDATED.csv');
     expect(shrinking.body.kind).toBe('full');
     expect(shrinking.body.needsReason).toMatch(/fewer/);
     expect((await apply(shrinking.body.id)).status).toBe(409);
@@ -219,7 +317,7 @@ describe('exclusion list imports', () => {
       '/api/admin/exclusions',
     );
     const rowsBefore = overview.body.sources.find((s) => s.id === 'oig_leie')!.rows;
-    expect(rowsBefore).toBeGreaterThan(13);
+    expect(rowsBefore).toBeGreaterThan(20);
     const withReason = await apply(shrinking.body.id, 'Test of the shrink guard');
     expect(withReason.status).toBe(200);
     const [audit] = await app.runtime.deps.db
@@ -227,7 +325,7 @@ describe('exclusion list imports', () => {
       .from(auditLog)
       .where(eq(auditLog.resourceId, String(shrinking.body.id)));
     expect(audit).toMatchObject({ action: 'screening.import_applied' });
-    expect(audit!.details).toMatchObject({ reason: 'Test of the shrink guard', rowsBefore, rowsAfter: 13 });
+    expect(audit!.details).toMatchObject({ reason: 'Test of the shrink guard', rowsBefore, rowsAfter: 20 });
     // Applying twice: the second is a 409, the list unchanged.
     expect((await apply(shrinking.body.id, 'again')).status).toBe(409);
   });

@@ -3,7 +3,7 @@
  * - Every screening source (OIG LEIE, SAM.gov, the state Medicaid lists): its rows on the list and
  *   those in force, the publisher with the page to download the file from, when and from which file
  *   its list was last applied, and 'Stale' when it was never imported or not for STALE_SOURCE_DAYS.
- * - 'Import File' (.csv, .txt; upload with progress) reads and stages a file: nothing changes until
+ * - 'Import File' (.csv, .txt, SAM.gov's .zip, New York's .xlsx; upload with progress) reads and stages a file: nothing changes until
  *   'Apply'. Each staged import (also those left from before) shows what was read
  *   (staged-import-card.tsx); 'Apply' asks for a reason first when the server says the file needs one
  *   (an empty full file, or one shrinking the list by more than 10 %); 'Discard' asks to confirm.
@@ -15,6 +15,7 @@ import { Anchor, Badge, Button, FileButton, Progress, Stack, Text, Title } from 
 import { IconUpload } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
 import { requiredApplyReasonSchema, SCREENING_REASON_MAX } from '../../../domain/api/screening.ts';
+import { LIST_FILE_ACCEPT } from '../../../domain/screening/list-file-sniffing.ts';
 import { ApiError } from '../../api.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { InlineLoader } from '../../components/inline-loader.tsx';
@@ -196,7 +197,7 @@ export function ExclusionsTab({ enabled, canAct }: { enabled: boolean; canAct: b
         </Text>
         {canAct && (
           <div>
-            <FileButton onChange={upload} accept=".csv,.txt,text/csv,text/plain" resetRef={resetFile}>
+            <FileButton onChange={upload} accept={LIST_FILE_ACCEPT} resetRef={resetFile}>
               {(props) => (
                 <Button
                   {...props}
