@@ -463,6 +463,17 @@ export async function currentExclusionLists(): Promise<void> {
 }
 
 /**
+ * Every exclusion list applied so far made older than the 35-day monitoring period (issue 51 item 1),
+ * so a spec starts from lists that cover nobody, whatever the specs before it imported. The rows stay.
+ */
+export async function staleExclusionLists(): Promise<void> {
+  await e2eSql(
+    `update exclusion_imports set applied_at = applied_at - interval '40 days', staged_at = staged_at - interval '40 days'
+     where status = 'applied' and applied_at > now() - interval '40 days'`,
+  );
+}
+
+/**
  * 'Verify' one checklist item through the API the review page calls (source: its primary source,
  * date: today). An item of a kind that needs evidence first (issue 31: the claims history and its
  * NPDB query result) gets a PDF attached before, as the reviewer attaches the query result; the

@@ -16,10 +16,10 @@ import { LEIE_COLUMNS } from '../../domain/screening/exclusion-formats.ts';
 import {
   completedApplicationInBrowser,
   completionReceiverForSpec,
-  e2eSql,
   expectNoAxeViolations,
   signInAsNewAdmin,
   signInAsNewStaff,
+  staleExclusionLists,
 } from './helpers.ts';
 
 completionReceiverForSpec();
@@ -52,10 +52,7 @@ test('a specialist cannot verify exclusion screening until the lists are current
 }) => {
   test.setTimeout(240_000);
   // Every list imported so far by other specs is now older than the 35-day monitoring period.
-  await e2eSql(
-    `update exclusion_imports set applied_at = applied_at - interval '40 days', staged_at = staged_at - interval '40 days'
-     where status = 'applied' and applied_at > now() - interval '40 days'`,
-  );
+  await staleExclusionLists();
   const provider = await (await browser.newContext()).newPage();
   const { applicationId } = await completedApplicationInBrowser(provider, {
     firstName: 'Sasha',
