@@ -109,9 +109,6 @@ export async function sendForDecision(
       maxAgeDays,
     );
     if (verdict.checklist.length === 0) redo.push('The verification checklist is empty');
-    // Issue 51 item 1: a 'No match' stands only on current lists, whoever verified it and when.
-    if (verdict.screeningGaps.length > 0)
-      throw new AppError('conflict', screeningGapMessage(verdict.screeningGaps));
     if (redo.length > 0) {
       throw new AppError(
         'conflict',
@@ -119,6 +116,10 @@ export async function sendForDecision(
         { reasons: redo },
       );
     }
+    // Issue 51 item 1: a 'No match' stands only on current lists, whoever verified it and when
+    // (after the items to redo: those come first).
+    if (verdict.screeningGaps.length > 0)
+      throw new AppError('conflict', screeningGapMessage(verdict.screeningGaps));
     const track: DecisionTrack = verdict.needed ? 'committee' : 'clean_files';
     await tx.insert(decisionReferrals).values({
       applicationId: application.id,
