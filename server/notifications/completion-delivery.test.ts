@@ -6,8 +6,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
+import type { Actor } from '../auth/actor.ts';
 import { loadEnv } from '../env.ts';
 import { createRuntime } from '../runtime.ts';
+import { resendNotification } from './completion.service.ts';
 import {
   type AttemptRow,
   completionSuite,
@@ -201,6 +203,35 @@ describe('POST /api/applications/:applicationId/completion', () => {
       (await provider.json('POST', `/api/admin/notifications/${notification!.id}/resend`, {})).status,
     ).toBe(403);
     expect((await admin.json('POST', '/api/admin/notifications/not-an-id/resend', {})).status).toBe(404);
+  });
+
+  it("claims a re-send's first attempt with the re-send, so the worker's poll cannot take it in between", async () => {
+    const { provider, applicationId } = await providerWithCompleteApplication();
+    receiver.answers = [400];
+    expect((await complete(provider, applicationId)).body.status).toBe('failed');
+    const notification = await notificationOf(app, applicationId);
+    const { db, completionDelivery } = app.runtime.deps;
+    const admin: Actor = {
+      userId: provider.userId,
+      email: provider.email,
+      role: 'admin',
+      roles: ['admin'],
+      sessionId: 'resend-race',
+      sessionExpiresAt: new Date(Date.now() + 60_000),
+      emailVerified: true,
+      twoFactorEnabled: true,
+      ipAddress: '127.0.0.1',
+    };
+    receiver.answers = [200];
+    const claim = await resendNotification(db, completionDelivery, admin, notification!.id);
+    expect(claim?.notification.id).toBe(notification!.id);
+    // The worker looks now (a poll landing between the re-send and its attempt): the row is leased.
+    await completionDelivery.kick();
+    expect(requestsFor(applicationId)).toHaveLength(1);
+    expect(await attemptsOf(app, applicationId)).toHaveLength(2);
+    const row = await completionDelivery.runClaim(claim!);
+    expect(row?.status).toBe('delivered');
+    expect(requestsFor(applicationId).map((r) => r.answer)).toEqual([400, 200]);
   });
 });
 

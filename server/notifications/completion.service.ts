@@ -268,18 +268,23 @@ export async function listNotifications(
  * message (issue 28 item 7): a new `webhook-id` (`message_id`), the payload's `resendOf` naming the
  * first message, since receivers drop an id they have seen (Standard Webhooks; the shipped n8n
  * workflow). Its retries keep the new id. Audited as 'notification.resend' with both ids.
+ * @returns with an endpoint configured, the new series' first attempt, claimed in the same transaction
+ *   (run it with `delivery.runClaim`); otherwise undefined (the row waits as 'undelivered')
  * @throws AppError not_found (404)
  */
 export async function resendNotification(
   db: Database,
-  delivery: Pick<CompletionDelivery, 'configured'>,
+  delivery: Pick<CompletionDelivery, 'configured' | 'leaseMs'>,
   actor: Actor,
   notificationId: string,
-): Promise<void> {
+): Promise<Claim | undefined> {
   const notFound = new AppError('not_found', 'Notification not found. Reload the list and try again.');
   if (!isUuid(notificationId)) throw notFound;
   const messageId = randomUUID();
-  await db.transaction(async (tx) => {
+  // With an endpoint, the first attempt of the new series is claimed in this transaction (as at
+  // completion), so the worker's poll cannot take it between the re-send and the attempt at once.
+  const leaseId = randomUUID();
+  return db.transaction(async (tx) => {
     const [row] = await tx
       .update(completionNotifications)
       .set(
@@ -287,9 +292,9 @@ export async function resendNotification(
           ? {
               messageId,
               status: 'pending',
-              attempts: 0,
-              nextAttemptAt: new Date(),
-              leaseId: null,
+              attempts: 1,
+              nextAttemptAt: sql`now() + ${delivery.leaseMs} * interval '1 millisecond'`,
+              leaseId,
               lastError: null,
               deliveredAt: null,
               updatedAt: new Date(),
@@ -316,5 +321,8 @@ export async function resendNotification(
       ipAddress: actor.ipAddress,
       details: { applicationId: row.applicationId, webhookId: messageId, resendOf: row.id },
     });
+    if (!delivery.configured) return undefined;
+    const attemptId = await insertAttempt(tx, row.id);
+    return { notification: row, leaseId, attemptId };
   });
 }

@@ -135,8 +135,8 @@ export async function notificationRoutes(app: AppInstance) {
       const actor = await requirePermission(request, 'send:notification:any');
       const { completionDelivery } = app.deps;
       const { notificationId } = request.params;
-      await resendNotification(app.deps.db, completionDelivery, actor, notificationId);
-      if (completionDelivery.configured) await completionDelivery.deliverNow(notificationId);
+      const claim = await resendNotification(app.deps.db, completionDelivery, actor, notificationId);
+      if (claim) await completionDelivery.runClaim(claim);
       const [view] = await listNotifications(app.deps.db, { ids: [notificationId], limit: 1 });
       return view!;
     },
