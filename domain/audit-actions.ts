@@ -51,7 +51,15 @@ export const auditActions = [
   'document.upload',
   'document.download',
   'document.delete',
+  /** Written at completion before issue 53 (when the notification was only queued); kept for old rows. */
   'notification.sent',
+  /**
+   * The provider completed the application and the completion notification was recorded (issue 53
+   * item 5): details carry `status` (the webhook's: pending, failed or undelivered) and `staffNotified`.
+   */
+  'notification.queued',
+  /** The receiver accepted the completion notification (2xx): details carry webhookId, attempts, httpStatus. */
+  'notification.delivered',
   'notification.resend',
   /** An `application.status_changed` event sent again by an administrator (issue 28): details carry webhookId and resendOf. */
   'status_event.resend',
@@ -182,6 +190,8 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'auth.password_changed': 'Password changed',
   'auth.name_changed': 'Name changed',
   'notification.sent': 'Completion notification sent',
+  'notification.queued': 'Completion notification queued',
+  'notification.delivered': 'Completion notification delivered',
   'notification.resend': 'Completion notification resent',
   'status_event.resend': 'Status change event resent',
   'notification.document_fetched': 'Notification document fetched',

@@ -65,6 +65,22 @@ describe('POST /api/applications/:applicationId/completion', () => {
       'The receiver answered HTTP 503',
       null,
     ]);
+    // Issue 53 item 5: queued at completion, delivered when the receiver took it, once each.
+    const audit = await app.runtime.deps.database.pool.query<{
+      action: string;
+      details: Record<string, unknown>;
+    }>(
+      `select action, details from audit_log
+       where resource_type = 'completion_notification' and details->>'applicationId' = $1 order by id`,
+      [applicationId],
+    );
+    expect(audit.rows.map((r) => r.action)).toEqual(['notification.queued', 'notification.delivered']);
+    expect(audit.rows[0]!.details).toMatchObject({ status: 'pending' });
+    expect(audit.rows[1]!.details).toMatchObject({
+      webhookId: requests[0]!.headers['webhook-id'],
+      attempts: 3,
+      httpStatus: 200,
+    });
   });
 
   it("waits as long as the receiver's Retry-After says", async () => {

@@ -180,7 +180,7 @@ export async function requestCompletion(
       }),
     );
     await recordAudit(tx, {
-      action: 'notification.sent',
+      action: 'notification.queued',
       actorUserId: actor.userId,
       subjectUserId: application.userId,
       resourceType: 'completion_notification',
@@ -190,7 +190,7 @@ export async function requestCompletion(
       details: { applicationId: application.id, status: row!.status, staffNotified: mails.length },
     });
     if (!delivery.configured) return { row: row!, created: true, mails };
-    const attemptId = await insertAttempt(tx, row!.id);
+    const attemptId = await insertAttempt(tx, row!);
     return { row: row!, created: true, claim: { notification: row!, leaseId, attemptId }, mails };
   });
 }
@@ -322,7 +322,7 @@ export async function resendNotification(
       details: { applicationId: row.applicationId, webhookId: messageId, resendOf: row.id },
     });
     if (!delivery.configured) return undefined;
-    const attemptId = await insertAttempt(tx, row.id);
+    const attemptId = await insertAttempt(tx, row);
     return { notification: row, leaseId, attemptId };
   });
 }

@@ -7,10 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
+import { recordAudit } from '../audit/audit.service.ts';
 import type { Database } from '../db/client.ts';
 import { completionNotifications, notificationAttempts } from '../db/schema/notifications.ts';
 import type { Env } from '../env.ts';
 import { type AttemptVerdict, retryDelayMs } from './delivery-policy.ts';
+import { webhookMessageIds } from './webhook-signature.ts';
 
 /** Extra lease beyond the attempt's timeout, for the database writes around it. */
 export const LEASE_MARGIN_MS = 5_000;
@@ -28,11 +30,18 @@ export interface Claim {
   attemptId: number;
 }
 
-/** Insert the attempt row of a claim and return its id. */
-export async function insertAttempt(db: Pick<Database, 'insert'>, notificationId: string): Promise<number> {
+/** Insert the attempt row of a claim, under the webhook-id of the notification's current send, and return its id. */
+export async function insertAttempt(
+  db: Pick<Database, 'insert'>,
+  notification: Pick<NotificationRow, 'id' | 'messageId'>,
+): Promise<number> {
   const [attempt] = await db
     .insert(notificationAttempts)
-    .values({ notificationId, error: INTERRUPTED_ERROR })
+    .values({
+      notificationId: notification.id,
+      messageId: webhookMessageIds(notification).webhookId,
+      error: INTERRUPTED_ERROR,
+    })
     .returning({ id: notificationAttempts.id });
   return attempt!.id;
 }
@@ -70,7 +79,7 @@ export async function claimNotification(
       .select()
       .from(completionNotifications)
       .where(eq(completionNotifications.id, id));
-    const attemptId = await insertAttempt(tx, id);
+    const attemptId = await insertAttempt(tx, notification!);
     return { notification: notification!, leaseId, attemptId };
   });
 }
@@ -127,7 +136,7 @@ export async function recordOutcome(
     );
     const base = { leaseId: null, updatedAt: new Date() };
     if (verdict.kind === 'delivered') {
-      await tx
+      const [delivered] = await tx
         .update(completionNotifications)
         .set({
           ...base,
@@ -136,7 +145,27 @@ export async function recordOutcome(
           nextAttemptAt: null,
           lastError: null,
         })
-        .where(owned);
+        .where(owned)
+        .returning({
+          userId: completionNotifications.userId,
+          applicationId: completionNotifications.applicationId,
+        });
+      // Issue 53 item 5: 'delivered' is audited when the receiver accepted it, not when it was queued.
+      if (delivered) {
+        await recordAudit(tx, {
+          action: 'notification.delivered',
+          actorUserId: null,
+          subjectUserId: delivered.userId,
+          resourceType: 'completion_notification',
+          resourceId: notification.id,
+          details: {
+            applicationId: delivered.applicationId,
+            webhookId: webhookMessageIds(notification).webhookId,
+            attempts: notification.attempts,
+            httpStatus,
+          },
+        });
+      }
     } else if (verdict.kind === 'final') {
       const undelivered = verdict.error === NO_ENDPOINT_ERROR;
       await tx

@@ -215,6 +215,17 @@ describe('POST /api/integrations/webhooks', () => {
     expect(noReason.status).toBe(400);
     const rejected = await transition('reject', { reason: 'Exclusion found on the OIG list' });
     expect(rejected).toMatchObject({ status: 200, body: { applicationStatus: 'rejected' } });
+    // Issue 53 item 5: each change the workflow tool made names it in the audit log.
+    const changes = (await auditActions(applicationId)).filter((r) =>
+      ['review.started', 'review.rejected'].includes(r.action),
+    );
+    expect(changes.map((r) => r.action).sort()).toEqual(['review.rejected', 'review.started']);
+    for (const change of changes) {
+      expect(change).toMatchObject({
+        actor_user_id: null,
+        details: { actor: 'integration', integration: INTEGRATION_ACTOR_NAME },
+      });
+    }
     const unknown = await inbound({
       type: 'application.transition',
       data: { applicationId: randomUUID(), action: 'start_review' },

@@ -157,6 +157,8 @@ export async function auditTransition(
       actor: caller.role,
       fromStatus: application.applicationStatus,
       toStatus: to,
+      // Issue 53 item 5: a change the workflow tool made names it, as the README says.
+      ...(caller.integration ? { integration: caller.integration } : {}),
       ...details,
     },
   });

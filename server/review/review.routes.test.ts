@@ -307,7 +307,7 @@ describe('the credentialing review', () => {
     expect(audit.filter((a) => a.action === 'review.verification_updated').length).toBe(2 * 11);
     expect(audit.filter((a) => a.action === 'review.evidence_uploaded').length).toBe(1);
     const timeline = (await review(applicationId)).timeline.map((t) => t.action);
-    expect(timeline).toContain('notification.sent');
+    expect(timeline).toContain('notification.queued');
     expect(timeline).toContain('review.approved');
   }, 60_000);
 

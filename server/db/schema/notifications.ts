@@ -76,6 +76,12 @@ export const notificationAttempts = pgTable(
     durationMs: integer('duration_ms'),
     /** null on success. */
     error: text('error'),
+    /**
+     * The `webhook-id` of the send this attempt belonged to (issue 53 item 4: the first message, or an
+     * administrator's re-send). Null only for attempts made before it was recorded, of a notification
+     * that had been re-sent (which send they belonged to is not known).
+     */
+    messageId: uuid('message_id'),
   },
   (t) => [index('notification_attempts_notification_idx').on(t.notificationId, t.attemptedAt)],
 );

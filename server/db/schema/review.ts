@@ -12,6 +12,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  bigserial,
   check,
   date,
   index,
@@ -181,6 +182,30 @@ export const statusEvents = pgTable(
     index('status_events_application_idx').on(t.applicationId, t.createdAt),
     check('status_events_status_check', sql`${t.status} in ('pending', 'delivered', 'failed')`),
   ],
+);
+
+/**
+ * One delivery attempt of a status event (issue 53 item 4: the same attempt log as completion
+ * notifications). Written when the attempt is claimed ('interrupted' until its outcome is known).
+ */
+export const statusEventAttempts = pgTable(
+  'status_event_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    statusEventId: uuid('status_event_id')
+      .notNull()
+      .references(() => statusEvents.id, { onDelete: 'cascade' }),
+    /** The `webhook-id` of the send this attempt belonged to (the first message or a re-send). */
+    messageId: uuid('message_id').notNull(),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The receiver's HTTP status; null when no answer came. */
+    httpStatus: integer('http_status'),
+    /** Milliseconds from the start of the attempt to the answer; null while running or if interrupted. */
+    durationMs: integer('duration_ms'),
+    /** null on success. */
+    error: text('error'),
+  },
+  (t) => [index('status_event_attempts_event_idx').on(t.statusEventId, t.attemptedAt)],
 );
 
 /**

@@ -1,0 +1,17 @@
+CREATE TABLE "status_event_attempts" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"status_event_id" uuid NOT NULL,
+	"message_id" uuid NOT NULL,
+	"attempted_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"http_status" integer,
+	"duration_ms" integer,
+	"error" text
+);
+--> statement-breakpoint
+ALTER TABLE "notification_attempts" ADD COLUMN "message_id" uuid;--> statement-breakpoint
+ALTER TABLE "status_event_attempts" ADD CONSTRAINT "status_event_attempts_status_event_id_status_events_id_fk" FOREIGN KEY ("status_event_id") REFERENCES "public"."status_events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "status_event_attempts_event_idx" ON "status_event_attempts" USING btree ("status_event_id","attempted_at");--> statement-breakpoint
+-- Attempts of a notification never re-sent all belonged to its first message, whose webhook-id is its id.
+UPDATE "notification_attempts" AS a SET "message_id" = a."notification_id"
+FROM "completion_notifications" AS n
+WHERE n."id" = a."notification_id" AND n."message_id" IS NULL;
