@@ -47,6 +47,36 @@ export const notificationAttemptSchema = z.object({
 });
 export type NotificationAttempt = z.infer<typeof notificationAttemptSchema>;
 
+/** What became of one send: the current send's state, or for an earlier send delivered or not. */
+export const deliverySendResults = [...completionStatuses, 'not_delivered'] as const;
+export type DeliverySendResult = (typeof deliverySendResults)[number];
+
+/**
+ * One send of a completion notification or status event (issue 53 item 4): the first message or an
+ * administrator's re-send, each with its own `webhook-id` and attempts, oldest first.
+ */
+export const deliverySendSchema = z.object({
+  /**
+   * The send's `webhook-id`; null for attempts logged before the send was recorded with them (issue
+   * 53), of a notification re-sent since (which send they belonged to is not known).
+   */
+  webhookId: z.uuid().nullable(),
+  /** True for an administrator's re-send (its payload's `resendOf` names the first message); null: not known. */
+  resend: z.boolean().nullable(),
+  /**
+   * The current (last) send: the notification's state. An earlier send: 'delivered' when the receiver
+   * accepted one of its attempts, else 'not_delivered' (failed, or replaced by a re-send).
+   */
+  result: z.enum(deliverySendResults),
+  /** When its first attempt started (ISO 8601); null before any attempt (e.g. no endpoint configured). */
+  firstAttemptAt: z.iso.datetime().nullable(),
+  /** When the receiver accepted it (the accepted attempt's start plus its duration; ISO 8601), else null. */
+  deliveredAt: z.iso.datetime().nullable(),
+  /** Its attempts, oldest first. */
+  attempts: z.array(notificationAttemptSchema),
+});
+export type DeliverySend = z.infer<typeof deliverySendSchema>;
+
 /** One notification as administrators see it (GET /api/admin/notifications, resend answer). */
 export const adminNotificationSchema = z.object({
   /** The first message's `webhook-id`; a re-send's payload names it in `resendOf` (issue 28). */
@@ -68,8 +98,10 @@ export const adminNotificationSchema = z.object({
   /** When the provider completed the application (ISO 8601). */
   requestedAt: z.iso.datetime(),
   deliveredAt: z.iso.datetime().nullable(),
-  /** Oldest first. */
+  /** Every attempt of every send, oldest first. */
   attemptLog: z.array(notificationAttemptSchema),
+  /** The first message and each re-send, oldest first (issue 53 item 4). */
+  sends: z.array(deliverySendSchema),
 });
 export type AdminNotification = z.infer<typeof adminNotificationSchema>;
 
@@ -96,8 +128,8 @@ export const resendNotificationParamsSchema = z.object({ notificationId: z.strin
 
 /**
  * One `application.status_changed` event as administrators see it (issue 28 item 8; GET
- * /api/admin/status-events, the re-send's answer). No attempt log: the outbox keeps the count and the
- * last error only.
+ * /api/admin/status-events, the re-send's answer), with the same attempt log and sends as a completion
+ * notification (issue 53 item 4; events delivered before then have none).
  */
 export const adminStatusEventSchema = z.object({
   /** The first message's `webhook-id`; a re-send's body names it in `resendOf`. */
@@ -122,6 +154,10 @@ export const adminStatusEventSchema = z.object({
   nextAttemptAt: z.iso.datetime().nullable(),
   lastError: z.string().nullable(),
   deliveredAt: z.iso.datetime().nullable(),
+  /** Every attempt of every send, oldest first. */
+  attemptLog: z.array(notificationAttemptSchema),
+  /** The first message and each re-send, oldest first. */
+  sends: z.array(deliverySendSchema),
 });
 export type AdminStatusEvent = z.infer<typeof adminStatusEventSchema>;
 

@@ -5,6 +5,7 @@
  * no endpoint configured until a restart, and the retry budget (NOTIFY_MAX_ATTEMPTS).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AdminNotification } from '../../domain/api/notifications.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import type { Actor } from '../auth/actor.ts';
 import { loadEnv } from '../env.ts';
@@ -205,6 +206,46 @@ describe('POST /api/applications/:applicationId/completion', () => {
     expect(new Set([notification!.id, resent.body.webhookId, again2.body.webhookId]).size).toBe(3);
     const last = requestsFor(applicationId).at(-1)!;
     expect(last.headers['webhook-id']).toBe(again2.body.webhookId);
+    // Issue 53 item 4: each send with its own id, attempts and result; the first delivery's time kept.
+    const listed2 = await admin.json<{ notifications: AdminNotification[] }>(
+      'GET',
+      '/api/admin/notifications',
+    );
+    const card = listed2.body.notifications.find((n) => n.id === notification!.id)!;
+    expect(
+      card.sends.map((send) => ({
+        webhookId: send.webhookId,
+        resend: send.resend,
+        result: send.result,
+        answers: send.attempts.map((a) => a.httpStatus),
+        delivered: send.deliveredAt !== null,
+      })),
+    ).toEqual([
+      {
+        webhookId: notification!.id,
+        resend: false,
+        result: 'not_delivered',
+        answers: [400],
+        delivered: false,
+      },
+      {
+        webhookId: resent.body.webhookId,
+        resend: true,
+        result: 'delivered',
+        answers: [503, 200],
+        delivered: true,
+      },
+      {
+        webhookId: again2.body.webhookId,
+        resend: true,
+        result: 'delivered',
+        answers: [200],
+        delivered: true,
+      },
+    ]);
+    expect(card.attempts).toBe(card.sends.at(-1)!.attempts.length);
+    expect(card.attemptLog).toHaveLength(4);
+    expect(Date.parse(card.sends[1]!.deliveredAt!)).toBeLessThan(Date.parse(card.sends[2]!.deliveredAt!));
     expect(JSON.parse(last.body!.toString('utf8')).resendOf).toBe(notification!.id);
     const audit = await app.runtime.deps.database.pool.query(
       `select actor_user_id, details->>'webhookId' as webhook_id, details->>'resendOf' as resend_of

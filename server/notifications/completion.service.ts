@@ -34,6 +34,7 @@ import {
   NO_ENDPOINT_ERROR,
   type NotificationRow,
 } from './completion-delivery.ts';
+import { attemptView, groupByOwner, sendsOf } from './delivery-sends.ts';
 import { webhookMessageIds } from './webhook-signature.ts';
 
 export interface CompletionRequest {
@@ -235,17 +236,7 @@ export async function listNotifications(
           .from(notificationAttempts)
           .where(inArray(notificationAttempts.notificationId, ids))
           .orderBy(notificationAttempts.attemptedAt, notificationAttempts.id);
-  const byNotification = new Map<string, AttemptView[]>();
-  for (const a of attempts) {
-    const list = byNotification.get(a.notificationId) ?? [];
-    list.push({
-      attemptedAt: a.attemptedAt.toISOString(),
-      httpStatus: a.httpStatus,
-      durationMs: a.durationMs,
-      error: a.error,
-    });
-    byNotification.set(a.notificationId, list);
-  }
+  const byNotification = groupByOwner(attempts, (a) => a.notificationId);
   return rows.map(({ notification: n, firstName, lastName, email }) => ({
     id: n.id,
     webhookId: webhookMessageIds(n).webhookId,
@@ -259,7 +250,8 @@ export async function listNotifications(
     lastError: n.lastError,
     requestedAt: n.createdAt.toISOString(),
     deliveredAt: n.deliveredAt?.toISOString() ?? null,
-    attemptLog: byNotification.get(n.id) ?? [],
+    attemptLog: (byNotification.get(n.id) ?? []).map(attemptView),
+    sends: sendsOf(n, byNotification.get(n.id) ?? []),
   }));
 }
 

@@ -86,6 +86,9 @@ describe('GET /api/admin/status-events and POST .../resend', () => {
       deliveredAt: null,
     });
     expect(event.webhookId).toBe(event.id);
+    // Issue 53 item 4: the same attempt log as a completion notification.
+    expect(event.attemptLog).toMatchObject([{ httpStatus: 400, error: 'The receiver answered HTTP 400' }]);
+    expect(event.attemptLog[0]!.durationMs).toBeGreaterThanOrEqual(0);
     expect((await listed()).body.statusEvents.map((e) => e.id)).toContain(event.id);
     expect((await listed('?status=delivered')).body.statusEvents.map((e) => e.id)).not.toContain(event.id);
 
@@ -123,6 +126,17 @@ describe('GET /api/admin/status-events and POST .../resend', () => {
       lastError: null,
       webhookId: resent.body.webhookId,
     });
+    expect(
+      after!.sends.map((send) => ({
+        webhookId: send.webhookId,
+        resend: send.resend,
+        result: send.result,
+        answers: send.attempts.map((a) => a.httpStatus),
+      })),
+    ).toEqual([
+      { webhookId: event.id, resend: false, result: 'not_delivered', answers: [400] },
+      { webhookId: resent.body.webhookId, resend: true, result: 'delivered', answers: [503, 200] },
+    ]);
 
     // Audited with both ids.
     const audit = await app.runtime.deps.database.pool.query(

@@ -13,7 +13,8 @@ import { recordAudit } from '../audit/audit.service.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Database } from '../db/client.ts';
 import { profiles, providerApplications } from '../db/schema/core.ts';
-import { statusEvents } from '../db/schema/review.ts';
+import { statusEventAttempts, statusEvents } from '../db/schema/review.ts';
+import { attemptView, groupByOwner, sendsOf } from '../notifications/delivery-sends.ts';
 import { webhookMessageIds } from '../notifications/webhook-signature.ts';
 
 /**
@@ -42,6 +43,16 @@ export async function listStatusEvents(
     )
     .orderBy(desc(statusEvents.createdAt), desc(statusEvents.id))
     .limit(options.limit);
+  const ids = rows.map((r) => r.event.id);
+  const attempts =
+    ids.length === 0
+      ? []
+      : await db
+          .select()
+          .from(statusEventAttempts)
+          .where(inArray(statusEventAttempts.statusEventId, ids))
+          .orderBy(statusEventAttempts.attemptedAt, statusEventAttempts.id);
+  const byEvent = groupByOwner(attempts, (a) => a.statusEventId);
   return rows.map(({ event, firstName, lastName, email }) => {
     const payload = event.payload as StatusChangedEvent;
     return {
@@ -59,6 +70,11 @@ export async function listStatusEvents(
       nextAttemptAt: event.status === 'pending' ? (event.nextAttemptAt?.toISOString() ?? null) : null,
       lastError: event.lastError,
       deliveredAt: event.deliveredAt?.toISOString() ?? null,
+      attemptLog: (byEvent.get(event.id) ?? []).map(attemptView),
+      sends: sendsOf(
+        { id: event.id, messageId: event.messageId, status: event.status as StatusEventState },
+        byEvent.get(event.id) ?? [],
+      ),
     };
   });
 }

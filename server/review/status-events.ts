@@ -21,8 +21,9 @@ import type { ApplicationStatus } from '../../domain/application-status.ts';
 import type { ReviewActor } from '../../domain/review/review-workflow.ts';
 import type { Database, Queryable } from '../db/client.ts';
 import { type DatabaseHealth, isSocketError } from '../db/database-health.ts';
-import { statusEvents } from '../db/schema/review.ts';
+import { statusEventAttempts, statusEvents } from '../db/schema/review.ts';
 import type { Env } from '../env.ts';
+import { INTERRUPTED_ERROR } from '../notifications/delivery-lease.ts';
 import { classifyResponse, describeNetworkError, retryDelayMs } from '../notifications/delivery-policy.ts';
 import { postStream } from '../notifications/webhook-sender.ts';
 import { createWebhookSigner, webhookKey, webhookMessageIds } from '../notifications/webhook-signature.ts';
@@ -97,6 +98,8 @@ interface ClaimedEvent {
   payload: StatusChangedEvent;
   attempts: number;
   leaseId: string;
+  /** Its `status_event_attempts` row, written with the claim (issue 53 item 4). */
+  attemptId: number;
 }
 
 async function* once(body: Buffer): AsyncGenerator<Buffer> {
@@ -120,31 +123,50 @@ export function createStatusEventDelivery(options: StatusEventDeliveryOptions): 
   /** Lease the oldest due event whose application has no older pending event. */
   async function claim(): Promise<ClaimedEvent | undefined> {
     const leaseId = randomUUID();
+    // The lease and its attempt row in one statement: an attempt is logged exactly when it is claimed.
     const result = await db.execute<{
       id: string;
       messageId: string | null;
       payload: StatusChangedEvent;
       attempts: number;
+      attemptId: string;
     }>(sql`
-      update ${statusEvents}
-      set attempts = attempts + 1, lease_id = ${leaseId},
-          next_attempt_at = now() + ${leaseMs} * interval '1 millisecond'
-      where id = (
-        select e.id from ${statusEvents} e
-        where e.status = 'pending' and e.next_attempt_at <= now()
-          and not exists (
-            select 1 from ${statusEvents} older
-            where older.application_id = e.application_id and older.status = 'pending'
-              and (older.created_at, older.id) < (e.created_at, e.id))
-        order by e.created_at, e.id limit 1
-        for update skip locked)
-      returning id, message_id as "messageId", payload, attempts`);
+      with claimed as (
+        update ${statusEvents}
+        set attempts = attempts + 1, lease_id = ${leaseId},
+            next_attempt_at = now() + ${leaseMs} * interval '1 millisecond'
+        where id = (
+          select e.id from ${statusEvents} e
+          where e.status = 'pending' and e.next_attempt_at <= now()
+            and not exists (
+              select 1 from ${statusEvents} older
+              where older.application_id = e.application_id and older.status = 'pending'
+                and (older.created_at, older.id) < (e.created_at, e.id))
+          order by e.created_at, e.id limit 1
+          for update skip locked)
+        returning id, message_id, payload, attempts),
+      attempt as (
+        insert into ${statusEventAttempts} (status_event_id, message_id, error)
+        select id, coalesce(message_id, id), ${INTERRUPTED_ERROR} from claimed
+        returning id)
+      select claimed.id, claimed.message_id as "messageId", claimed.payload, claimed.attempts,
+             attempt.id as "attemptId"
+      from claimed, attempt`);
     const row = result.rows[0];
-    return row ? { ...row, leaseId } : undefined;
+    return row ? { ...row, attemptId: Number(row.attemptId), leaseId } : undefined;
   }
 
   /** Record an attempt's outcome if the lease is still ours. */
-  async function record(event: ClaimedEvent, outcome: ReturnType<typeof classifyResponse>): Promise<void> {
+  async function record(
+    event: ClaimedEvent,
+    outcome: ReturnType<typeof classifyResponse>,
+    httpStatus: number | null,
+    durationMs: number,
+  ): Promise<void> {
+    await db.execute(sql`update ${statusEventAttempts}
+      set http_status = ${httpStatus}, duration_ms = ${durationMs},
+          error = ${outcome.kind === 'delivered' ? null : outcome.error}
+      where id = ${event.attemptId}`);
     if (outcome.kind === 'delivered') {
       await db.execute(sql`update ${statusEvents}
         set status = 'delivered', delivered_at = now(), next_attempt_at = null, lease_id = null, last_error = null
@@ -181,21 +203,24 @@ export function createStatusEventDelivery(options: StatusEventDeliveryOptions): 
       'webhook-signature': signer.header(),
     };
     const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(env.NOTIFY_TIMEOUT_MS)]);
+    const started = performance.now();
     let outcome: ReturnType<typeof classifyResponse>;
-    let httpStatus: number | undefined;
+    let httpStatus: number | null = null;
     try {
       const answer = await postStream(url!, headers, once(body), body.length, signal);
       httpStatus = answer.status;
       outcome = classifyResponse(answer.status, answer.retryAfter);
     } catch (error) {
-      if (stopping.signal.aborted) return; // due again when the lease ends
+      // Due again when the lease ends; its attempt row keeps saying 'interrupted'.
+      if (stopping.signal.aborted) return;
       outcome = { kind: 'retry', error: describeNetworkError(error) };
     }
+    const durationMs = Math.round(performance.now() - started);
     log.info(
-      { eventId: event.id, attempt: event.attempts, outcome: outcome.kind, httpStatus },
+      { eventId: event.id, attempt: event.attempts, outcome: outcome.kind, httpStatus, durationMs },
       'status event attempt',
     );
-    await record(event, outcome);
+    await record(event, outcome, httpStatus, durationMs);
   }
 
   async function deliverDue(): Promise<void> {
