@@ -5,8 +5,9 @@
  * item 6); the administrator finds it under 'Failed', reads the
  * error, re-sends it after confirming, and sees it delivered: a new message naming the first (issue 28
  * item 7). Then the receiver refuses the review's status event; the administrator finds it under
- * 'Status changes', re-sends it and sees it delivered (issue 28 item 8). axe on the tab; nothing
- * scrolls sideways at 390 px.
+ * 'Status changes', re-sends it and sees it delivered (issue 28 item 8). Each card lists its sends
+ * (issue 53 item 4) and a delivered card offers 'Re-send' too (issue 53 item 2). axe on the tab;
+ * nothing scrolls sideways at 390 px.
  *
  * The sections and the document are filled through the API (the point here is the admin tab).
  */
@@ -83,9 +84,21 @@ test('an administrator sees a refused notification under Failed, re-sends it and
     .getByRole('listitem', { name: 'Notification of Zora Mbeki' })
     .filter({ hasText: providerEmail });
   await expect(delivered.getByText('Delivered', { exact: true })).toBeVisible();
-  await expect(delivered.getByText('Delivered:')).toBeVisible();
+  await expect(delivered.getByText('Delivered:')).toHaveCount(2); // the card's, and its re-send's
   expect(receiver.delivered.filter((r) => r.body?.toString().includes(applicationId))).toHaveLength(1);
+  // Issue 53 item 4: each send with its webhook-id and result, the refused first one kept.
+  const sends = delivered.getByRole('list', { name: 'Sends (2)' });
+  await expect(sends.getByRole('listitem')).toHaveCount(2);
+  await expect(sends.getByRole('listitem').first()).toContainText('First send');
+  await expect(sends.getByRole('listitem').first()).toContainText('Result: Not delivered');
+  await expect(sends.getByRole('listitem').last()).toContainText('Re-send 1');
+  await expect(sends.getByRole('listitem').last()).toContainText('Result: Delivered');
   await expectNoAxeViolations(page);
+  // Issue 53 item 2: a delivered one can be re-sent too, after a confirmation that says it was delivered.
+  await delivered.getByRole('button', { name: 'Re-send' }).click();
+  await expect(dialog).toContainText('was delivered. Send it again as a new message?');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
 
   // Issue 28 item 7: the re-send was a new message (a receiver that drops seen ids, like the shipped
   // n8n workflow, would have dropped the old id), and its body names the first message.

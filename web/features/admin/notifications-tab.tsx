@@ -5,9 +5,10 @@
  * `application.status_changed` events. Each kind newest first, filtered by state, each as a card (no
  * wide table: readable at 390 px) with provider, state badge (text, not colour alone), times,
  * attempts, the next attempt of a pending one and the last error in full (wrapped; it may carry issue
- * 20's "receiver's body limit" hint); completions also have an expandable attempt log. Failed (and
- * undelivered) ones have 'Re-send', behind a confirmation dialog: a new message with a new
- * `webhook-id` (issue 28 item 7).
+ * 20's "receiver's body limit" hint), and its sends (issue 53 item 4): the first message and each
+ * re-send with its webhook-id, first attempt, result, attempt count and an expandable attempt log.
+ * Every card has 'Re-send' (issue 53 item 2: delivered ones too, for a receiver that lost what it
+ * took), behind a confirmation dialog: a new message with a new `webhook-id` (issue 28 item 7).
  * Data: admin-api.ts (useAdminNotifications, useResendNotification, useAdminStatusEvents,
  * useResendStatusEvent), contract domain/api/notifications.ts.
  */
@@ -28,6 +29,8 @@ import { type StatusEventState, statusEventStates } from '../../../domain/api/in
 import type {
   AdminNotification,
   AdminStatusEvent,
+  DeliverySend,
+  DeliverySendResult,
   NotificationAttempt,
 } from '../../../domain/api/notifications.ts';
 import { applicationStatusLabel } from '../../../domain/application-status.ts';
@@ -109,6 +112,96 @@ function AttemptLog({ attempts }: { attempts: NotificationAttempt[] }) {
   );
 }
 
+/** A send's result in words (an earlier send is delivered or not; the current one has the card's state). */
+const sendResultLabel: Record<DeliverySendResult, string> = {
+  ...statusLabel,
+  not_delivered: 'Not delivered',
+};
+
+/** 'First send', 'Re-send 2', or for attempts logged before sends were recorded 'Earlier send'. */
+function sendTitle(send: DeliverySend, resendNumber: number): string {
+  if (send.resend === null) return 'Earlier send (webhook-id not recorded)';
+  return send.resend ? `Re-send ${resendNumber}` : 'First send';
+}
+
+/** One send: its id, first attempt, result, delivery time and attempts, the log behind a toggle. */
+function SendItem({ send, title, logId }: { send: DeliverySend; title: string; logId: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <li>
+      <Stack gap={2}>
+        <Text size="sm" fw={600}>
+          {title}
+        </Text>
+        {send.webhookId && (
+          <Field label="Webhook ID">
+            <Text span ff="monospace" size="sm">
+              {send.webhookId}
+            </Text>
+          </Field>
+        )}
+        <Field label="Result">{sendResultLabel[send.result]}</Field>
+        <Field label="First attempt">
+          {send.firstAttemptAt ? <When iso={send.firstAttemptAt} /> : 'none yet'}
+        </Field>
+        {send.deliveredAt && (
+          <Field label="Delivered">
+            <When iso={send.deliveredAt} />
+          </Field>
+        )}
+        <Field label="Attempts">{send.attempts.length}</Field>
+        {send.attempts.length > 0 && (
+          <>
+            <UnstyledButton
+              aria-expanded={open}
+              aria-controls={logId}
+              onClick={() => setOpen((value) => !value)}
+              style={{ textDecoration: 'underline', alignSelf: 'flex-start' }}
+            >
+              <Text size="sm" span>
+                {open ? 'Hide attempt log' : 'Show attempt log'} ({send.attempts.length})
+              </Text>
+            </UnstyledButton>
+            <div id={logId} hidden={!open}>
+              {open && <AttemptLog attempts={send.attempts} />}
+            </div>
+          </>
+        )}
+      </Stack>
+    </li>
+  );
+}
+
+/** The sends of a card, oldest first (issue 53 item 4). */
+function SendList({ sends, idPrefix }: { sends: DeliverySend[]; idPrefix: string }) {
+  let resends = 0;
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={600}>
+        Sends ({sends.length})
+      </Text>
+      <Stack
+        component="ol"
+        gap="xs"
+        style={{ margin: 0, paddingInlineStart: '1.25rem' }}
+        aria-label={`Sends (${sends.length})`}
+      >
+        {sends.map((send, index) => {
+          if (send.resend) resends += 1;
+          return (
+            <SendItem
+              key={send.webhookId ?? `unknown-${index}`}
+              send={send}
+              title={sendTitle(send, resends)}
+              logId={`${idPrefix}-send-${index}`}
+            />
+          );
+        })}
+      </Stack>
+    </Stack>
+  );
+}
+
 function NotificationCard({
   notification,
   onResend,
@@ -117,9 +210,6 @@ function NotificationCard({
   /** Without it (a role that reads only, issue 32) there is no Resend. */
   onResend?: (notification: AdminNotification) => void;
 }) {
-  const [open, setOpen] = useState(false);
-  const logId = `attempts-${notification.id}`;
-  const canResend = notification.status === 'failed' || notification.status === 'undelivered';
   return (
     <Card withBorder padding="md" component="li" aria-label={`Notification of ${providerOf(notification)}`}>
       <Stack gap="xs">
@@ -132,33 +222,20 @@ function NotificationCard({
             <When iso={notification.deliveredAt} />
           </Field>
         )}
-        <Field label="Attempts">{notification.attempts}</Field>
         {notification.status === 'pending' && notification.nextAttemptAt && (
           <Field label="Next attempt">
             <When iso={notification.nextAttemptAt} />
           </Field>
         )}
         {notification.lastError && <Field label="Last error">{notification.lastError}</Field>}
-        <Group gap="sm" wrap="wrap">
-          <UnstyledButton
-            aria-expanded={open}
-            aria-controls={logId}
-            onClick={() => setOpen((value) => !value)}
-            style={{ textDecoration: 'underline' }}
-          >
-            <Text size="sm" span>
-              {open ? 'Hide attempt log' : 'Show attempt log'} ({notification.attemptLog.length})
-            </Text>
-          </UnstyledButton>
-          {canResend && onResend && (
+        <SendList sends={notification.sends} idPrefix={`notification-${notification.id}`} />
+        {onResend && (
+          <Group>
             <Button size="xs" onClick={() => onResend(notification)}>
               {RESEND}
             </Button>
-          )}
-        </Group>
-        <div id={logId} hidden={!open}>
-          {open && <AttemptLog attempts={notification.attemptLog} />}
-        </div>
+          </Group>
+        )}
       </Stack>
     </Card>
   );
@@ -213,14 +290,14 @@ function StatusEventCard({
             <When iso={event.deliveredAt} />
           </Field>
         )}
-        <Field label="Attempts">{event.attempts}</Field>
         {event.status === 'pending' && event.nextAttemptAt && (
           <Field label="Next attempt">
             <When iso={event.nextAttemptAt} />
           </Field>
         )}
         {event.lastError && <Field label="Last error">{event.lastError}</Field>}
-        {event.status === 'failed' && onResend && (
+        <SendList sends={event.sends} idPrefix={`event-${event.id}`} />
+        {onResend && (
           <Group>
             <Button size="xs" onClick={() => onResend(event)}>
               {RESEND}
@@ -407,7 +484,11 @@ function CompletionNotifications({ enabled, canResend }: { enabled: boolean; can
         />
       )}
       confirmTitle={`${RESEND} notification`}
-      confirmText={(n) => `Send the completion notification of ${providerOf(n)} again?`}
+      confirmText={(n) =>
+        n.status === 'delivered'
+          ? `The completion notification of ${providerOf(n)} was delivered. Send it again as a new message? The receiver will process it again.`
+          : `Send the completion notification of ${providerOf(n)} again?`
+      }
       sentTitle="Notification sent again"
       sentText={(n, status) =>
         `The completion notification of ${providerOf(n)} is now ${statusLabel[status].toLowerCase()}.`
@@ -431,7 +512,9 @@ function StatusEvents({ enabled, canResend }: { enabled: boolean; canResend: boo
       )}
       confirmTitle={`${RESEND} status change`}
       confirmText={(e) =>
-        `Send the status change of ${providerOf(e)} (${applicationStatusLabel[e.from]} → ${applicationStatusLabel[e.to]}) again?`
+        e.status === 'delivered'
+          ? `The status change of ${providerOf(e)} (${applicationStatusLabel[e.from]} → ${applicationStatusLabel[e.to]}) was delivered. Send it again as a new message? The receiver will process it again.`
+          : `Send the status change of ${providerOf(e)} (${applicationStatusLabel[e.from]} → ${applicationStatusLabel[e.to]}) again?`
       }
       sentTitle="Status change sent again"
       sentText={(e, status) =>
