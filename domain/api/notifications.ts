@@ -74,8 +74,36 @@ export const deliverySendSchema = z.object({
   deliveredAt: z.iso.datetime().nullable(),
   /** Its attempts, oldest first. */
   attempts: z.array(notificationAttemptSchema),
+  /**
+   * Links mode (issue 53 item 3): the documents this send offered through download links, how many
+   * the receiver fetched whole, and when the links expire (ISO 8601). Null when it offered none
+   * (inline mode, a status event, no documents).
+   */
+  documents: z
+    .object({
+      offered: z.number().int(),
+      fetched: z.number().int(),
+      linksExpireAt: z.iso.datetime(),
+    })
+    .nullable(),
 });
 export type DeliverySend = z.infer<typeof deliverySendSchema>;
+
+/**
+ * A delivered links-mode send, as the card says it (issue 53 item 3): 'fetched' when the receiver
+ * fetched every document offered, 'waiting' while the links live, 'not_fetched' once they expired
+ * without; null when there is nothing to fetch or the send was not delivered.
+ * @param now ms since the epoch
+ */
+export function documentFetchState(
+  send: Pick<DeliverySend, 'result' | 'documents'>,
+  now: number,
+): 'fetched' | 'waiting' | 'not_fetched' | null {
+  const documents = send.documents;
+  if (send.result !== 'delivered' || !documents || documents.offered === 0) return null;
+  if (documents.fetched >= documents.offered) return 'fetched';
+  return Date.parse(documents.linksExpireAt) > now ? 'waiting' : 'not_fetched';
+}
 
 /** One notification as administrators see it (GET /api/admin/notifications, resend answer). */
 export const adminNotificationSchema = z.object({

@@ -40,6 +40,7 @@ import { providerApplications, userRoles } from '../db/schema/core.ts';
 import { credentialExpiryNotices } from '../db/schema/credentials.ts';
 import { verificationItems } from '../db/schema/review.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { markUnfetchedDigested, unfetchedDigestText } from '../notifications/document-fetches.ts';
 import {
   awaitingReverification,
   credentialIdentity,
@@ -265,10 +266,11 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
   // Administrators: one digest of what crossed a threshold since the last digest, counts only.
   const counted = await markNoticesDigested(db);
   const findings = await markFindingsDigested(db);
+  const unfetched = await markUnfetchedDigested(db, now);
   // Threshold is never null in a notice: the row without one is the grand total, `()`.
   const overall = counted.find((r) => r.threshold === null) ?? { total: 0, providers: 0, threshold: null };
   let adminsDigested = 0;
-  if (overall.total > 0 || findings.length > 0) {
+  if (overall.total > 0 || findings.length > 0 || unfetched > 0) {
     const admins = await db
       .select({ email: user.email })
       .from(userRoles)
@@ -288,7 +290,7 @@ export async function runExpiryMonitor(deps: ExpiryMonitorDeps, now: Date): Prom
       total > 0
         ? `${total} credential${total === 1 ? '' : 's'} of ${providers} provider${providers === 1 ? '' : 's'} crossed an expiry threshold since the last digest:\n\n${summary}${reopenedLine}\n\n`
         : '';
-    const text = `${expiring}${monitoringDigestText(findings)}See them in the admin dashboard: ${appUrl}/admin\n`;
+    const text = `${expiring}${monitoringDigestText(findings)}${unfetchedDigestText(unfetched)}See them in the admin dashboard: ${appUrl}/admin\n`;
     for (const admin of admins) {
       try {
         const subject =

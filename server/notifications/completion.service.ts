@@ -35,6 +35,7 @@ import {
   type NotificationRow,
 } from './completion-delivery.ts';
 import { attemptView, groupByOwner, sendsOf } from './delivery-sends.ts';
+import { documentFetchesOf } from './document-fetches.ts';
 import { webhookMessageIds } from './webhook-signature.ts';
 
 export interface CompletionRequest {
@@ -237,6 +238,7 @@ export async function listNotifications(
           .where(inArray(notificationAttempts.notificationId, ids))
           .orderBy(notificationAttempts.attemptedAt, notificationAttempts.id);
   const byNotification = groupByOwner(attempts, (a) => a.notificationId);
+  const fetches = await documentFetchesOf(db, ids);
   return rows.map(({ notification: n, firstName, lastName, email }) => ({
     id: n.id,
     webhookId: webhookMessageIds(n).webhookId,
@@ -251,7 +253,7 @@ export async function listNotifications(
     requestedAt: n.createdAt.toISOString(),
     deliveredAt: n.deliveredAt?.toISOString() ?? null,
     attemptLog: (byNotification.get(n.id) ?? []).map(attemptView),
-    sends: sendsOf(n, byNotification.get(n.id) ?? []),
+    sends: sendsOf(n, byNotification.get(n.id) ?? [], fetches),
   }));
 }
 

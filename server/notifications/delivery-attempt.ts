@@ -28,6 +28,7 @@ import {
   describeNetworkError,
   oversizeHint,
 } from './delivery-policy.ts';
+import { recordDocumentLinks } from './document-fetches.ts';
 import type { DocumentLinks } from './document-links.ts';
 import { postStream } from './webhook-sender.ts';
 import { createWebhookSigner, webhookMessageIds } from './webhook-signature.ts';
@@ -137,6 +138,16 @@ export async function attemptDelivery(
       }
       signature = signer.header();
       break;
+    }
+
+    // Issue 53 item 3: what this send offers, recorded before it goes out (a receiver may fetch first).
+    if (downloadUrl) {
+      await recordDocumentLinks(db, {
+        notificationId: notification.id,
+        messageId: webhookId,
+        documentIds: source.documents.map((d) => d.id),
+        expiresAt: new Date(linksExpireAt * 1000),
+      });
     }
 
     // Sending pass: the same bytes, streamed into the request.

@@ -16,6 +16,16 @@ const at = (minute: number, messageId: string | null, httpStatus: number | null)
 });
 
 describe('sendsOf', () => {
+  it('gives each send what it offered in links mode, by its webhook-id', () => {
+    const offered = { offered: 2, fetched: 1, linksExpireAt: '2026-11-28T11:00:00.000Z' };
+    const sends = sendsOf(
+      { id, messageId: resend, status: 'delivered' },
+      [at(0, id, 400), at(1, resend, 200)],
+      new Map([[resend, offered]]),
+    );
+    expect(sends.map((s) => s.documents)).toEqual([null, offered]);
+  });
+
   it('keeps the first delivery and its time when a delivered notification is re-sent', () => {
     const sends = sendsOf({ id, messageId: resend, status: 'pending' }, [at(0, id, 200)]);
     expect(sends).toEqual([
@@ -28,6 +38,7 @@ describe('sendsOf', () => {
         attempts: [
           { attemptedAt: '2026-11-28T10:00:00.000Z', httpStatus: 200, durationMs: 250, error: null },
         ],
+        documents: null,
       },
       {
         webhookId: resend,
@@ -36,6 +47,7 @@ describe('sendsOf', () => {
         firstAttemptAt: null,
         deliveredAt: null,
         attempts: [],
+        documents: null,
       },
     ]);
   });
@@ -73,6 +85,7 @@ describe('sendsOf', () => {
         firstAttemptAt: null,
         deliveredAt: null,
         attempts: [],
+        documents: null,
       },
     ]);
   });

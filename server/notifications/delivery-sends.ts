@@ -6,6 +6,7 @@
  */
 import type { DeliverySend, NotificationAttempt } from '../../domain/api/notifications.ts';
 import type { CompletionStatus } from '../../domain/completion-status.ts';
+import type { DocumentFetches } from './document-fetches.ts';
 import { webhookMessageIds } from './webhook-signature.ts';
 
 /** An attempt row as read, with the `webhook-id` of its send (null: not recorded, see deliverySendSchema). */
@@ -38,10 +39,12 @@ function accepted(attempt: LoggedAttempt): boolean {
  * whose id was not recorded come first, as one send of unknown kind.
  * @param row the notification or event: its id, current message id and state
  * @param attempts its attempts, oldest first
+ * @param fetches links mode: what each send (by webhook-id) offered and what was fetched
  */
 export function sendsOf(
   row: { id: string; messageId: string | null; status: CompletionStatus },
   attempts: readonly LoggedAttempt[],
+  fetches: ReadonlyMap<string, DocumentFetches> = new Map(),
 ): DeliverySend[] {
   const current = webhookMessageIds(row).webhookId;
   const groups = new Map<string | null, LoggedAttempt[]>();
@@ -62,6 +65,7 @@ export function sendsOf(
       firstAttemptAt: list[0]?.attemptedAt.toISOString() ?? null,
       deliveredAt: delivered ? deliveredAt(delivered) : null,
       attempts: list.map(attemptView),
+      documents: (webhookId && fetches.get(webhookId)) || null,
     });
   }
   const list = groups.get(current) ?? [];
@@ -73,6 +77,7 @@ export function sendsOf(
     firstAttemptAt: list[0]?.attemptedAt.toISOString() ?? null,
     deliveredAt: delivered ? deliveredAt(delivered) : null,
     attempts: list.map(attemptView),
+    documents: fetches.get(current) ?? null,
   });
   return sends;
 }

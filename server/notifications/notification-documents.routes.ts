@@ -4,7 +4,9 @@
  * document in a `links` mode completion notification (NOTIFY_DOCUMENTS=links).
  *
  * - 200: the document's bytes as an attachment (stored MIME type, nosniff, no-store), streamed from
- *   object storage; every fetch is audited as 'notification.document_fetched' (no session: no actor).
+ *   object storage; every fetch is audited as 'notification.document_fetched' (no session: no actor),
+ *   and once all its bytes were sent, marked fetched for the sends that offered it (issue 53 item 3,
+ *   document-fetches.ts).
  * - 403: the token is malformed, altered, for another document, or expired (never 404 or 500: a
  *   caller without a valid token learns nothing about the document).
  * - 404: a valid link whose document was deleted since (or whose stored file is gone).
@@ -18,6 +20,7 @@ import type { AppInstance } from '../app-types.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { attachmentDisposition } from '../documents/content-disposition.ts';
 import { findDocument } from '../documents/documents.service.ts';
+import { markDocumentFetched } from './document-fetches.ts';
 import { NOTIFICATION_DOCUMENT_ROUTE } from './document-links.ts';
 
 /** The message of every refused link (spec-free text; the receiver's operator reads it). */
@@ -78,6 +81,12 @@ export async function notificationDocumentRoutes(app: AppInstance) {
         body.destroy();
         throw error;
       }
+      // Issue 53 item 3: fetched when every byte went out (not on an aborted or failed stream).
+      reply.raw.once('finish', () => {
+        markDocumentFetched(app.deps.db, document.id, check.expiresAt).catch((error: unknown) => {
+          request.log.warn({ err: error, documentId: document.id }, 'could not record a document fetch');
+        });
+      });
       return reply
         .header('content-type', document.mimeType)
         .header('content-length', document.fileSize)

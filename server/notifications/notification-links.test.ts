@@ -12,6 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AdminNotification, documentFetchState } from '../../domain/api/notifications.ts';
 import {
   type Client,
   createTestApp,
@@ -20,6 +21,7 @@ import {
   type TestApp,
 } from '../../tests/harness.ts';
 import { signedAttestation } from '../../tests/http-client.ts';
+import { markUnfetchedDigested, unfetchedDigestText } from './document-fetches.ts';
 import { createCompletedApplication, FACTORY_SSN } from './testing/completed-application.ts';
 import { type JsonSchema, validateJsonSchema } from './testing/json-schema.ts';
 import { type ReceivedRequest, WebhookReceiver, waitUntil } from './testing/webhook-receiver.ts';
@@ -184,6 +186,59 @@ describe('NOTIFY_DOCUMENTS=links', () => {
     }
     expect(logs).toContain('/api/notification-documents/');
     expect(logs).not.toContain(FACTORY_SSN);
+  });
+
+  it("says 'documents fetched' only once every link was fetched whole, and the digest lists a send whose links expired unfetched", async () => {
+    const admin = await signUpAndSignIn(links);
+    await grantAdmin(links, admin);
+    const sendOf = async (applicationId: string) => {
+      const listed = await admin.json<{ notifications: AdminNotification[] }>(
+        'GET',
+        '/api/admin/notifications',
+      );
+      return listed.body.notifications.find((n) => n.applicationId === applicationId)!.sends.at(-1)!;
+    };
+    // Carla's two documents go out as links; the receiver answers 200 and has fetched nothing yet.
+    const { provider: carla, applicationId } = await providerWithCompleteApplication(links, [30_000, 20_000]);
+    expect((await complete(carla, applicationId)).status).toBe(200);
+    const sent = JSON.parse(requestsFor(applicationId)[0]!.body!.toString('utf8'))
+      .documents as SentDocument[];
+    const before = await sendOf(applicationId);
+    expect(before).toMatchObject({ result: 'delivered', documents: { offered: 2, fetched: 0 } });
+    expect(Date.parse(before.documents!.linksExpireAt)).toBe(
+      (Number(requestsFor(applicationId)[0]!.headers['webhook-timestamp']) + 3600) * 1000,
+    );
+    expect(documentFetchState(before, Date.now())).toBe('waiting');
+
+    // One fetched: still waiting. Both: 'fetched'.
+    await (await fetchLink(links, sent[0]!.downloadUrl!)).arrayBuffer();
+    await waitUntil(async () => (await sendOf(applicationId)).documents?.fetched === 1, 5_000, 'one fetch');
+    expect(documentFetchState(await sendOf(applicationId), Date.now())).toBe('waiting');
+    await (await fetchLink(links, sent[1]!.downloadUrl!)).arrayBuffer();
+    await waitUntil(
+      async () => (await sendOf(applicationId)).documents?.fetched === 2,
+      5_000,
+      'both fetched',
+    );
+    expect(documentFetchState(await sendOf(applicationId), Date.now())).toBe('fetched');
+
+    // Dmitri's links are never fetched: once they expire the send is 'not fetched', and the digest
+    // lists it once; Carla's (fetched) is never listed.
+    const { provider: dmitri, applicationId: second } = await providerWithCompleteApplication(
+      links,
+      [10_000],
+    );
+    expect((await complete(dmitri, second)).status).toBe(200);
+    const unfetched = await sendOf(second);
+    const afterExpiry = Date.parse(unfetched.documents!.linksExpireAt) + 1_000;
+    expect(documentFetchState(unfetched, afterExpiry)).toBe('not_fetched');
+    const { db } = links.runtime.deps;
+    expect(
+      await markUnfetchedDigested(db, new Date(Date.parse(unfetched.documents!.linksExpireAt) - 1_000)),
+    ).toBe(0);
+    expect(await markUnfetchedDigested(db, new Date(afterExpiry))).toBe(1);
+    expect(await markUnfetchedDigested(db, new Date(afterExpiry))).toBe(0);
+    expect(unfetchedDigestText(1)).toContain("use 'Re-send' to send new links");
   });
 
   it('answers 403 (no-store, nothing audited) to expired, altered and other-document tokens', async () => {

@@ -7,7 +7,17 @@
  * No PHI is stored here: the payload is built from the section tables at delivery time.
  */
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { type CompletionStatus, completionStatuses } from '../../../domain/completion-status.ts';
 import { user } from './auth.ts';
 import { providerApplications } from './core.ts';
@@ -84,4 +94,33 @@ export const notificationAttempts = pgTable(
     messageId: uuid('message_id'),
   },
   (t) => [index('notification_attempts_notification_idx').on(t.notificationId, t.attemptedAt)],
+);
+
+/**
+ * The documents a links-mode message offered (issue 53 item 3): one row per send (`message_id`, its
+ * `webhook-id`) and document, written before the message goes out, with the latest expiry of its
+ * links and when the receiver first fetched the document whole through one of them. A delivered
+ * message with documents is 'Delivered (documents fetched)' only when every row has `fetched_at`.
+ */
+export const notificationDocumentLinks = pgTable(
+  'notification_document_links',
+  {
+    notificationId: uuid('notification_id')
+      .notNull()
+      .references(() => completionNotifications.id, { onDelete: 'cascade' }),
+    messageId: uuid('message_id').notNull(),
+    /** documents.id (no foreign key: a deleted document's offer stays on the record). */
+    documentId: uuid('document_id').notNull(),
+    /** The latest expiry of the links of this document minted for this message. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** When the receiver first fetched it whole; null while not fetched. */
+    fetchedAt: timestamp('fetched_at', { withTimezone: true }),
+    /** When the administrators' digest listed the message as not fetched (once per message). */
+    digestedAt: timestamp('digested_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.messageId, t.documentId] }),
+    index('notification_document_links_document_idx').on(t.documentId, t.expiresAt),
+    index('notification_document_links_notification_idx').on(t.notificationId),
+  ],
 );

@@ -13,6 +13,7 @@
  * useResendStatusEvent), contract domain/api/notifications.ts.
  */
 import {
+  Alert,
   Badge,
   Button,
   Card,
@@ -22,16 +23,13 @@ import {
   SegmentedControl,
   Stack,
   Text,
-  UnstyledButton,
 } from '@mantine/core';
 import { useState } from 'react';
 import { type StatusEventState, statusEventStates } from '../../../domain/api/integration.ts';
-import type {
-  AdminNotification,
-  AdminStatusEvent,
-  DeliverySend,
-  DeliverySendResult,
-  NotificationAttempt,
+import {
+  type AdminNotification,
+  type AdminStatusEvent,
+  documentFetchState,
 } from '../../../domain/api/notifications.ts';
 import { applicationStatusLabel } from '../../../domain/application-status.ts';
 import { type CompletionStatus, completionStatuses } from '../../../domain/completion-status.ts';
@@ -44,13 +42,14 @@ import {
   useResendNotification,
   useResendStatusEvent,
 } from './admin-api.ts';
-
-const statusLabel: Record<CompletionStatus, string> = {
-  pending: 'Pending',
-  delivered: 'Delivered',
-  failed: 'Failed',
-  undelivered: 'Undelivered',
-};
+import {
+  type DocumentFetchState,
+  Field,
+  fetchStateLabel,
+  SendList,
+  statusLabel,
+  When,
+} from './delivery-sends.tsx';
 
 /** Badge fills from the theme's AA-checked set (web/theme.ts); the label says the state in text. */
 const statusColor: Record<CompletionStatus, string> = {
@@ -59,12 +58,6 @@ const statusColor: Record<CompletionStatus, string> = {
   failed: badgeColor.red,
   undelivered: badgeColor.gray,
 };
-
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
-
-function When({ iso }: { iso: string }) {
-  return <time dateTime={iso}>{dateTime.format(new Date(iso))}</time>;
-}
 
 /** The provider as the dialog and toasts name them: their name, else their email, else 'this provider'. */
 function providerOf(item: { providerName: string; providerEmail: string }): string {
@@ -81,127 +74,6 @@ const actorLabel: Record<AdminStatusEvent['actorType'], string> = {
   integration: 'Workflow integration',
 };
 
-function Field({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-      <Text span fw={600}>
-        {label}:
-      </Text>{' '}
-      {children}
-    </Text>
-  );
-}
-
-function AttemptLog({ attempts }: { attempts: NotificationAttempt[] }) {
-  if (attempts.length === 0) return <Text size="sm">No attempts yet</Text>;
-  return (
-    <ol style={{ margin: 0, paddingInlineStart: '1.25rem' }}>
-      {attempts.map((attempt) => (
-        <li key={attempt.attemptedAt}>
-          <Stack gap={0}>
-            <Field label="Attempted at">
-              <When iso={attempt.attemptedAt} />
-            </Field>
-            <Field label="HTTP status">{attempt.httpStatus ?? 'no answer'}</Field>
-            <Field label="Duration">{attempt.durationMs === null ? '—' : `${attempt.durationMs} ms`}</Field>
-            {attempt.error && <Field label="Error">{attempt.error}</Field>}
-          </Stack>
-        </li>
-      ))}
-    </ol>
-  );
-}
-
-/** A send's result in words (an earlier send is delivered or not; the current one has the card's state). */
-const sendResultLabel: Record<DeliverySendResult, string> = {
-  ...statusLabel,
-  not_delivered: 'Not delivered',
-};
-
-/** 'First send', 'Re-send 2', or for attempts logged before sends were recorded 'Earlier send'. */
-function sendTitle(send: DeliverySend, resendNumber: number): string {
-  if (send.resend === null) return 'Earlier send (webhook-id not recorded)';
-  return send.resend ? `Re-send ${resendNumber}` : 'First send';
-}
-
-/** One send: its id, first attempt, result, delivery time and attempts, the log behind a toggle. */
-function SendItem({ send, title, logId }: { send: DeliverySend; title: string; logId: string }) {
-  const [open, setOpen] = useState(false);
-  return (
-    <li>
-      <Stack gap={2}>
-        <Text size="sm" fw={600}>
-          {title}
-        </Text>
-        {send.webhookId && (
-          <Field label="Webhook ID">
-            <Text span ff="monospace" size="sm">
-              {send.webhookId}
-            </Text>
-          </Field>
-        )}
-        <Field label="Result">{sendResultLabel[send.result]}</Field>
-        <Field label="First attempt">
-          {send.firstAttemptAt ? <When iso={send.firstAttemptAt} /> : 'none yet'}
-        </Field>
-        {send.deliveredAt && (
-          <Field label="Delivered">
-            <When iso={send.deliveredAt} />
-          </Field>
-        )}
-        <Field label="Attempts">{send.attempts.length}</Field>
-        {send.attempts.length > 0 && (
-          <>
-            <UnstyledButton
-              aria-expanded={open}
-              aria-controls={logId}
-              onClick={() => setOpen((value) => !value)}
-              style={{ textDecoration: 'underline', alignSelf: 'flex-start' }}
-            >
-              <Text size="sm" span>
-                {open ? 'Hide attempt log' : 'Show attempt log'} ({send.attempts.length})
-              </Text>
-            </UnstyledButton>
-            <div id={logId} hidden={!open}>
-              {open && <AttemptLog attempts={send.attempts} />}
-            </div>
-          </>
-        )}
-      </Stack>
-    </li>
-  );
-}
-
-/** The sends of a card, oldest first (issue 53 item 4). */
-function SendList({ sends, idPrefix }: { sends: DeliverySend[]; idPrefix: string }) {
-  let resends = 0;
-  return (
-    <Stack gap={4}>
-      <Text size="sm" fw={600}>
-        Sends ({sends.length})
-      </Text>
-      <Stack
-        component="ol"
-        gap="xs"
-        style={{ margin: 0, paddingInlineStart: '1.25rem' }}
-        aria-label={`Sends (${sends.length})`}
-      >
-        {sends.map((send, index) => {
-          if (send.resend) resends += 1;
-          return (
-            <SendItem
-              key={send.webhookId ?? `unknown-${index}`}
-              send={send}
-              title={sendTitle(send, resends)}
-              logId={`${idPrefix}-send-${index}`}
-            />
-          );
-        })}
-      </Stack>
-    </Stack>
-  );
-}
-
 function NotificationCard({
   notification,
   onResend,
@@ -210,10 +82,19 @@ function NotificationCard({
   /** Without it (a role that reads only, issue 32) there is no Resend. */
   onResend?: (notification: AdminNotification) => void;
 }) {
+  const current = notification.sends.at(-1);
+  const fetchState = current ? documentFetchState(current, Date.now()) : null;
   return (
     <Card withBorder padding="md" component="li" aria-label={`Notification of ${providerOf(notification)}`}>
       <Stack gap="xs">
-        <CardHead item={notification} status={notification.status} />
+        <CardHead item={notification} status={notification.status} fetchState={fetchState} />
+        {fetchState === 'not_fetched' && current?.documents && (
+          <Alert color="orange" variant="light" title="Documents not fetched">
+            The receiver answered, but fetched {current.documents.fetched} of {current.documents.offered}{' '}
+            documents before the links expired. Use 'Re-send' to send new links, and check the receiving
+            workflow.
+          </Alert>
+        )}
         <Field label="Requested">
           <When iso={notification.requestedAt} />
         </Field>
@@ -245,9 +126,12 @@ function NotificationCard({
 function CardHead({
   item,
   status,
+  fetchState = null,
 }: {
   item: { providerName: string; providerEmail: string };
   status: CompletionStatus;
+  /** A delivered links-mode send: whether the receiver fetched its documents (issue 53 item 3). */
+  fetchState?: DocumentFetchState;
 }) {
   return (
     <Group justify="space-between" wrap="wrap" gap="xs">
@@ -259,8 +143,12 @@ function CardHead({
           {item.providerEmail || '—'}
         </Text>
       </Stack>
-      <Badge color={statusColor[status]} variant="filled" autoContrast>
-        {statusLabel[status]}
+      <Badge
+        color={fetchState === 'not_fetched' ? badgeColor.orange : statusColor[status]}
+        variant="filled"
+        autoContrast
+      >
+        {fetchState ? fetchStateLabel[fetchState] : statusLabel[status]}
       </Badge>
     </Group>
   );
