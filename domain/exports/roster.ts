@@ -8,7 +8,7 @@
  * The default layout follows what payers' delegated-credentialing roster templates ask for (NPI,
  * name, degree, taxonomy, license, board certification, service location, accepting new patients,
  * credential status, credentialing and recredentialing dates), one column per fact, dates as
- * `YYYY-MM-DD`. The DEA number is offered, not in the default (issue 49 item 3). Every value is the
+ * `YYYY-MM-DD` (real dates in XLSX), phones as `(305) 555-0100` with the extension apart. The DEA number is offered, not in the default (issue 49 item 3). Every value is the
  * published credential's (issue 49 item 1), never a change nobody reviewed.
  */
 
@@ -37,7 +37,10 @@ export const rosterColumns = [
   { key: 'city', header: 'City', inDefault: true },
   { key: 'state', header: 'State', inDefault: true },
   { key: 'postal_code', header: 'ZIP Code', inDefault: true },
+  // Issue 52 item 4: '(305) 555-0100' (another country's number as dialled from the US, '011 44 …'),
+  // the extension's digits in a column of their own (server/exports/roster-phone.ts).
   { key: 'phone', header: 'Phone', inDefault: true },
+  { key: 'phone_extension', header: 'Phone Extension', inDefault: true },
   { key: 'accepting_new_patients', header: 'Accepting New Patients', inDefault: true },
   // Issue 49 item 2: 'Active', or 'Suspended (exclusion: OIG LEIE, 2026-11-28)' under ongoing monitoring.
   { key: 'credential_status', header: 'Credential Status', inDefault: true },

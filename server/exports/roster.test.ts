@@ -42,7 +42,8 @@ beforeAll(async () => {
   const db = app.runtime.deps.db;
   await db
     .update(practiceLocations)
-    .set({ practiceName: '=HYPERLINK("http://evil.example","Clinic")' })
+    // Typed as the issue found it: the roster writes '(305) 555-0100' and the extension apart.
+    .set({ practiceName: '=HYPERLINK("http://evil.example","Clinic")', phone: '+1 (305) 555-0100 x12' })
     .where(eq(practiceLocations.applicationId, credentialed[2]!));
   const [renamed] = await db
     .select({ userId: providerApplications.userId })
@@ -97,7 +98,10 @@ async function xlsxOf(response: Response): Promise<string[][]> {
 const LOCATION = defaultRosterColumns.indexOf('location_name');
 
 /** The factory's provider as the default layout writes it (server/notifications/testing). */
-const factoryRow = (locationName = 'Springfield Internal Medicine') => [
+const factoryRow = (
+  locationName = 'Springfield Internal Medicine',
+  phone: [string, string] = ['(555) 010-3000', ''],
+) => [
   '1234567893',
   expect.any(String),
   expect.any(String),
@@ -116,7 +120,7 @@ const factoryRow = (locationName = 'Springfield Internal Medicine') => [
   'Springfield',
   'IL',
   '62701',
-  '(555) 010-3000',
+  ...phone,
   'Yes',
   'Active',
   today(),
@@ -135,7 +139,9 @@ describe('GET /api/admin/roster.csv and roster.xlsx', () => {
     // Sorted by location name: the defused one (a leading ') first.
     const sorted = records.slice(1).sort((a, b) => a[LOCATION]!.localeCompare(b[LOCATION]!));
     // Defused: the leading ' keeps a spreadsheet from running it.
-    expect(sorted[0]).toEqual(factoryRow(`'=HYPERLINK("http://evil.example","Clinic")`));
+    expect(sorted[0]).toEqual(
+      factoryRow(`'=HYPERLINK("http://evil.example","Clinic")`, ['(305) 555-0100', '12']),
+    );
     expect(sorted[1]).toEqual(factoryRow());
     expect(sorted[2]).toEqual(factoryRow());
 
@@ -148,7 +154,9 @@ describe('GET /api/admin/roster.csv and roster.xlsx', () => {
     expect(sheet[0]).toEqual(records[0]);
     // The same rows; a text cell is never a formula in XLSX, so the name is written as it is.
     const sheetRows = sheet.slice(1).sort((a, b) => a[LOCATION]!.localeCompare(b[LOCATION]!));
-    expect(sheetRows[0]).toEqual(factoryRow('=HYPERLINK("http://evil.example","Clinic")'));
+    expect(sheetRows[0]).toEqual(
+      factoryRow('=HYPERLINK("http://evil.example","Clinic")', ['(305) 555-0100', '12']),
+    );
     expect(sheetRows.slice(1)).toEqual(sorted.slice(1));
 
     const audits = await app.runtime.deps.db

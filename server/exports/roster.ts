@@ -29,6 +29,7 @@ import type { Queryable } from '../db/client.ts';
 import { rosterColumnChoices } from '../db/schema/exports.ts';
 import type { DirectoryPracticeLocation, DirectoryProvider } from '../directory/credentialed-providers.ts';
 import { CSV_BOM, csvRecord } from '../http/csv.ts';
+import { rosterPhone } from './roster-phone.ts';
 
 /** One roster row: a text (or null for empty) per column. */
 export type RosterRow = Record<RosterColumnKey, string | null>;
@@ -57,6 +58,7 @@ export function rosterRows(provider: DirectoryProvider): RosterRow[] {
     : [null];
   return locations.map((location) => {
     const license = licenseFor(provider, location?.address.state ?? null);
+    const phone = rosterPhone(location?.phone);
     return {
       npi: provider.npi,
       last_name: provider.familyName,
@@ -79,7 +81,8 @@ export function rosterRows(provider: DirectoryProvider): RosterRow[] {
       city: location?.address.city ?? null,
       state: location?.address.state ?? null,
       postal_code: location?.address.postalCode ?? null,
-      phone: location?.phone ?? null,
+      phone: phone?.number ?? null,
+      phone_extension: phone?.extension ?? null,
       accepting_new_patients: location?.acceptingNewPatients
         ? acceptingNewPatientsLabel[location.acceptingNewPatients]
         : null,
