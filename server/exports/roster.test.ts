@@ -240,6 +240,54 @@ describe('GET /api/admin/roster.csv and roster.xlsx', () => {
   });
 });
 
+describe('GET /api/admin/roster.csv?guard=none&bom=false (issue 52 item 4)', () => {
+  const EVIL = '=HYPERLINK("http://evil.example","Clinic")';
+
+  it('writes the values exactly for a machine, without the byte order mark when asked; audited as unguarded', async () => {
+    const reader = await clientWithToken(app, ['roster.read']);
+    const answer = await fetch(
+      `${app.baseUrl}/api/admin/roster.csv?columns=location_name,phone&guard=none&bom=false`,
+      { headers: { authorization: `Bearer ${reader.accessToken}` } },
+    );
+    expect(answer.status).toBe(200);
+    const text = Buffer.from(await answer.arrayBuffer()).toString('utf8');
+    // No BOM: a plain utf-8 reader gets 'Practice Location' as the first header, not '\uFEFFPractice…'.
+    expect(text.startsWith('Practice Location,Phone\r\n')).toBe(true);
+    const rows = parse(text) as string[][];
+    expect(rows.slice(1).map((r) => r[0])).toContain(EVIL);
+    expect(rows.slice(1).map((r) => r[1])).toContain('(305) 555-0100');
+    const audited = await app.runtime.deps.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.resourceId, reader.id));
+    expect(audited.filter((a) => a.action === 'export.roster_downloaded').map((a) => a.details)).toEqual([
+      { format: 'csv', columns: 2, guard: 'none' },
+    ]);
+
+    // Staff may ask the same; the default is still guarded and with the BOM.
+    const staff = await csvOf(
+      await specialist.request('GET', '/api/admin/roster.csv?columns=location_name&guard=none'),
+    );
+    expect(staff.slice(1).map((r) => r[0])).toContain(EVIL);
+    const guarded = await csvOf(await specialist.request('GET', '/api/admin/roster.csv?columns=location_name'));
+    expect(guarded.slice(1).map((r) => r[0])).toContain(`'${EVIL}`);
+  });
+
+  it('leaves authorization as it is and refuses an unknown guard with what to write', async () => {
+    expect((await fetch(`${app.baseUrl}/api/admin/roster.csv?guard=none`)).status).toBe(401);
+    const provider = await signUpAndSignIn(app);
+    expect((await provider.request('GET', '/api/admin/roster.csv?guard=none')).status).toBe(403);
+    const fhirOnly = await clientWithToken(app, ['system/*.read']);
+    const refused = await fetch(`${app.baseUrl}/api/admin/roster.csv?guard=none`, {
+      headers: { authorization: `Bearer ${fhirOnly.accessToken}` },
+    });
+    expect(refused.status).toBe(403);
+    const bad = await specialist.json('GET', '/api/admin/roster.csv?guard=off');
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('guard=none');
+  });
+});
+
 describe('rosterRows', () => {
   const provider = (overrides: Partial<DirectoryProvider> = {}): DirectoryProvider => ({
     userId: 'u1',

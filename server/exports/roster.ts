@@ -28,7 +28,7 @@ import { acceptingNewPatientsLabel } from '../../domain/sections/practice-locati
 import type { Queryable } from '../db/client.ts';
 import { rosterColumnChoices } from '../db/schema/exports.ts';
 import type { DirectoryPracticeLocation, DirectoryProvider } from '../directory/credentialed-providers.ts';
-import { CSV_BOM, csvRecord } from '../http/csv.ts';
+import { CSV_BOM, type CsvOptions, csvRecord } from '../http/csv.ts';
 import { rosterPhone } from './roster-phone.ts';
 
 /** One roster row: a text (or null for empty) per column. */
@@ -93,16 +93,30 @@ export function rosterRows(provider: DirectoryProvider): RosterRow[] {
   });
 }
 
-/** The CSV: BOM and header, then one text chunk per batch of providers. */
+/**
+ * The CSV: BOM (unless `bom: false`) and header, then one text chunk per batch of providers.
+ * `separator` ',' (default) or ';', `guard` 'formulas' (default) or 'none' (server/http/csv.ts).
+ */
 export async function* rosterCsv(
   batches: AsyncIterable<DirectoryProvider[]>,
   columns: readonly RosterColumnKey[],
+  options: CsvOptions & { bom?: boolean } = {},
 ): AsyncGenerator<string> {
-  yield CSV_BOM + csvRecord(columns.map((c) => rosterColumnHeader[c]));
+  const bom = options.bom === false ? '' : CSV_BOM;
+  yield bom +
+    csvRecord(
+      columns.map((c) => rosterColumnHeader[c]),
+      options,
+    );
   for await (const batch of batches) {
     yield batch
       .flatMap(rosterRows)
-      .map((row) => csvRecord(columns.map((c) => row[c])))
+      .map((row) =>
+        csvRecord(
+          columns.map((c) => row[c]),
+          options,
+        ),
+      )
       .join('');
   }
 }
