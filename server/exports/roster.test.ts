@@ -78,7 +78,8 @@ async function csvOf(response: Response): Promise<string[][]> {
   return parse(bytes.subarray(3).toString('utf8')) as string[][];
 }
 
-async function xlsxOf(response: Response): Promise<string[][]> {
+/** The sheet's cells as text, a date cell as its `YYYY-MM-DD` (UTC); and the sheet itself. */
+async function xlsxOf(response: Response): Promise<string[][] & { sheet: ExcelJS.Worksheet }> {
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(await response.arrayBuffer());
   const sheet = workbook.getWorksheet('Roster')!;
@@ -87,11 +88,12 @@ async function xlsxOf(response: Response): Promise<string[][]> {
     rows.push(
       Array.from({ length: sheet.columnCount }, (_, i) => {
         const value = row.getCell(i + 1).value;
+        if (value instanceof Date) return value.toISOString().slice(0, 10);
         return value === null || value === undefined ? '' : String(value);
       }),
     );
   });
-  return rows;
+  return Object.assign(rows, { sheet });
 }
 
 /** The location name's column in the default layout. */
@@ -158,6 +160,20 @@ describe('GET /api/admin/roster.csv and roster.xlsx', () => {
       factoryRow('=HYPERLINK("http://evil.example","Clinic")', ['(305) 555-0100', '12']),
     );
     expect(sheetRows.slice(1)).toEqual(sorted.slice(1));
+    // Issue 52 item 4: dates are date cells shown yyyy-mm-dd; identifiers are text cells formatted Text.
+    const second = sheet.sheet.getRow(2);
+    const cell = (key: (typeof defaultRosterColumns)[number]) =>
+      second.getCell(defaultRosterColumns.indexOf(key) + 1);
+    for (const key of ['license_expires_on', 'credentialed_on', 'recredentialing_due_on'] as const) {
+      expect(cell(key).value).toBeInstanceOf(Date);
+      expect(cell(key).numFmt).toBe('yyyy-mm-dd');
+    }
+    expect(cell('credentialed_on').value).toEqual(new Date(`${today()}T00:00:00Z`));
+    for (const key of ['npi', 'postal_code', 'phone', 'license_number'] as const) {
+      expect(typeof cell(key).value).toBe('string');
+      expect(cell(key).numFmt).toBe('@');
+    }
+    expect(cell('last_name').numFmt).toBeUndefined();
 
     const audits = await app.runtime.deps.db
       .select()
@@ -269,7 +285,9 @@ describe('GET /api/admin/roster.csv?guard=none&bom=false (issue 52 item 4)', () 
       await specialist.request('GET', '/api/admin/roster.csv?columns=location_name&guard=none'),
     );
     expect(staff.slice(1).map((r) => r[0])).toContain(EVIL);
-    const guarded = await csvOf(await specialist.request('GET', '/api/admin/roster.csv?columns=location_name'));
+    const guarded = await csvOf(
+      await specialist.request('GET', '/api/admin/roster.csv?columns=location_name'),
+    );
     expect(guarded.slice(1).map((r) => r[0])).toContain(`'${EVIL}`);
   });
 

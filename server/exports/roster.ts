@@ -7,8 +7,9 @@
  *
  * - CSV: RFC 4180 with the byte order mark Excel needs, formula cells defused (server/http/csv.ts).
  * - XLSX: exceljs's streaming writer (Office Open XML), inline strings (no shared-string table held in
- *   memory), every cell a text or a date-free string as the CSV has it: a text cell is never run as a
- *   formula by a spreadsheet, so nothing needs defusing; the header row bold and frozen.
+ *   memory); dates are date cells shown `yyyy-mm-dd`, identifiers (NPI, license, DEA, ZIP, phone)
+ *   text cells formatted Text, the rest text (issue 52 item 4): a text cell is never run as a formula
+ *   by a spreadsheet, so nothing needs defusing; the header row bold and frozen.
  *
  * Which license, which certification, when a provider holds several: the license of the location's
  * state (the latest expiry among them), else the first license; the board certification the primary
@@ -22,7 +23,9 @@ import { rosterCredentialStatus } from '../../domain/credentials/credential-stan
 import {
   defaultRosterColumns,
   type RosterColumnKey,
+  type RosterColumnType,
   rosterColumnHeader,
+  rosterColumnType,
 } from '../../domain/exports/roster.ts';
 import { acceptingNewPatientsLabel } from '../../domain/sections/practice-locations.ts';
 import type { Queryable } from '../db/client.ts';
@@ -146,12 +149,41 @@ export async function writeRosterXlsx(
   sheet.getRow(1).font = { bold: true };
   sheet.getRow(1).commit();
   for await (const batch of batches) {
-    for (const row of batch.flatMap(rosterRows)) {
-      sheet.addRow(columns.map((c) => row[c] ?? '')).commit();
+    for (const values of batch.flatMap(rosterRows)) {
+      const row = sheet.addRow(columns.map((c) => xlsxValue(c, values[c])));
+      // Per cell, not per column: a header cell keeps the default format.
+      columns.forEach((c, i) => {
+        const format = xlsxNumberFormat[rosterColumnType[c]];
+        if (format) row.getCell(i + 1).numFmt = format;
+      });
+      row.commit();
     }
   }
   sheet.commit();
   await workbook.commit();
+}
+
+/**
+ * Excel number formats by column type: a date shown as the CSV writes it, an identifier as Text
+ * ('@': Excel keeps what is typed into it later as text too, leading zeros and all).
+ */
+const xlsxNumberFormat: Record<RosterColumnType, string | null> = {
+  date: 'yyyy-mm-dd',
+  identifier: '@',
+  text: null,
+};
+
+/**
+ * A cell's value: a 'date' column's `YYYY-MM-DD` as a Date at UTC midnight (exceljs writes the
+ * Excel serial day from UTC, so the day is exact whatever the server's time zone); anything else
+ * the text itself ('' for empty).
+ */
+function xlsxValue(column: RosterColumnKey, value: string | null): string | Date {
+  if (value === null) return '';
+  if (rosterColumnType[column] === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    return new Date(`${value}T00:00:00Z`);
+  }
+  return value;
 }
 
 /** A column's width in characters: wide enough for its header and typical values. */
