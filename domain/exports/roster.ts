@@ -28,6 +28,12 @@ export const rosterColumns = [
   { key: 'last_name', header: 'Last Name', inDefault: true },
   { key: 'first_name', header: 'First Name', inDefault: true },
   { key: 'degree', header: 'Degree', inDefault: true },
+  // Issue 52 item 4, what payers' delegated roster templates ask for and the application collects:
+  // offered, not in the default layout (the default stays what administrators have been sent).
+  { key: 'gender', header: 'Gender', inDefault: false },
+  { key: 'caqh_id', header: 'CAQH ID', inDefault: false, type: 'identifier' },
+  { key: 'medicare_ptan', header: 'Medicare PTAN', inDefault: false, type: 'identifier' },
+  { key: 'medicaid_id', header: 'Medicaid ID', inDefault: false, type: 'identifier' },
   { key: 'primary_taxonomy', header: 'Primary Taxonomy', inDefault: true },
   { key: 'primary_specialty', header: 'Primary Specialty', inDefault: true },
   { key: 'secondary_taxonomies', header: 'Secondary Taxonomies', inDefault: true },
@@ -56,6 +62,9 @@ export const rosterColumns = [
   // the extension's digits in a column of their own (server/exports/roster-phone.ts).
   { key: 'phone', header: 'Phone', inDefault: true, type: 'identifier' },
   { key: 'phone_extension', header: 'Phone Extension', inDefault: true, type: 'identifier' },
+  { key: 'fax', header: 'Fax', inDefault: false, type: 'identifier' },
+  { key: 'languages', header: 'Languages', inDefault: false },
+  { key: 'office_hours', header: 'Office Hours', inDefault: false },
   { key: 'accepting_new_patients', header: 'Accepting New Patients', inDefault: true },
   // Issue 49 item 2: 'Active', or 'Suspended (exclusion: OIG LEIE, 2026-11-28)' under ongoing monitoring.
   { key: 'credential_status', header: 'Credential Status', inDefault: true },

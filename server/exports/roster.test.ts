@@ -256,6 +256,38 @@ describe('GET /api/admin/roster.csv and roster.xlsx', () => {
   });
 });
 
+describe("the payer template's columns the application collects (issue 52 item 4)", () => {
+  it('offers gender, CAQH ID, Medicare PTAN, Medicaid ID, fax, languages and office hours from the published credential', async () => {
+    const columns = 'npi,gender,caqh_id,medicare_ptan,medicaid_id,fax,languages,office_hours';
+    const rows = await csvOf(await specialist.request('GET', `/api/admin/roster.csv?columns=${columns}`));
+    expect(rows[0]).toEqual([
+      'NPI',
+      'Gender',
+      'CAQH ID',
+      'Medicare PTAN',
+      'Medicaid ID',
+      'Fax',
+      'Languages',
+      'Office Hours',
+    ]);
+    // The factory's provider (server/notifications/testing): no Medicare or Medicaid number, no fax.
+    for (const row of rows.slice(1)) {
+      expect(row).toEqual([
+        '1234567893',
+        'F',
+        '12345678',
+        '',
+        '',
+        '',
+        'English, Spanish',
+        'Mon-Fri 8:00-17:00',
+      ]);
+    }
+    // Not in the default layout: the default stays what administrators have been sent.
+    expect(defaultRosterColumns).not.toContain('caqh_id');
+  });
+});
+
 describe('GET /api/admin/roster.csv?guard=none&bom=false (issue 52 item 4)', () => {
   const EVIL = '=HYPERLINK("http://evil.example","Clinic")';
 
@@ -432,6 +464,37 @@ describe('rosterRows', () => {
       dea_number: 'AL1234563',
       dea_expires_on: '2027-05-31',
     });
+  });
+
+  it("writes phone and fax in the roster format, the phone's extension apart; the payer identifiers as published", () => {
+    const [row] = rosterRows(
+      provider({
+        caqhId: '12345678',
+        medicarePtan: 'P12345',
+        medicaidId: null,
+        practiceLocations: [
+          {
+            ...location('IL', 'Joliet'),
+            phone: '+1 305 555 0100 ext. 4',
+            fax: '+1 (305) 555-0199',
+            officeHours: 'Mon-Fri 8:00-17:00',
+          },
+        ],
+      }),
+    );
+    expect(row).toMatchObject({
+      phone: '(305) 555-0100',
+      phone_extension: '4',
+      fax: '(305) 555-0199',
+      office_hours: 'Mon-Fri 8:00-17:00',
+      gender: 'F',
+      caqh_id: '12345678',
+      medicare_ptan: 'P12345',
+      medicaid_id: null,
+    });
+    // Facts published before issue 52 have no identifiers or office hours: empty cells, not 'undefined'.
+    const [older] = rosterRows(provider({ practiceLocations: [location('IL', 'Joliet')] }));
+    expect(older).toMatchObject({ caqh_id: null, office_hours: null, fax: null, phone: null });
   });
 
   it('a provider with no practice location gets one row, its location columns empty', () => {

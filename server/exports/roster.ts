@@ -32,7 +32,7 @@ import type { Queryable } from '../db/client.ts';
 import { rosterColumnChoices } from '../db/schema/exports.ts';
 import type { DirectoryPracticeLocation, DirectoryProvider } from '../directory/credentialed-providers.ts';
 import { CSV_BOM, type CsvOptions, csvRecord } from '../http/csv.ts';
-import { rosterPhone } from './roster-phone.ts';
+import { rosterFax, rosterPhone } from './roster-phone.ts';
 
 /** One roster row: a text (or null for empty) per column. */
 export type RosterRow = Record<RosterColumnKey, string | null>;
@@ -67,6 +67,10 @@ export function rosterRows(provider: DirectoryProvider): RosterRow[] {
       last_name: provider.familyName,
       first_name: provider.givenName,
       degree: provider.degree,
+      gender: provider.gender,
+      caqh_id: provider.caqhId ?? null,
+      medicare_ptan: provider.medicarePtan ?? null,
+      medicaid_id: provider.medicaidId ?? null,
       primary_taxonomy: primary?.code ?? null,
       primary_specialty: primary?.display ?? null,
       secondary_taxonomies: secondary.length ? secondary.join('; ') : null,
@@ -86,6 +90,9 @@ export function rosterRows(provider: DirectoryProvider): RosterRow[] {
       postal_code: location?.address.postalCode ?? null,
       phone: phone?.number ?? null,
       phone_extension: phone?.extension ?? null,
+      fax: rosterFax(location?.fax),
+      languages: location?.languagesSpoken ?? null,
+      office_hours: location?.officeHours ?? null,
       accepting_new_patients: location?.acceptingNewPatients
         ? acceptingNewPatientsLabel[location.acceptingNewPatients]
         : null,
