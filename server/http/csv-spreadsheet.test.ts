@@ -21,7 +21,7 @@
  * (`-env:UserInstallation`), so parallel runs do not share a profile lock.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -162,7 +162,7 @@ interface ReadCell {
 /** The first sheet of `file` as cells: its text (a number or date as the text it came from) and whether it is a formula. */
 async function readSheet(file: string): Promise<ReadCell[][]> {
   const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(await readFile(file));
+  await workbook.xlsx.readFile(file);
   const sheet = workbook.worksheets[0]!;
   const rows: ReadCell[][] = [];
   sheet.eachRow({ includeEmpty: true }, (row, rowNumber) => {
