@@ -35,6 +35,11 @@ import { type CsvGuard, csvRecord, defuseFormulas } from './csv.ts';
 
 const run = promisify(execFile);
 const sofficeInstalled = spawnSync('soffice', ['--version'], { stdio: 'ignore' }).status === 0;
+if (!sofficeInstalled) {
+  console.warn(
+    'csv-spreadsheet.test.ts skipped: soffice (LibreOffice) is not installed. Install it with: apt-get install -y libreoffice-calc',
+  );
+}
 
 /** Values an audit log or a roster may hold that a spreadsheet would, unguarded, evaluate. */
 const hostile = [
@@ -44,6 +49,7 @@ const hostile = [
   '@SUM(1)',
   '-2+3',
   '\t=1+1',
+  '\r=1+1',
   'a,=1+1',
   'note\n=1+1',
   'x;"=1+1"',
@@ -178,9 +184,12 @@ async function readSheet(file: string): Promise<ReadCell[][]> {
   return rows;
 }
 
-/** What a cell must read back as: the guarded text; a number-like text compared as the number Calc made of it. */
+/**
+ * What a cell must read back as: the guarded text, its line breaks as Calc stores them (LF; a CR or
+ * CRLF in a quoted field becomes LF, as measured); a number-like text as the number Calc made of it.
+ */
 function sameCell(read: ReadCell, written: string): boolean {
-  if (read.text === written) return true;
+  if (read.text === written.replace(/\r\n?/g, '\n')) return true;
   return /^\d+$/.test(written) && Number(read.text) === Number(written);
 }
 
