@@ -37,3 +37,17 @@ export const rosterQuerySchema = z.object({
     })
     .optional(),
 });
+
+/**
+ * GET /api/admin/roster.csv (issue 52 item 4): the roster query, and for a machine that parses the
+ * file (never a spreadsheet) `guard=none`, the values exact with no formula defused, and `bom=false`,
+ * no UTF-8 byte order mark before the header (a plain `utf-8` reader would keep it in the first
+ * header's name). Defaults: `guard=formulas`, `bom=true` (what Excel needs).
+ */
+export const rosterCsvQuerySchema = rosterQuerySchema.extend({
+  guard: z
+    .enum(['formulas', 'none'], { error: 'Write guard=formulas (the default) or guard=none' })
+    .optional(),
+  bom: z.enum(['true', 'false'], { error: 'Write bom=true (the default) or bom=false' }).optional(),
+});
+export type RosterCsvQuery = z.infer<typeof rosterCsvQuerySchema>;

@@ -100,6 +100,11 @@ export interface CredentialPracticeLocation {
   /** 'yes' | 'existing_only' | 'no' (Plan-Net AcceptingPatientsCodes), or null when not given. */
   acceptingNewPatients: 'yes' | 'existing_only' | 'no' | null;
   languagesSpoken: string | null;
+  /**
+   * Office hours, free text ('Mon-Fri 8:00-17:00'). Issue 52 item 4 (the roster); absent from
+   * facts published before it, until the provider's next publication.
+   */
+  officeHours?: string | null;
 }
 
 /** What the published credential says about the provider (the module docstring says where from). */
@@ -115,6 +120,14 @@ export interface CredentialFacts {
   gender: 'M' | 'F' | null;
   /** Never published in FHIR; a roster shows it only when an administrator adds the column. */
   dea: CredentialDea | null;
+  /**
+   * Payer identifiers from Personal Information (issue 52 item 4, the roster only; never in FHIR):
+   * the CAQH ProView ID, the Medicaid ID ('Medicaid Number') and the Medicare PTAN ('Medicare
+   * Number'). Absent from facts published before issue 52, until the provider's next publication.
+   */
+  caqhId?: string | null;
+  medicaidId?: string | null;
+  medicarePtan?: string | null;
   licenses: CredentialLicense[];
   education: CredentialDegree[];
   boardCertifications: CredentialBoardCertification[];
@@ -228,6 +241,7 @@ export function credentialFactsOf(snapshot: ApplicationSnapshot, version: number
             ? (accepting as CredentialPracticeLocation['acceptingNewPatients'])
             : null,
         languagesSpoken: text(l, 'languages_spoken'),
+        officeHours: text(l, 'office_hours'),
         order: i,
       };
     })
@@ -241,6 +255,9 @@ export function credentialFactsOf(snapshot: ApplicationSnapshot, version: number
     familyName: text(snapshot.profile, 'last_name') ?? '',
     degree: pi.provider_type?.trim() || null,
     gender: gender === 'M' || gender === 'F' ? gender : null,
+    caqhId: pi.caqh_id?.trim() || null,
+    medicaidId: pi.medicaid_number?.trim() || null,
+    medicarePtan: pi.medicare_number?.trim() || null,
     dea:
       deaNumber || deaRow
         ? {

@@ -290,6 +290,24 @@ describe('GET /api/admin/audit-log/export', () => {
     expect(records[2]![8]).toBe('doc-2');
   });
 
+  it("defuses a formula after a ';' inside a cell: the ';'-locale bypass (issue 52 item 4)", async () => {
+    // Not in the fixture (`ev`): a day of its own, so no other test's range sees it.
+    await pool().query(
+      `insert into audit_log (occurred_at, action, resource_type, resource_id, details)
+       values ('2001-05-05T10:00:00Z', 'document.download', 'document', $1, $2)`,
+      ['x;=1+1;', JSON.stringify({ note: 'ok;-2+3' })],
+    );
+    const response = await admin.request('GET', '/api/admin/audit-log/export?from=2001-05-05&to=2001-05-05');
+    const text = await csvText(response);
+    // Split on ';' as a spreadsheet in a ';' locale would: no piece starts with a formula character.
+    const pieces = text.split(/\r\n/)[1]!.split(';');
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const piece of pieces) expect(piece).not.toMatch(/^"*[=+\-@]/);
+    const records: string[][] = parse(text);
+    expect(records[1]![8]).toBe("x;'=1+1;");
+    expect(records[1]![10]).toBe(`{"note":"ok;'-2+3"}`);
+  });
+
   it('writes an anonymous event with empty actor and subject', async () => {
     const response = await admin.request('GET', '/api/admin/audit-log/export?from=2001-03-03&to=2001-03-03');
     const records: string[][] = parse(await csvText(response));

@@ -12,8 +12,10 @@
 import { PassThrough, Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import {
+  type RosterCsvQuery,
   rosterColumnChoiceSchema,
   rosterColumnsAnswerSchema,
+  rosterCsvQuerySchema,
   rosterQuerySchema,
 } from '../../domain/api/exports.ts';
 import { reviewParamsSchema } from '../../domain/api/review.ts';
@@ -33,6 +35,15 @@ import { rosterColumnsOf, rosterCsv, saveRosterColumns, writeRosterXlsx } from '
 const contentTypes = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+} as const;
+
+const rosterColumnsText =
+  "Columns: `columns` (comma-separated keys of domain/exports/roster.ts), else the administrator's remembered choice, else the default layout. Phones are written `(305) 555-0100` (another country's as dialled from the US, `011 44 …`), the extension in 'Phone Extension'. An API client calls with `Authorization: Bearer <token>` granting `roster.read`. Audited as 'export.roster_downloaded'.";
+
+/** The OpenAPI description of each roster download. */
+const rosterDescription = {
+  csv: `${rosterColumnsText} RFC 4180, UTF-8 with a byte order mark (Excel needs it; \`bom=false\` leaves it out for a plain \`utf-8\` reader). For a spreadsheet, every text a spreadsheet would evaluate is defused with a \`'\`: a cell starting with \`=\`, \`+\`, \`-\`, \`@\`, tab or CR, and a formula character after a \`,\`, \`;\`, tab or line break inside a cell (a \`;\`-locale spreadsheet splits cells there). A machine that parses the CSV asks \`guard=none\`: every value exactly as stored, nothing defused (never open that file in a spreadsheet). Same authorization either way.`,
+  xlsx: `${rosterColumnsText} Dates are Excel dates (shown \`yyyy-mm-dd\`); identifiers (NPI, license and DEA numbers, ZIP code, phone) are text cells, so leading zeros stay and no text cell is ever a formula.`,
 } as const;
 
 /** The staff permissions of the roster: it lists providers and their sections' credentials. */
@@ -96,15 +107,17 @@ export async function exportRoutes(app: AppInstance) {
         },
         schema: {
           summary: `The roster of credentialed providers as ${format.toUpperCase()}, one row per provider and practice location, streamed (issue 33 item 2)`,
-          description:
-            "Columns: `columns` (comma-separated keys of domain/exports/roster.ts), else the administrator's remembered choice, else the default layout. An API client calls with `Authorization: Bearer <token>` granting `roster.read`. Audited as 'export.roster_downloaded'.",
+          description: rosterDescription[format],
           tags: ['exports'],
-          querystring: rosterQuerySchema,
+          querystring: format === 'csv' ? rosterCsvQuerySchema : rosterQuerySchema,
         },
       },
       async (request, reply) => {
         const now = new Date();
-        let columns = request.query.columns;
+        // The XLSX's query has neither guard nor bom: they stay undefined there.
+        const query: RosterCsvQuery = request.query;
+        let columns = query.columns;
+        const guard = query.guard ?? 'formulas';
         let actor: { userId: string | null; ipAddress: string; apiClientId?: string };
         if (hasBearerToken(request)) {
           const client = await requireApiClient(request, reply, 'roster.read');
@@ -122,14 +135,19 @@ export async function exportRoutes(app: AppInstance) {
           ipAddress: actor.ipAddress,
           resourceType: actor.apiClientId ? 'api_client' : null,
           resourceId: actor.apiClientId ?? null,
-          details: { format, columns: columns.length },
+          // Only an unguarded download says so: the default leaves the details as they were.
+          details: { format, columns: columns.length, ...(guard === 'none' ? { guard } : {}) },
         });
         const batches = credentialedProviderBatches(app.deps.db, { now });
         reply
           .header('content-type', contentTypes[format])
           .header('content-disposition', attachmentDisposition(rosterFileName(isoDay(now), format)))
           .header('x-content-type-options', 'nosniff');
-        if (format === 'csv') return reply.send(Readable.from(rosterCsv(batches, columns)));
+        if (format === 'csv') {
+          return reply.send(
+            Readable.from(rosterCsv(batches, columns, { guard, bom: query.bom !== 'false' })),
+          );
+        }
         const output = new PassThrough();
         // A failure mid-file (the database gone) ends the download with an error: the client sees a
         // cut transfer, never a truncated file passed off as complete.

@@ -42,7 +42,8 @@ beforeAll(async () => {
   const db = app.runtime.deps.db;
   await db
     .update(practiceLocations)
-    .set({ practiceName: '=HYPERLINK("http://evil.example","Clinic")' })
+    // Typed as the issue found it: the roster writes '(305) 555-0100' and the extension apart.
+    .set({ practiceName: '=HYPERLINK("http://evil.example","Clinic")', phone: '+1 (305) 555-0100 x12' })
     .where(eq(practiceLocations.applicationId, credentialed[2]!));
   const [renamed] = await db
     .select({ userId: providerApplications.userId })
@@ -77,7 +78,8 @@ async function csvOf(response: Response): Promise<string[][]> {
   return parse(bytes.subarray(3).toString('utf8')) as string[][];
 }
 
-async function xlsxOf(response: Response): Promise<string[][]> {
+/** The sheet's cells as text, a date cell as its `YYYY-MM-DD` (UTC); and the sheet itself. */
+async function xlsxOf(response: Response): Promise<string[][] & { sheet: ExcelJS.Worksheet }> {
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(await response.arrayBuffer());
   const sheet = workbook.getWorksheet('Roster')!;
@@ -86,18 +88,22 @@ async function xlsxOf(response: Response): Promise<string[][]> {
     rows.push(
       Array.from({ length: sheet.columnCount }, (_, i) => {
         const value = row.getCell(i + 1).value;
+        if (value instanceof Date) return value.toISOString().slice(0, 10);
         return value === null || value === undefined ? '' : String(value);
       }),
     );
   });
-  return rows;
+  return Object.assign(rows, { sheet });
 }
 
 /** The location name's column in the default layout. */
 const LOCATION = defaultRosterColumns.indexOf('location_name');
 
 /** The factory's provider as the default layout writes it (server/notifications/testing). */
-const factoryRow = (locationName = 'Springfield Internal Medicine') => [
+const factoryRow = (
+  locationName = 'Springfield Internal Medicine',
+  phone: [string, string] = ['(555) 010-3000', ''],
+) => [
   '1234567893',
   expect.any(String),
   expect.any(String),
@@ -116,7 +122,7 @@ const factoryRow = (locationName = 'Springfield Internal Medicine') => [
   'Springfield',
   'IL',
   '62701',
-  '(555) 010-3000',
+  ...phone,
   'Yes',
   'Active',
   today(),
@@ -135,7 +141,9 @@ describe('GET /api/admin/roster.csv and roster.xlsx', () => {
     // Sorted by location name: the defused one (a leading ') first.
     const sorted = records.slice(1).sort((a, b) => a[LOCATION]!.localeCompare(b[LOCATION]!));
     // Defused: the leading ' keeps a spreadsheet from running it.
-    expect(sorted[0]).toEqual(factoryRow(`'=HYPERLINK("http://evil.example","Clinic")`));
+    expect(sorted[0]).toEqual(
+      factoryRow(`'=HYPERLINK("http://evil.example","Clinic")`, ['(305) 555-0100', '12']),
+    );
     expect(sorted[1]).toEqual(factoryRow());
     expect(sorted[2]).toEqual(factoryRow());
 
@@ -148,8 +156,24 @@ describe('GET /api/admin/roster.csv and roster.xlsx', () => {
     expect(sheet[0]).toEqual(records[0]);
     // The same rows; a text cell is never a formula in XLSX, so the name is written as it is.
     const sheetRows = sheet.slice(1).sort((a, b) => a[LOCATION]!.localeCompare(b[LOCATION]!));
-    expect(sheetRows[0]).toEqual(factoryRow('=HYPERLINK("http://evil.example","Clinic")'));
+    expect(sheetRows[0]).toEqual(
+      factoryRow('=HYPERLINK("http://evil.example","Clinic")', ['(305) 555-0100', '12']),
+    );
     expect(sheetRows.slice(1)).toEqual(sorted.slice(1));
+    // Issue 52 item 4: dates are date cells shown yyyy-mm-dd; identifiers are text cells formatted Text.
+    const second = sheet.sheet.getRow(2);
+    const cell = (key: (typeof defaultRosterColumns)[number]) =>
+      second.getCell(defaultRosterColumns.indexOf(key) + 1);
+    for (const key of ['license_expires_on', 'credentialed_on', 'recredentialing_due_on'] as const) {
+      expect(cell(key).value).toBeInstanceOf(Date);
+      expect(cell(key).numFmt).toBe('yyyy-mm-dd');
+    }
+    expect(cell('credentialed_on').value).toEqual(new Date(`${today()}T00:00:00Z`));
+    for (const key of ['npi', 'postal_code', 'phone', 'license_number'] as const) {
+      expect(typeof cell(key).value).toBe('string');
+      expect(cell(key).numFmt).toBe('@');
+    }
+    expect(cell('last_name').numFmt).toBeUndefined();
 
     const audits = await app.runtime.deps.db
       .select()
@@ -229,6 +253,88 @@ describe('GET /api/admin/roster.csv and roster.xlsx', () => {
     const provider = await signUpAndSignIn(app);
     expect((await provider.request('GET', '/api/admin/roster.csv')).status).toBe(403);
     expect((await fetch(`${app.baseUrl}/api/admin/roster.csv?columns=bogus`)).status).toBe(401);
+  });
+});
+
+describe("the payer template's columns the application collects (issue 52 item 4)", () => {
+  it('offers gender, CAQH ID, Medicare PTAN, Medicaid ID, fax, languages and office hours from the published credential', async () => {
+    const columns = 'npi,gender,caqh_id,medicare_ptan,medicaid_id,fax,languages,office_hours';
+    const rows = await csvOf(await specialist.request('GET', `/api/admin/roster.csv?columns=${columns}`));
+    expect(rows[0]).toEqual([
+      'NPI',
+      'Gender',
+      'CAQH ID',
+      'Medicare PTAN',
+      'Medicaid ID',
+      'Fax',
+      'Languages',
+      'Office Hours',
+    ]);
+    // The factory's provider (server/notifications/testing): no Medicare or Medicaid number, no fax.
+    for (const row of rows.slice(1)) {
+      expect(row).toEqual([
+        '1234567893',
+        'F',
+        '12345678',
+        '',
+        '',
+        '',
+        'English, Spanish',
+        'Mon-Fri 8:00-17:00',
+      ]);
+    }
+    // Not in the default layout: the default stays what administrators have been sent.
+    expect(defaultRosterColumns).not.toContain('caqh_id');
+  });
+});
+
+describe('GET /api/admin/roster.csv?guard=none&bom=false (issue 52 item 4)', () => {
+  const EVIL = '=HYPERLINK("http://evil.example","Clinic")';
+
+  it('writes the values exactly for a machine, without the byte order mark when asked; audited as unguarded', async () => {
+    const reader = await clientWithToken(app, ['roster.read']);
+    const answer = await fetch(
+      `${app.baseUrl}/api/admin/roster.csv?columns=location_name,phone&guard=none&bom=false`,
+      { headers: { authorization: `Bearer ${reader.accessToken}` } },
+    );
+    expect(answer.status).toBe(200);
+    const text = Buffer.from(await answer.arrayBuffer()).toString('utf8');
+    // No BOM: a plain utf-8 reader gets 'Practice Location' as the first header, not '\uFEFFPractice…'.
+    expect(text.startsWith('Practice Location,Phone\r\n')).toBe(true);
+    const rows = parse(text) as string[][];
+    expect(rows.slice(1).map((r) => r[0])).toContain(EVIL);
+    expect(rows.slice(1).map((r) => r[1])).toContain('(305) 555-0100');
+    const audited = await app.runtime.deps.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.resourceId, reader.id));
+    expect(audited.filter((a) => a.action === 'export.roster_downloaded').map((a) => a.details)).toEqual([
+      { format: 'csv', columns: 2, guard: 'none' },
+    ]);
+
+    // Staff may ask the same; the default is still guarded and with the BOM.
+    const staff = await csvOf(
+      await specialist.request('GET', '/api/admin/roster.csv?columns=location_name&guard=none'),
+    );
+    expect(staff.slice(1).map((r) => r[0])).toContain(EVIL);
+    const guarded = await csvOf(
+      await specialist.request('GET', '/api/admin/roster.csv?columns=location_name'),
+    );
+    expect(guarded.slice(1).map((r) => r[0])).toContain(`'${EVIL}`);
+  });
+
+  it('leaves authorization as it is and refuses an unknown guard with what to write', async () => {
+    expect((await fetch(`${app.baseUrl}/api/admin/roster.csv?guard=none`)).status).toBe(401);
+    const provider = await signUpAndSignIn(app);
+    expect((await provider.request('GET', '/api/admin/roster.csv?guard=none')).status).toBe(403);
+    const fhirOnly = await clientWithToken(app, ['system/*.read']);
+    const refused = await fetch(`${app.baseUrl}/api/admin/roster.csv?guard=none`, {
+      headers: { authorization: `Bearer ${fhirOnly.accessToken}` },
+    });
+    expect(refused.status).toBe(403);
+    const bad = await specialist.json('GET', '/api/admin/roster.csv?guard=off');
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('guard=none');
   });
 });
 
@@ -358,6 +464,37 @@ describe('rosterRows', () => {
       dea_number: 'AL1234563',
       dea_expires_on: '2027-05-31',
     });
+  });
+
+  it("writes phone and fax in the roster format, the phone's extension apart; the payer identifiers as published", () => {
+    const [row] = rosterRows(
+      provider({
+        caqhId: '12345678',
+        medicarePtan: 'P12345',
+        medicaidId: null,
+        practiceLocations: [
+          {
+            ...location('IL', 'Joliet'),
+            phone: '+1 305 555 0100 ext. 4',
+            fax: '+1 (305) 555-0199',
+            officeHours: 'Mon-Fri 8:00-17:00',
+          },
+        ],
+      }),
+    );
+    expect(row).toMatchObject({
+      phone: '(305) 555-0100',
+      phone_extension: '4',
+      fax: '(305) 555-0199',
+      office_hours: 'Mon-Fri 8:00-17:00',
+      gender: 'F',
+      caqh_id: '12345678',
+      medicare_ptan: 'P12345',
+      medicaid_id: null,
+    });
+    // Facts published before issue 52 have no identifiers or office hours: empty cells, not 'undefined'.
+    const [older] = rosterRows(provider({ practiceLocations: [location('IL', 'Joliet')] }));
+    expect(older).toMatchObject({ caqh_id: null, office_hours: null, fax: null, phone: null });
   });
 
   it('a provider with no practice location gets one row, its location columns empty', () => {

@@ -7,8 +7,9 @@
  *
  * - CSV: RFC 4180 with the byte order mark Excel needs, formula cells defused (server/http/csv.ts).
  * - XLSX: exceljs's streaming writer (Office Open XML), inline strings (no shared-string table held in
- *   memory), every cell a text or a date-free string as the CSV has it: a text cell is never run as a
- *   formula by a spreadsheet, so nothing needs defusing; the header row bold and frozen.
+ *   memory); dates are date cells shown `yyyy-mm-dd`, identifiers (NPI, license, DEA, ZIP, phone)
+ *   text cells formatted Text, the rest text (issue 52 item 4): a text cell is never run as a formula
+ *   by a spreadsheet, so nothing needs defusing; the header row bold and frozen.
  *
  * Which license, which certification, when a provider holds several: the license of the location's
  * state (the latest expiry among them), else the first license; the board certification the primary
@@ -22,13 +23,16 @@ import { rosterCredentialStatus } from '../../domain/credentials/credential-stan
 import {
   defaultRosterColumns,
   type RosterColumnKey,
+  type RosterColumnType,
   rosterColumnHeader,
+  rosterColumnType,
 } from '../../domain/exports/roster.ts';
 import { acceptingNewPatientsLabel } from '../../domain/sections/practice-locations.ts';
 import type { Queryable } from '../db/client.ts';
 import { rosterColumnChoices } from '../db/schema/exports.ts';
 import type { DirectoryPracticeLocation, DirectoryProvider } from '../directory/credentialed-providers.ts';
-import { CSV_BOM, csvRecord } from '../http/csv.ts';
+import { CSV_BOM, type CsvOptions, csvRecord } from '../http/csv.ts';
+import { rosterFax, rosterPhone } from './roster-phone.ts';
 
 /** One roster row: a text (or null for empty) per column. */
 export type RosterRow = Record<RosterColumnKey, string | null>;
@@ -57,11 +61,16 @@ export function rosterRows(provider: DirectoryProvider): RosterRow[] {
     : [null];
   return locations.map((location) => {
     const license = licenseFor(provider, location?.address.state ?? null);
+    const phone = rosterPhone(location?.phone);
     return {
       npi: provider.npi,
       last_name: provider.familyName,
       first_name: provider.givenName,
       degree: provider.degree,
+      gender: provider.gender,
+      caqh_id: provider.caqhId ?? null,
+      medicare_ptan: provider.medicarePtan ?? null,
+      medicaid_id: provider.medicaidId ?? null,
       primary_taxonomy: primary?.code ?? null,
       primary_specialty: primary?.display ?? null,
       secondary_taxonomies: secondary.length ? secondary.join('; ') : null,
@@ -79,7 +88,11 @@ export function rosterRows(provider: DirectoryProvider): RosterRow[] {
       city: location?.address.city ?? null,
       state: location?.address.state ?? null,
       postal_code: location?.address.postalCode ?? null,
-      phone: location?.phone ?? null,
+      phone: phone?.number ?? null,
+      phone_extension: phone?.extension ?? null,
+      fax: rosterFax(location?.fax),
+      languages: location?.languagesSpoken ?? null,
+      office_hours: location?.officeHours ?? null,
       accepting_new_patients: location?.acceptingNewPatients
         ? acceptingNewPatientsLabel[location.acceptingNewPatients]
         : null,
@@ -90,16 +103,30 @@ export function rosterRows(provider: DirectoryProvider): RosterRow[] {
   });
 }
 
-/** The CSV: BOM and header, then one text chunk per batch of providers. */
+/**
+ * The CSV: BOM (unless `bom: false`) and header, then one text chunk per batch of providers.
+ * `separator` ',' (default) or ';', `guard` 'formulas' (default) or 'none' (server/http/csv.ts).
+ */
 export async function* rosterCsv(
   batches: AsyncIterable<DirectoryProvider[]>,
   columns: readonly RosterColumnKey[],
+  options: CsvOptions & { bom?: boolean } = {},
 ): AsyncGenerator<string> {
-  yield CSV_BOM + csvRecord(columns.map((c) => rosterColumnHeader[c]));
+  const bom = options.bom === false ? '' : CSV_BOM;
+  yield bom +
+    csvRecord(
+      columns.map((c) => rosterColumnHeader[c]),
+      options,
+    );
   for await (const batch of batches) {
     yield batch
       .flatMap(rosterRows)
-      .map((row) => csvRecord(columns.map((c) => row[c])))
+      .map((row) =>
+        csvRecord(
+          columns.map((c) => row[c]),
+          options,
+        ),
+      )
       .join('');
   }
 }
@@ -129,12 +156,41 @@ export async function writeRosterXlsx(
   sheet.getRow(1).font = { bold: true };
   sheet.getRow(1).commit();
   for await (const batch of batches) {
-    for (const row of batch.flatMap(rosterRows)) {
-      sheet.addRow(columns.map((c) => row[c] ?? '')).commit();
+    for (const values of batch.flatMap(rosterRows)) {
+      const row = sheet.addRow(columns.map((c) => xlsxValue(c, values[c])));
+      // Per cell, not per column: a header cell keeps the default format.
+      columns.forEach((c, i) => {
+        const format = xlsxNumberFormat[rosterColumnType[c]];
+        if (format) row.getCell(i + 1).numFmt = format;
+      });
+      row.commit();
     }
   }
   sheet.commit();
   await workbook.commit();
+}
+
+/**
+ * Excel number formats by column type: a date shown as the CSV writes it, an identifier as Text
+ * ('@': Excel keeps what is typed into it later as text too, leading zeros and all).
+ */
+const xlsxNumberFormat: Record<RosterColumnType, string | null> = {
+  date: 'yyyy-mm-dd',
+  identifier: '@',
+  text: null,
+};
+
+/**
+ * A cell's value: a 'date' column's `YYYY-MM-DD` as a Date at UTC midnight (exceljs writes the
+ * Excel serial day from UTC, so the day is exact whatever the server's time zone); anything else
+ * the text itself ('' for empty).
+ */
+function xlsxValue(column: RosterColumnKey, value: string | null): string | Date {
+  if (value === null) return '';
+  if (rosterColumnType[column] === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    return new Date(`${value}T00:00:00Z`);
+  }
+  return value;
 }
 
 /** A column's width in characters: wide enough for its header and typical values. */

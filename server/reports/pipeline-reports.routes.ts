@@ -39,7 +39,7 @@ const errorResponses = {
 
 /** A whole CSV file: the BOM, the header, the records. */
 export function csvFile(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
-  return CSV_BOM + csvRecord(header) + rows.map(csvRecord).join('');
+  return CSV_BOM + csvRecord(header) + rows.map((row) => csvRecord(row)).join('');
 }
 
 /**
