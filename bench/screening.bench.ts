@@ -6,8 +6,11 @@
  *   `stageExclusionFile` (read twice from disk: encoding, then csv-parse into staged rows) and applied
  *   with `applyExclusionImport`. Prints each step's time and this process's peak RSS (sampled every
  *   20 ms) against its RSS before. Goal: <= 10 s and <= 300 MB.
- * - Then a SAM.gov V2 extract of BENCH_SAM_ROWS (default 20,000) and a New York OMIG list of
- *   BENCH_NY_ROWS (default 10,000) rows, staged and applied the same way: three sources.
+ * - Then the two other sources as they are published today (issue 52): a SAM.gov V2 extract of
+ *   BENCH_SAM_ROWS (default 80,000, about the real extract) in its ZIP (deflate, one CSV inside, made
+ *   with Python's zipfile as the fixture was), and a New York OMIG workbook (XLSX, the current five
+ *   columns, dates as date cells) of BENCH_NY_ROWS (default 10,000) rows, each staged through the file
+ *   it holds and applied the same way: three sources. Same goal for each: <= 10 s and <= 300 MB.
  * - Screening: BENCH_PROVIDERS approved applications (default 10,000; one in a hundred on the LEIE by
  *   NPI, one in a hundred sharing a LEIE name with another birth date, one in two hundred on SAM.gov by
  *   name, a possible match as SAM.gov has no birth date) screened by `screenApplications` against the three lists, twice: the first run
@@ -24,6 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import pino from 'pino';
 import { exclusionFormats, LEIE_COLUMNS } from '../domain/screening/exclusion-formats.ts';
 import { FIRST_NAMES, LAST_NAMES } from '../scripts/seed-volume/sample-values.ts';
@@ -35,7 +39,7 @@ import { screenApplications } from '../server/screening/screening.ts';
 import { createDatabaseOn } from './lib.ts';
 
 const LEIE_ROWS = Number(process.env.BENCH_LEIE_ROWS ?? 80_000);
-const SAM_ROWS = Number(process.env.BENCH_SAM_ROWS ?? 20_000);
+const SAM_ROWS = Number(process.env.BENCH_SAM_ROWS ?? 80_000);
 const NY_ROWS = Number(process.env.BENCH_NY_ROWS ?? 10_000);
 const PROVIDERS = Number(process.env.BENCH_PROVIDERS ?? 10_000);
 
@@ -103,6 +107,42 @@ function writeFormat(
   const lines = [format.columns.map(encode).join(delimiter)];
   for (let i = 1; i <= rows; i++) lines.push(format.columns.map((c) => encode(fill(c, i))).join(delimiter));
   fs.writeFileSync(file, `${lines.join('\r\n')}\r\n`);
+}
+
+/** `file` alone in the ZIP `zip` (deflate), with Python's zipfile, as SAM.gov publishes its extract. */
+function zipOne(file: string, zip: string) {
+  const made = spawnSync(
+    'python3',
+    [
+      '-c',
+      'import sys, zipfile, os; z = zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED); z.write(sys.argv[1], os.path.basename(sys.argv[1])); z.close()',
+      file,
+      zip,
+    ],
+    { encoding: 'utf8' },
+  );
+  if (made.status !== 0) throw new Error(`python3 zipfile failed: ${made.stderr || made.error?.message}`);
+}
+
+/** New York OMIG's list as published today: one sheet, five columns, the effective date a date cell. */
+async function writeNyWorkbook(file: string) {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file });
+  const sheet = workbook.addWorksheet('Exclusion List');
+  sheet
+    .addRow(['provider_name', 'license_num', 'npi_num', 'provider_type', 'exclusion_effective_date'])
+    .commit();
+  for (let i = 1; i <= NY_ROWS; i++) {
+    sheet
+      .addRow([
+        `NYLISTED${letters(i)} JORDAN`,
+        String(100000 + i).padStart(8, '0'),
+        '',
+        'Physician',
+        new Date(Date.UTC(2019, 1, 3)),
+      ])
+      .commit();
+  }
+  await workbook.commit();
 }
 
 const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
@@ -184,29 +224,33 @@ async function main() {
       };
       return values[column] ?? '';
     });
-    const samStaged = await measured(`Import (stage) ${SAM_ROWS} SAM.gov rows`, () =>
-      stageExclusionFile(db, sam, { fileName: path.basename(sam), stagedBy: null, now }),
+    const samZip = path.join(dir, 'SAM_Exclusions_Public_Extract_V2_26001.ZIP');
+    zipOne(sam, samZip);
+    console.log(
+      `SAM.gov ZIP: ${SAM_ROWS} rows, CSV ${mb(fs.statSync(sam).size)} MB, ZIP ${mb(fs.statSync(samZip).size)} MB.`,
     );
-    await applyExclusionImport(db, samStaged.id, { appliedBy: null, now });
+    const samStaged = await measured(`Import (stage) ${SAM_ROWS} SAM.gov rows from the ZIP`, () =>
+      stageExclusionFile(db, samZip, { fileName: path.basename(samZip), stagedBy: null, now }),
+    );
+    if (samStaged.rowCount !== SAM_ROWS)
+      throw new Error(`SAM.gov: staged ${samStaged.rowCount} of ${SAM_ROWS} rows`);
+    await measured(`Import (apply) ${SAM_ROWS} SAM.gov rows`, () =>
+      applyExclusionImport(db, samStaged.id, { appliedBy: null, now }),
+    );
 
-    const ny = path.join(dir, 'exclusion-list.txt');
-    writeFormat(ny, 'ny_omig', NY_ROWS, '\t', (column, i) => {
-      const values: Record<string, string> = {
-        PROVIDER_NAME: `NYLISTED${letters(i)} JORDAN`,
-        LICENSE_NUMBER: String(100000 + i),
-        NPI_Number: '',
-        PROVIDER_TYPE: 'Physician',
-        SANCTION_DATE: '02/03/2019',
-        ACTION_TYPE: 'Exclusion - 18NYCRR515.2',
-      };
-      return values[column] ?? '';
-    });
-    const nyStaged = await measured(`Import (stage) ${NY_ROWS} NY OMIG rows`, () =>
-      stageExclusionFile(db, ny, { fileName: 'exclusion-list.txt', stagedBy: null, now }),
+    const ny = path.join(dir, 'exclusion-list.xlsx');
+    await writeNyWorkbook(ny);
+    console.log(`NY OMIG workbook: ${NY_ROWS} rows, ${mb(fs.statSync(ny).size)} MB.`);
+    const nyStaged = await measured(`Import (stage) ${NY_ROWS} NY OMIG rows from the XLSX`, () =>
+      stageExclusionFile(db, ny, { fileName: path.basename(ny), stagedBy: null, now }),
     );
     if (nyStaged.skippedCount > 0)
       console.log(`  NY rows skipped: ${nyStaged.skippedCount} (${nyStaged.skipped[0]?.reason})`);
-    await applyExclusionImport(db, nyStaged.id, { appliedBy: null, now });
+    if (nyStaged.rowCount !== NY_ROWS)
+      throw new Error(`NY OMIG: staged ${nyStaged.rowCount} of ${NY_ROWS} rows`);
+    await measured(`Import (apply) ${NY_ROWS} NY OMIG rows`, () =>
+      applyExclusionImport(db, nyStaged.id, { appliedBy: null, now }),
+    );
 
     // PROVIDERS approved applications with a snapshot each, inserted set-based.
     const seeded = performance.now();
