@@ -20,7 +20,9 @@ import { AppError } from '../domain/app-error.ts';
 import { loadEnv } from '../server/env.ts';
 import { createMailer } from '../server/mail/mailer.ts';
 import { applyExclusionImport, stageExclusionFile } from '../server/screening/exclusion-imports.ts';
+import { DEFAULT_UNPACK } from '../server/screening/list-file-opening.ts';
 import { runScreeningMonitor } from '../server/screening/monitoring.ts';
+import { sweepTempFiles } from '../server/storage/temp-files.ts';
 import { openScriptDatabase } from './script-database.ts';
 
 const USAGE =
@@ -78,6 +80,8 @@ async function main(): Promise<number> {
   const logger = pino({ level: 'warn' });
   const { database, close } = await openScriptDatabase(env, logger);
   try {
+    // What an earlier run killed mid-import left unpacked (never a file another run is using).
+    await sweepTempFiles(DEFAULT_UNPACK.dir, { prefix: DEFAULT_UNPACK.prefix, recursive: false });
     const staged = await stageExclusionFile(database.db, file, {
       fileName: path.basename(file),
       stagedBy: null,

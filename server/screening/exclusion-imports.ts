@@ -41,7 +41,7 @@ import type { Database, Queryable } from '../db/client.ts';
 import { exclusionEntries, exclusionImports } from '../db/schema/screening.ts';
 import { rowHash } from './entry-identity.ts';
 import { exclusionRowOf } from './exclusion-rows.ts';
-import { openListFile } from './list-file-opening.ts';
+import { openListFile, type UnpackPlace } from './list-file-opening.ts';
 
 /** Rows per INSERT while staging (one JSON parameter each: see `insertStaged`). */
 const BATCH = 500;
@@ -207,17 +207,19 @@ function formatOf(source: string, kind: ExclusionFileKind): ExclusionFormat | un
  * through its first sheet (server/screening/list-file-opening.ts; issue 52 item 1).
  * @param input.fileName the name the file was given (uploads) or its base name (CLI): it tells the
  *   LEIE's monthly exclusions from the full list (the rows tell reinstatements: issue 52 item 1)
+ * @param input.unpack where an archive's or workbook's text is written out (default: list-file-opening.ts
+ *   `DEFAULT_UNPACK`); a folder that is swept at start-up
  * @throws AppError bad_request: another archive, an .xls or other binary file (the message says what
  *   it is and what to do: issue 52 item 1), not CSV, no header, a header of no accepted list (nothing staged)
  */
 export async function stageExclusionFile(
   db: Database,
   upload: string,
-  input: { fileName: string; stagedBy: string | null; now: Date },
+  input: { fileName: string; stagedBy: string | null; now: Date; unpack?: UnpackPlace },
 ): Promise<StagedImport> {
   // A ZIP of one CSV or a workbook is read through its text; other binary files are refused with
   // what they are (issue 52 item 1).
-  const opened = await openListFile(upload, input.fileName);
+  const opened = await openListFile(upload, input.fileName, input.unpack);
   try {
     return await stageListText(db, opened.file, opened.head, { ...input, fileName: opened.fileName });
   } finally {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sweepTempFiles } from '../storage/temp-files.ts';
 import { openListFile, workbookToCsv } from './list-file-opening.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../tests/fixtures/exclusions');
@@ -32,6 +33,27 @@ describe('openListFile', () => {
     );
     await opened.done();
     expect(fs.existsSync(opened.file)).toBe(false);
+  });
+
+  it('unpacks into the given folder as a temp file the start-up sweep knows, never sweeping it while in use', async () => {
+    const dir = path.join(work, 'spool');
+    const place = { dir, prefix: 'exclusions-' };
+    const opened = await openListFile(
+      fixture('sam/SAM_Exclusions_Public_Extract_V2_23326.ZIP'),
+      'x.ZIP',
+      place,
+    );
+    expect(path.dirname(opened.file)).toBe(dir);
+    expect(path.basename(opened.file)).toMatch(new RegExp(`^exclusions-[0-9a-f]{8}-${process.pid}-`));
+    // A leftover of a killed run of this host (a pid that no longer runs) beside it.
+    const leftover = path.join(dir, path.basename(opened.file).replace(`-${process.pid}-`, '-999999999-'));
+    fs.writeFileSync(leftover, 'half a list');
+    expect(await sweepTempFiles(dir, { prefix: 'exclusions-', recursive: false })).toMatchObject({
+      count: 1,
+    });
+    expect(fs.readdirSync(dir)).toEqual([path.basename(opened.file)]);
+    await opened.done();
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 
   it("reads New York OMIG's workbook as the same rows as its CSV", async () => {

@@ -8,9 +8,11 @@
  *   with exceljs's reader;
  * - anything else (other archives, .xls, PDF, gzip, UTF-16, binary bytes): refused with a sentence
  *   saying what the file is and what to do (domain/screening/list-file-sniffing.ts).
- * What is written out goes to a private temporary folder (`os.tmpdir()/exclusion-list-*`, 0700,
- * removed by `done()`), at most `MAX_UNPACKED` bytes. What comes out is sniffed again: a ZIP in a ZIP
- * is refused, not opened.
+ * What is written out is one temp file (server/storage/temp-files.ts names: its writer's host and
+ * pid) in `unpack.dir` (0700; the upload spool for the admin tab, `DEFAULT_UNPACK` for the CLI),
+ * removed by `done()`, at most `MAX_UNPACKED` bytes. A process killed mid-import leaves it behind; the
+ * next start sweeps it (`sweepTempFiles`, never a file in use). What comes out is sniffed again: a
+ * ZIP in a ZIP is refused, not opened.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,6 +24,7 @@ import {
   nonListFileMessage,
   sniffListFile,
 } from '../../domain/screening/list-file-sniffing.ts';
+import { claimTempFile } from '../storage/temp-files.ts';
 import { extractZipEntry, type ZipEntry, zipEntries } from './zip-directory.ts';
 
 /** A list file inside a ZIP archive. */
@@ -30,6 +33,18 @@ const LIST_IN_ZIP = /\.(?:csv|txt)$/i;
 const WORKBOOK_PART = 'xl/workbook.xml';
 /** Largest text taken out of an archive or workbook (SAM.gov's whole extract is tens of MB). */
 export const MAX_UNPACKED = 512 * 1024 * 1024;
+
+/** Where an archive's or workbook's text is written out: a folder and the temp files' name prefix. */
+export interface UnpackPlace {
+  dir: string;
+  prefix: string;
+}
+
+/** Where the CLI and the benches unpack: a private folder under the system's temp folder. */
+export const DEFAULT_UNPACK: UnpackPlace = {
+  dir: path.join(os.tmpdir(), 'credentialing-exclusion-lists'),
+  prefix: 'unpacked-',
+};
 
 /** The text to read and the name it goes by; `done()` removes what was written out. */
 export interface OpenedListFile {
@@ -48,7 +63,11 @@ const refused = (sentence: string) =>
  * first sheet as CSV (see the module comment).
  * @throws AppError bad_request: not a list's text, with what it is and what to do
  */
-export async function openListFile(file: string, fileName: string): Promise<OpenedListFile> {
+export async function openListFile(
+  file: string,
+  fileName: string,
+  unpack: UnpackPlace = DEFAULT_UNPACK,
+): Promise<OpenedListFile> {
   const head = await fileHead(file);
   const nonList = sniffListFile(head);
   const asIs: OpenedListFile = { file, fileName, head, done: async () => {} };
@@ -65,10 +84,17 @@ export async function openListFile(file: string, fileName: string): Promise<Open
       ),
     );
   }
-  const folder = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'exclusion-list-'));
-  const done = () => fs.promises.rm(folder, { recursive: true, force: true });
+  await fs.promises.mkdir(unpack.dir, { recursive: true, mode: 0o700 });
+  const temp = claimTempFile(unpack.dir, unpack.prefix, '.unpacked');
+  const done = async () => {
+    try {
+      await fs.promises.rm(temp.file, { force: true });
+    } finally {
+      temp.release();
+    }
+  };
   try {
-    const out = path.join(folder, 'list');
+    const out = temp.file;
     const name = workbook
       ? `${fileName.replace(/\.xlsx$/i, '').slice(0, 240)}.csv`
       : (only!.name.split(/[\\/]/).pop() ?? only!.name);

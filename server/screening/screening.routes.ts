@@ -188,6 +188,8 @@ export async function screeningRoutes(app: AppInstance) {
           fileName: part.filename,
           stagedBy: actor.userId,
           now: new Date(),
+          // An archive's text is unpacked beside the upload, so the start-up sweep covers it too.
+          unpack: { dir: spoolDir, prefix: SPOOL_PREFIX },
         });
         request.log.info(
           {
