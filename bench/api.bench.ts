@@ -39,6 +39,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { seedVolume } from '../scripts/seed-volume/seed-database.ts';
 import { freePort } from '../server/db/embedded-postgres.ts';
+import { createFieldCipher, parseKeyList } from '../server/security/field-cipher.ts';
 import {
   enrolSecondFactor,
   HttpClient,
@@ -181,12 +182,7 @@ function startBareFastify(port: number): ChildProcess {
  * The search term of the search row: the most common last name of the seeded providers, lower-cased
  * as an administrator would type it, so the search fills a page (it also matches its email addresses).
  */
-/**
- * A seeded application under review (its review page has a checklist to read). The volume seed's
- * attestations hold a placeholder no key decrypts, and the review page shows the attestation, so this
- * file's seeded attestation is removed in the bench's own throwaway database (the immutability
- * trigger is paused for that one statement): the page then reads as a file without one.
- */
+/** A seeded application under review (its review page has a checklist and the seeded attestation to read). */
 async function fileUnderReview(databaseUrl: string): Promise<string> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -198,15 +194,6 @@ async function fileUnderReview(databaseUrl: string): Promise<string> {
         order by a.id limit 1`,
     );
     if (!rows[0]) throw new Error('the volume seed has no application under review');
-    await client.query('begin');
-    await client.query(
-      'alter table application_attestations disable trigger application_attestations_immutable',
-    );
-    await client.query('delete from application_attestations where application_id = $1', [rows[0].id]);
-    await client.query(
-      'alter table application_attestations enable trigger application_attestations_immutable',
-    );
-    await client.query('commit');
     return rows[0].id;
   } finally {
     await client.end();
@@ -247,6 +234,8 @@ async function main() {
     'bench_api',
   );
   const dataDir = path.resolve('.data-test', `bench-api-${randomBytes(4).toString('hex')}`);
+  // The server's field key; the volume seed encrypts its attestations' answers with it too.
+  const fieldKeys = `k1:${randomBytes(32).toString('base64')}`;
   fs.mkdirSync(dataDir, { recursive: true });
   const children: ChildProcess[] = [];
   try {
@@ -269,7 +258,7 @@ async function main() {
           LOG_LEVEL: 'warn',
           AUTH_IP_RATE_LIMIT: 'false',
           AUTH_SECRET: randomBytes(32).toString('base64url'),
-          FIELD_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+          FIELD_ENCRYPTION_KEYS: fieldKeys,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -336,7 +325,11 @@ async function main() {
     await markScheduledRunsDone(database.url, SEED_READING_JOBS);
     const seedPool = new pg.Pool({ connectionString: database.url, max: 1 });
     try {
-      await seedVolume(seedPool, { providers: ADMIN_PROVIDERS, log: () => {} });
+      await seedVolume(seedPool, {
+        providers: ADMIN_PROVIDERS,
+        log: () => {},
+        cipher: createFieldCipher(parseKeyList(fieldKeys)),
+      });
     } finally {
       await seedPool.end();
     }

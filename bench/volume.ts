@@ -70,7 +70,7 @@ export async function startVolumeBench(
     const seeded = await isSeeded(connection).finally(() => connection.release());
     if (!seeded) {
       console.log('Seeding the volume data set (100,000 providers)...');
-      await seedVolume(pool);
+      await seedVolume(pool, { cipher: runtime.deps.cipher });
     }
     await runtime.app.listen({ port: 0, host: '127.0.0.1' });
     const address = runtime.app.server.address();

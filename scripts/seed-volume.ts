@@ -29,18 +29,19 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import pino from 'pino';
 import { loadEnv } from '../server/env.ts';
+import { loadFieldCipher } from '../server/security/field-cipher.ts';
 import { openScriptDatabase } from './script-database.ts';
 import { type SeedVolumeOptions, seedVolume } from './seed-volume/seed-database.ts';
 
 const USAGE =
-  'Usage: npm run seed:volume -- [--replace] [--providers N]   (N: a multiple of 10, default 100000)';
+  'Usage: npm run seed:volume -- [--replace] [--providers N]   (N: a multiple of 10, at least 30, default 100000)';
 
 /**
  * The command line's options, or `'help'` for `--help`/`-h`.
  * @throws Error naming an unknown option, with the usage line
  */
-function parseArgs(argv: string[]): SeedVolumeOptions | 'help' {
-  const options: SeedVolumeOptions = {};
+function parseArgs(argv: string[]): Omit<SeedVolumeOptions, 'cipher'> | 'help' {
+  const options: Omit<SeedVolumeOptions, 'cipher'> = {};
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--help' || argv[i] === '-h') return 'help';
     if (argv[i] === '--replace') options.replace = true;
@@ -63,7 +64,10 @@ async function main() {
   try {
     const started = performance.now();
     console.log(`Seeding ${options.providers ?? 100_000} providers...`);
-    const result = await seedVolume(database.pool, options);
+    // The server's cipher (FIELD_ENCRYPTION_KEYS, else the key file in DATA_DIR): seeded attestations
+    // are read back by it.
+    const cipher = loadFieldCipher({ keyList: env.FIELD_ENCRYPTION_KEYS, dataDir: env.dataDir });
+    const result = await seedVolume(database.pool, { ...options, cipher });
     console.log(
       `Done in ${((performance.now() - started) / 1000).toFixed(1)} s: ${result.providers} providers, ` +
         `${result.applications} applications, ${result.sectionRows} section rows, ${result.documents} documents.`,

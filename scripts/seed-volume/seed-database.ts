@@ -5,9 +5,15 @@
  */
 import { performance } from 'node:perf_hooks';
 import type pg from 'pg';
-import { historyStatements, SEED_IMPORT_FILE_PREFIX } from './seed-history.ts';
+import type { FieldCipher } from '../../server/security/field-cipher.ts';
+import {
+  historyStatements,
+  MEDICAL_DIRECTORS,
+  SEED_IMPORT_FILE_PREFIX,
+  seedAttestationAnswers,
+} from './seed-history.ts';
 import { SEED_USER_PREFIX, seedIdFunctionsSql } from './seed-ids.ts';
-import { seedSize, seedStatements } from './seed-statements.ts';
+import { REVIEWERS, seedSize, seedStatements } from './seed-statements.ts';
 
 export interface SeedVolumeOptions {
   /** Providers to create (default 100,000; a multiple of 10). Applications, section rows and documents scale with it. */
@@ -16,6 +22,11 @@ export interface SeedVolumeOptions {
   replace?: boolean;
   /** Progress lines (default console.log). */
   log?: (line: string) => void;
+  /**
+   * The field cipher of the server that will read the database: the seeded attestations' answers are
+   * encrypted with it (seed-history.ts `seedAttestationAnswers`), so seeded review pages open.
+   */
+  cipher: Pick<FieldCipher, 'encrypt'>;
 }
 
 export interface SeedVolumeResult {
@@ -58,11 +69,14 @@ async function deleteSeeded(client: pg.ClientBase): Promise<void> {
  * @throws Error when `providers` is not a multiple of 10 (at least 10), or when the database is
  *   already seeded and `replace` is not set; PostgreSQL errors of the statements (rolled back)
  */
-export async function seedVolume(pool: pg.Pool, options: SeedVolumeOptions = {}): Promise<SeedVolumeResult> {
+export async function seedVolume(pool: pg.Pool, options: SeedVolumeOptions): Promise<SeedVolumeResult> {
   const providers = options.providers ?? 100_000;
   const log = options.log ?? ((line: string) => console.log(line));
-  if (!Number.isInteger(providers) || providers < 10 || providers % 10 !== 0) {
-    throw new Error('--providers must be a multiple of 10 (at least 10).');
+  // Seeded providers 1..REVIEWERS review the others and the next MEDICAL_DIRECTORS decide: fewer would
+  // leave files with a reviewer or director who is not there.
+  const least = Math.ceil((REVIEWERS + MEDICAL_DIRECTORS + 1) / 10) * 10;
+  if (!Number.isInteger(providers) || providers < least || providers % 10 !== 0) {
+    throw new Error(`--providers must be a multiple of 10 (at least ${least}).`);
   }
   const size = seedSize(providers);
   const timings: Record<string, number> = {};
@@ -87,7 +101,8 @@ export async function seedVolume(pool: pg.Pool, options: SeedVolumeOptions = {})
     }
     await client.query('begin');
     await client.query(seedIdFunctionsSql(providers));
-    for (const statement of [...seedStatements(size), ...historyStatements(size)])
+    const answers = seedAttestationAnswers(options.cipher);
+    for (const statement of [...seedStatements(size), ...historyStatements(size, answers)])
       await step(statement.name, statement.sql, statement.params);
     const started = performance.now();
     await client.query('commit');

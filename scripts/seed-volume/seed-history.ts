@@ -18,6 +18,9 @@
  *   every source each month, and `providers / 50` findings over the 36 months, a third of them
  *   matches, the possible matches of the last 90 days still open.
  */
+
+import { disclosureQuestions } from '../../domain/attestation.ts';
+import type { FieldCipher } from '../../server/security/field-cipher.ts';
 import { SEED_USER_PREFIX } from './seed-ids.ts';
 import { REVIEWERS, type SeedSize, type SeedStatement } from './seed-statements.ts';
 
@@ -30,8 +33,12 @@ export const SEED_IMPORT_FILE_PREFIX = 'volume-seed-';
 /** Application number of provider `owner`'s decided history file (after the seed's applications). */
 const historyApp = (size: SeedSize, owner: string) => `pg_temp.seed_app_id(${size.applications} + ${owner})`;
 
-/** The history statements for `size`, to run after seedStatements(size). */
-export function historyStatements(size: SeedSize): SeedStatement[] {
+/**
+ * The history statements for `size`, to run after seedStatements(size).
+ * @param answersEncrypted the completion attestations' answers, encrypted with the deployment's field
+ *   cipher (`seedAttestationAnswers`), so a seeded file's review page reads them like any other
+ */
+export function historyStatements(size: SeedSize, answersEncrypted: string): SeedStatement[] {
   const { providers } = size;
   const app = (owner: string) => historyApp(size, owner);
   return [
@@ -104,11 +111,11 @@ export function historyStatements(size: SeedSize): SeedStatement[] {
       name: 'completion attestations',
       sql: `insert into application_attestations (application_id, user_id, kind, answers_encrypted, statement,
          signature, signed_at, snapshot_version, snapshot_sha256)
-       select a.id, a.user_id, 'completion', 'seed', 'I attest that the information is true and complete.',
+       select a.id, a.user_id, 'completion', $2, 'I attest that the information is true and complete.',
               'Seeded Provider', a.submitted_at, 1, repeat('0', 64)
        from provider_applications a
        where a.user_id like $1 and a.submitted_at is not null`,
-      params: [`${SEED_USER_PREFIX}%`],
+      params: [`${SEED_USER_PREFIX}%`, answersEncrypted],
     },
     {
       // The history was inserted decided, before its checklists, requests, referrals and attestations:
@@ -168,4 +175,15 @@ export function historyStatements(size: SeedSize): SeedStatement[] {
       params: [providers],
     },
   ];
+}
+
+/**
+ * The seeded attestations' answers: 'No' to every disclosure question of the dialog (domain/attestation.ts),
+ * encrypted with `cipher`, the one the server reading the database uses (FIELD_ENCRYPTION_KEYS or the
+ * key file in DATA_DIR).
+ */
+export function seedAttestationAnswers(cipher: Pick<FieldCipher, 'encrypt'>): string {
+  return cipher.encrypt(
+    JSON.stringify(Object.fromEntries(disclosureQuestions.map((q) => [q.id, { answer: 'no' }]))),
+  );
 }
