@@ -171,9 +171,11 @@ export function buildLinksWorkflow() {
         parameters: {
           httpMethod: 'POST',
           path: 'credentialing-completion-links',
-          // Answer 200 at once; the rest of the workflow runs after the answer.
+          // Answer 200 at once; the rest of the workflow runs after the answer. Raw Body only: n8n
+          // treats rawBody and noResponseBody as exclusive and drops the raw body when both are set
+          // (issue 53 item 1: Verify then failed on every message after the 200).
           responseMode: 'onReceived',
-          options: { rawBody: true, noResponseBody: true },
+          options: { rawBody: true },
         },
         id: '5b7e2d10-3c4f-4a8b-9e61-2f0a1b3c4d11',
         name: 'Completion webhook',

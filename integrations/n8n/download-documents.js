@@ -32,7 +32,17 @@ function bytesOf(body) {
     if (typeof body.base64 === 'string') return Buffer.from(body.base64, 'base64');
     if (Array.isArray(body.data)) return Buffer.from(body.data);
   }
-  throw new Error('The download did not answer bytes: request it with encoding "arraybuffer"');
+  throw new Error('The download did not answer bytes (request it with encoding "arraybuffer")');
+}
+
+/**
+ * `text` with every ': ' made ' - ': n8n shows a Code node's error only from the last ': ' on
+ * (issue 53 item 5), so the workflows' messages carry none.
+ * @param {string} text
+ * @returns {string}
+ */
+function readable(text) {
+  return String(text).split(': ').join(' - ');
 }
 
 /** The portal's error message in an answer body (`{"code","message"}`), or '' when there is none. */
@@ -40,7 +50,7 @@ function messageOf(body) {
   try {
     const text = typeof body === 'string' ? body : bytesOf(body).toString('utf8');
     const parsed = JSON.parse(text);
-    return parsed && typeof parsed.message === 'string' ? `: ${parsed.message}` : '';
+    return parsed && typeof parsed.message === 'string' ? ` (${readable(parsed.message)})` : '';
   } catch {
     return '';
   }
@@ -67,7 +77,7 @@ async function downloadDocuments({ payload, download }) {
       const answer = await download(document.downloadUrl);
       if (answer.status !== 200) {
         throw new Error(
-          `Document ${document.id}: the portal answered HTTP ${answer.status}${messageOf(answer.body)}`,
+          `Document ${document.id} - the portal answered HTTP ${answer.status}${messageOf(answer.body)}`,
         );
       }
       bytes = bytesOf(answer.body);
@@ -75,13 +85,13 @@ async function downloadDocuments({ payload, download }) {
       bytes = Buffer.from(document.base64Content, 'base64');
     } else {
       throw new Error(
-        `Document ${document.id} came without downloadUrl or base64Content (the portal could not read its file): ask an administrator`,
+        `Document ${document.id} came without downloadUrl or base64Content (the portal could not read its file), ask an administrator`,
       );
     }
     const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
     if (sha256 !== document.sha256 || bytes.length !== document.file_size) {
       throw new Error(
-        `Document ${document.id}: ${bytes.length} bytes with SHA-256 ${sha256}, expected ${document.file_size} bytes with ${document.sha256}`,
+        `Document ${document.id} - ${bytes.length} bytes with SHA-256 ${sha256}, expected ${document.file_size} bytes with ${document.sha256}`,
       );
     }
     results.push({ document, bytes });
@@ -89,4 +99,4 @@ async function downloadDocuments({ payload, download }) {
   return results;
 }
 
-if (typeof module !== 'undefined') module.exports = { downloadDocuments, bytesOf };
+if (typeof module !== 'undefined') module.exports = { downloadDocuments, bytesOf, readable };

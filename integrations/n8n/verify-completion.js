@@ -40,10 +40,10 @@ function verifyCompletion({ rawBody, headers, secret, nowSeconds, store }) {
   const timestamp = String(headers['webhook-timestamp'] || '');
   const signatures = String(headers['webhook-signature'] || '');
   if (!id || !/^\d{1,15}$/.test(timestamp) || !signatures) {
-    throw new Error('Not a signed notification: webhook-id, webhook-timestamp or webhook-signature missing');
+    throw new Error('Not a signed notification (webhook-id, webhook-timestamp or webhook-signature missing)');
   }
   if (Math.abs(nowSeconds - Number(timestamp)) > TOLERANCE_SECONDS) {
-    throw new Error('webhook-timestamp is more than 5 minutes away from this clock: refused as a replay');
+    throw new Error('webhook-timestamp is more than 5 minutes away from this clock, refused as a replay');
   }
   const expected = crypto.createHmac('sha256', key).update(`${id}.${timestamp}.`).update(rawBody).digest();
   const valid = signatures.split(' ').some((entry) => {
@@ -53,7 +53,7 @@ function verifyCompletion({ rawBody, headers, secret, nowSeconds, store }) {
     return given.length === expected.length && crypto.timingSafeEqual(given, expected);
   });
   if (!valid) {
-    throw new Error('webhook-signature does not match the body: check NOTIFY_WEBHOOK_SECRET');
+    throw new Error('webhook-signature does not match the body, check NOTIFY_WEBHOOK_SECRET');
   }
 
   // De-duplicate: the same message can arrive twice (a retry after a lost answer, a re-send).

@@ -324,14 +324,14 @@ describe('download-documents.js (the links workflow logic) against real signed l
     first!.sha256 = sha256(Buffer.from('something else'));
     const { size, sha256: actual } = storedOf(first!.id);
     await expect(downloadDocuments({ payload, download })).rejects.toThrow(
-      `Document ${first!.id}: ${size} bytes with SHA-256 ${actual}, expected ${size} bytes with ${first!.sha256}`,
+      `Document ${first!.id} - ${size} bytes with SHA-256 ${actual}, expected ${size} bytes with ${first!.sha256}`,
     );
     // A link past its expiry (signed by the portal for this document): the portal's 403 and its message.
     const expired = JSON.parse(message.rawBody.toString('utf8'));
     const links = app.runtime.deps.completionDelivery.documentLinks;
     expired.documents[1].downloadUrl = links.mint(expired.documents[1].id, Math.floor(Date.now() / 1000) - 1);
     await expect(downloadDocuments({ payload: expired, download })).rejects.toThrow(
-      `Document ${expired.documents[1].id}: the portal answered HTTP 403: This download link is not valid or has expired. An administrator can send the notification again for new links.`,
+      `Document ${expired.documents[1].id} - the portal answered HTTP 403 (This download link is not valid or has expired. An administrator can send the notification again for new links.)`,
     );
   });
 
@@ -466,7 +466,7 @@ describe('the links workflow, its Code nodes run as n8n runs them', () => {
         items: [{ json: { webhookId: 'w', payload: verifiedPayload } }],
         env: {},
       }),
-    ).rejects.toThrow(`Document ${first.id}: the portal answered HTTP 403`);
+    ).rejects.toThrow(`Document ${first.id} - the portal answered HTTP 403`);
   });
 });
 
@@ -509,7 +509,7 @@ describe('the inbound example, its Code nodes run as n8n runs them', () => {
         env: { ...env, INBOUND_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}` },
       }),
     ).rejects.toThrow(
-      'The portal refused the message (HTTP 401): The webhook-signature does not match the body: sign it with INBOUND_WEBHOOK_SECRET.',
+      'The portal refused the message (HTTP 401) - The webhook-signature does not match the body - sign it with INBOUND_WEBHOOK_SECRET.',
     );
     await expect(
       runCode(code('Sign and send'), {
