@@ -250,7 +250,7 @@ return [
 export const inboundNodeEntry = `
 // --- n8n entry, added by integrations/n8n/build-workflow.ts ---
 const portalUrl = String($env.PORTAL_URL || '').replace(/\\/+$/, '');
-if (!portalUrl) throw new Error("PORTAL_URL is not set in n8n (the portal's APP_URL, e.g. https://portal.example)");
+if (!portalUrl) throw new Error("PORTAL_URL is not set in n8n (the portal's APP_URL, e.g. https at portal.example)");
 const answers = [];
 for (const item of $input.all()) {
   const { webhookId, ...message } = item.json;

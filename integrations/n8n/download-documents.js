@@ -36,13 +36,14 @@ function bytesOf(body) {
 }
 
 /**
- * `text` with every ': ' made ' - ': n8n shows a Code node's error only from the last ': ' on
- * (issue 53 item 5), so the workflows' messages carry none.
+ * `text` with no ':' (each, with the spaces after it, becomes ' - '). n8n 2.x splits a Code node's
+ * error message on ':' and shows only the last piece (@n8n/task-runner ExecutionError; issue 53
+ * item 5), so the workflows' messages carry none.
  * @param {string} text
  * @returns {string}
  */
 function readable(text) {
-  return String(text).split(': ').join(' - ');
+  return String(text).replace(/:\s*/g, ' - ');
 }
 
 /** The portal's error message in an answer body (`{"code","message"}`), or '' when there is none. */

@@ -52,13 +52,14 @@ function signInboundRequest({ message, secret, id, nowSeconds }) {
 }
 
 /**
- * `text` with every ': ' made ' - ': n8n shows a Code node's error only from the last ': ' on
- * (issue 53 item 5), so the workflows' messages carry none.
+ * `text` with no ':' (each, with the spaces after it, becomes ' - '). n8n 2.x splits a Code node's
+ * error message on ':' and shows only the last piece (@n8n/task-runner ExecutionError; issue 53
+ * item 5), so the workflows' messages carry none.
  * @param {unknown} text
  * @returns {string}
  */
 function readable(text) {
-  return String(text).split(': ').join(' - ');
+  return String(text).replace(/:\s*/g, ' - ');
 }
 
 /**
@@ -67,7 +68,7 @@ function readable(text) {
  * @param {unknown} body the answer body (parsed JSON, or its text)
  * @returns {{ applied: boolean, applicationId: string, applicationStatus: string }} on 200
  * @throws {Error} "The portal refused the message (HTTP <status>) - <its message>" otherwise, with
- *   no ': ' (n8n shows a Code node's error only from the last ': ' on)
+ *   no ':' (n8n shows a Code node's error only from the last ':' on)
  */
 function readInboundAnswer(status, body) {
   let parsed = body;
