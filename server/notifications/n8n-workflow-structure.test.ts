@@ -17,6 +17,7 @@ import {
   inboundSignerPath,
   inboundWorkflowPath,
   linksWorkflowPath,
+  recordNodeSource,
   shippedWorkflows,
   workflowPath,
 } from '../../integrations/n8n/build-workflow.ts';
@@ -104,8 +105,10 @@ describe('the shipped workflows: structure', () => {
       'Verify signature',
       'Download and check documents',
       'Your processing here',
+      'Record as processed',
     ]);
-    const [webhook, verify, downloader] = workflow.nodes;
+    const [webhook, verify, downloader, , record] = workflow.nodes;
+    expect(record!.parameters.jsCode).toBe(recordNodeSource());
     expect(webhook!.parameters).toMatchObject({
       httpMethod: 'POST',
       path: 'credentialing-completion-links',

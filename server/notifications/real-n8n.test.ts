@@ -4,7 +4,9 @@
  * with n8n" says (n8n stopped, then started), the portal sends real signed completions and status
  * events to their production webhooks, and n8n's own execution records say what happened: success
  * (with "Your processing here" run) for good messages, failure for tampered, replayed, expired-link
- * and bad-checksum ones, and a duplicate that stops at Verify.
+ * and bad-checksum ones, and a duplicate that stops at Verify. Duplicates (issue 53 item 2): 8
+ * messages at once are each processed once, one id sent 8 times at once is processed once, and the
+ * portal's retry after a failed execution is processed once the claim's lease has run out.
  *
  * Runs only with RUN_N8N=1 (`npm run test:n8n`), and then fails when n8n is not installed (`npm run
  * n8n:install`: n8n is large). .ci/run installs it and runs this file with RUN_N8N=1 when the last 20
@@ -35,6 +37,8 @@ import {
 import { createWebhookSigner, webhookKey } from './webhook-signature.ts';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
+/** NOTIFY_RECEIPT_LEASE_SECONDS in n8n: short, so the retry after a failed execution comes soon. */
+const LEASE_SECONDS = 8;
 const INLINE = 'CredCompletion01';
 const LINKS = 'CredCompletionLinks01';
 const wanted = process.env.RUN_N8N === '1';
@@ -67,7 +71,10 @@ beforeAll(async () => {
     NODE_FUNCTION_ALLOW_BUILTIN: 'crypto',
     N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
     NOTIFY_WEBHOOK_SECRET: SECRET,
+    // Receipts (both workflows) and the inbound example go to the links-mode portal: one store of
+    // receipts serves both workflows here.
     PORTAL_URL: `http://127.0.0.1:${linksPort}`,
+    NOTIFY_RECEIPT_LEASE_SECONDS: String(LEASE_SECONDS),
   });
   // First, the README's "Import and publish", with n8n stopped. The copies differ from the shipped
   // files only in the README's "while testing" setting, so successful executions are recorded.
@@ -165,6 +172,23 @@ async function post(url: string, headers: Record<string, string>, body: Buffer) 
 }
 
 const succeeded = (e: N8nExecution | undefined) => ({ status: e?.status, error: e?.error });
+const PROCESSED = ['Your processing here', 'Record as processed'];
+const FINISHED = ['success', 'error', 'crashed'];
+
+/** n8n's finished executions for `webhookId`, once there are `count` of them. */
+async function executionsOf(webhookId: string, count: number, timeoutMs = 60_000): Promise<N8nExecution[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = n8n.executions().filter((e) => e.webhookId === webhookId && FINISHED.includes(e.status));
+    if (found.length >= count || Date.now() > deadline) return found;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** The real inline completion message (set by the inline test, reused by the duplicates test). */
+let inlineMessage: ForwardedRequest;
+/** The real links-mode completion message (set by the links test, reused by the retry test). */
+let linksMessage: ForwardedRequest;
 
 describe.skipIf(!installed)('the shipped workflows in a real n8n', () => {
   it('imports the shipped files unchanged but for the "while testing" setting', () => {
@@ -183,6 +207,7 @@ describe.skipIf(!installed)('the shipped workflows in a real n8n', () => {
     expect(answer.body.status).toBe('delivered');
     const message = completionMessage(forwarder.requests, applicationId);
     expect(message.status).toBe(200);
+    inlineMessage = message;
 
     // Second, an administrator starts the review: the application.status_changed event goes through.
     const admin = await signUpAndSignIn(app, { firstName: 'Ines', lastName: 'Admin' });
@@ -228,14 +253,14 @@ describe.skipIf(!installed)('the shipped workflows in a real n8n', () => {
     const all = n8n.executions().filter((e) => e.workflowId === INLINE);
     const completion = all.filter((e) => e.webhookId === message.headers['webhook-id']);
     expect(completion.map((e) => [e.status, e.nodesRun.at(-1)])).toEqual([
-      ['success', 'Your processing here'],
+      ['success', 'Record as processed'],
       ['success', 'Verify signature'], // the duplicate: Verify passes no item on
     ]);
     expect(succeeded(executions.get(event!.headers['webhook-id']!))).toEqual({
       status: 'success',
       error: null,
     });
-    expect(executions.get(event!.headers['webhook-id']!)?.nodesRun.at(-1)).toBe('Your processing here');
+    expect(executions.get(event!.headers['webhook-id']!)?.nodesRun.slice(-2)).toEqual(PROCESSED);
     expect(succeeded(executions.get(tampered['webhook-id']))).toEqual({
       status: 'error',
       error: expect.stringContaining(
@@ -256,6 +281,7 @@ describe.skipIf(!installed)('the shipped workflows in a real n8n', () => {
     const { applicationId, answer } = await completeApplication(app);
     expect(answer.body.status).toBe('delivered');
     const message = completionMessage(forwarder.requests, applicationId);
+    linksMessage = message;
     const payload = JSON.parse(message.rawBody.toString('utf8')) as {
       documents: { id: string; sha256: string; downloadUrl: string }[];
     };
@@ -297,7 +323,7 @@ describe.skipIf(!installed)('the shipped workflows in a real n8n', () => {
       'Completion webhook',
       'Verify signature',
       'Download and check documents',
-      'Your processing here',
+      ...PROCESSED,
     ]);
     expect(succeeded(executions.get(badChecksumId))).toEqual({
       status: 'error',
@@ -321,5 +347,63 @@ describe.skipIf(!installed)('the shipped workflows in a real n8n', () => {
       nodesRun: ['Completion webhook', 'Verify signature'],
       error: expect.stringContaining('webhook-signature does not match the body'),
     });
+  }, 120_000);
+
+  it('duplicates: 8 messages at once are each processed once; one id sent 8 times at once is processed once', async () => {
+    const url = n8n.webhookUrl('credentialing-completion');
+    const body = inlineMessage.rawBody;
+    // First, 8 distinct messages at once (the portal catching up after an outage).
+    const distinct = Array.from({ length: 8 }, () => `msg_burst_${randomUUID()}`);
+    const answers = await Promise.all(distinct.map((id) => post(url, signed(body, id), body)));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+    for (const id of distinct) {
+      const runs = await executionsOf(id, 1);
+      expect(
+        runs.map((e) => [e.status, e.nodesRun.slice(-2)]),
+        id,
+      ).toEqual([['success', PROCESSED]]);
+    }
+    // Then one id 8 times at once: one execution processes it; the others fail while it runs (a
+    // 500, the portal retries) or, once it is recorded, are dropped at Verify (a 200).
+    const same = `msg_same_${randomUUID()}`;
+    const copies = await Promise.all(Array.from({ length: 8 }, () => post(url, signed(body, same), body)));
+    const runs = await executionsOf(same, 8);
+    expect(runs).toHaveLength(8);
+    expect(runs.filter((e) => e.nodesRun.includes('Your processing here'))).toHaveLength(1);
+    for (const run of runs.filter((e) => e.status === 'error')) {
+      expect(run.error).toContain('Another execution is processing this webhook-id now');
+    }
+    expect(copies.filter((a) => a.status === 200).length).toBe(
+      runs.filter((e) => e.status === 'success').length,
+    );
+    // The portal's retry of a refused copy, now that the first is recorded: dropped, answered 200.
+    expect((await post(url, signed(body, same), body)).status).toBe(200);
+    const after = await executionsOf(same, 9);
+    expect(after.filter((e) => e.nodesRun.includes('Your processing here'))).toHaveLength(1);
+  }, 120_000);
+
+  it('duplicates: the retry of a failed execution is processed once the claim has lapsed', async () => {
+    // First, a links-mode message whose download check fails after Verify claimed its id.
+    const url = n8n.webhookUrl('credentialing-completion-links');
+    const message = linksMessage;
+    const broken = JSON.parse(message.rawBody.toString('utf8')) as { documents: { sha256: string }[] };
+    broken.documents[0]!.sha256 = '0'.repeat(64);
+    const brokenBody = Buffer.from(JSON.stringify(broken));
+    const id = `msg_retry_${randomUUID()}`;
+    expect((await post(url, signed(brokenBody, id), brokenBody)).status).toBe(200);
+    expect((await executionsOf(id, 1)).map((e) => e.nodesRun.at(-1))).toEqual([
+      'Download and check documents',
+    ]);
+    // A retry while the claim holds fails; once it has lapsed, the retry (here: what the portal
+    // sends, the transient fault gone) is processed.
+    expect((await post(url, signed(message.rawBody, id), message.rawBody)).status).toBe(200);
+    expect((await executionsOf(id, 2))[1]).toMatchObject({
+      status: 'error',
+      error: expect.stringContaining('Another execution is processing this webhook-id now'),
+    });
+    await new Promise((resolve) => setTimeout(resolve, LEASE_SECONDS * 1000 + 500));
+    expect((await post(url, signed(message.rawBody, id), message.rawBody)).status).toBe(200);
+    const runs = await executionsOf(id, 3);
+    expect(runs.map((e) => [e.status, e.nodesRun.slice(-2)])[2]).toEqual(['success', PROCESSED]);
   }, 120_000);
 });
