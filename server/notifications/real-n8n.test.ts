@@ -37,8 +37,9 @@ import {
 import { createWebhookSigner, webhookKey } from './webhook-signature.ts';
 
 const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
+const INBOUND_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 /** NOTIFY_RECEIPT_LEASE_SECONDS in n8n: short, so the retry after a failed execution comes soon. */
-const LEASE_SECONDS = 8;
+const LEASE_SECONDS = 12;
 const INLINE = 'CredCompletion01';
 const LINKS = 'CredCompletionLinks01';
 const wanted = process.env.RUN_N8N === '1';
@@ -71,11 +72,31 @@ beforeAll(async () => {
     NODE_FUNCTION_ALLOW_BUILTIN: 'crypto',
     N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
     NOTIFY_WEBHOOK_SECRET: SECRET,
+    INBOUND_WEBHOOK_SECRET: INBOUND_SECRET,
     // Receipts (both workflows) and the inbound example go to the links-mode portal: one store of
     // receipts serves both workflows here.
     PORTAL_URL: `http://127.0.0.1:${linksPort}`,
     NOTIFY_RECEIPT_LEASE_SECONDS: String(LEASE_SECONDS),
   });
+  // The portal, once sending documents inline and once as links, through a forwarder that keeps a
+  // copy of each message it passes on unchanged.
+  const inlineForwarder = await recordingForwarder(n8n.webhookUrl('credentialing-completion'));
+  inline = {
+    forwarder: inlineForwarder,
+    app: await createTestApp({ NOTIFY_WEBHOOK_URL: inlineForwarder.url, NOTIFY_WEBHOOK_SECRET: SECRET }),
+  };
+  const linksForwarder = await recordingForwarder(n8n.webhookUrl('credentialing-completion-links'));
+  links = {
+    forwarder: linksForwarder,
+    app: await createTestApp({
+      NOTIFY_WEBHOOK_URL: linksForwarder.url,
+      NOTIFY_WEBHOOK_SECRET: SECRET,
+      NOTIFY_DOCUMENTS: 'links',
+      PORT: String(linksPort),
+      APP_URL: `http://127.0.0.1:${linksPort}`,
+      INBOUND_WEBHOOK_SECRET: INBOUND_SECRET,
+    }),
+  };
   // First, the README's "Import and publish", with n8n stopped. The copies differ from the shipped
   // files only in the README's "while testing" setting, so successful executions are recorded.
   await timed('import and publish', async () => {
@@ -94,27 +115,13 @@ beforeAll(async () => {
       expect(published.code, published.output).toBe(0);
     }
   });
+  // The inbound example is run by hand: here with `n8n execute`, before n8n starts (one process on
+  // the SQLite database). Its placeholder message names no application, so the portal refuses it.
+  inboundRun = await timed('n8n execute (inbound example)', () =>
+    n8n.cli(['execute', '--id=CredInboundExample01']),
+  );
   // Then n8n starts and registers the published workflows' webhooks.
   await timed('n8n start', () => n8n.start());
-
-  // The portal, once sending documents inline and once as links, through a forwarder that keeps a
-  // copy of each message it passes on unchanged.
-  const inlineForwarder = await recordingForwarder(n8n.webhookUrl('credentialing-completion'));
-  inline = {
-    forwarder: inlineForwarder,
-    app: await createTestApp({ NOTIFY_WEBHOOK_URL: inlineForwarder.url, NOTIFY_WEBHOOK_SECRET: SECRET }),
-  };
-  const linksForwarder = await recordingForwarder(n8n.webhookUrl('credentialing-completion-links'));
-  links = {
-    forwarder: linksForwarder,
-    app: await createTestApp({
-      NOTIFY_WEBHOOK_URL: linksForwarder.url,
-      NOTIFY_WEBHOOK_SECRET: SECRET,
-      NOTIFY_DOCUMENTS: 'links',
-      PORT: String(linksPort),
-      APP_URL: `http://127.0.0.1:${linksPort}`,
-    }),
-  };
 }, 400_000);
 
 afterAll(async () => {
@@ -185,6 +192,9 @@ async function executionsOf(webhookId: string, count: number, timeoutMs = 60_000
   }
 }
 
+/** What `n8n execute` of the inbound example printed. */
+let inboundRun: { code: number | null; output: string };
+
 /** The real inline completion message (set by the inline test, reused by the duplicates test). */
 let inlineMessage: ForwardedRequest;
 /** The real links-mode completion message (set by the links test, reused by the retry test). */
@@ -228,14 +238,8 @@ describe.skipIf(!installed)('the shipped workflows in a real n8n', () => {
     // Third, altered copies of the real message, sent straight to n8n's webhook.
     const url = n8n.webhookUrl('credentialing-completion');
     const tamperedBody = Buffer.from(message.rawBody.toString('utf8').replace(applicationId, randomUUID()));
-    const tampered = { ...message.headers, 'webhook-id': `msg_tampered_${randomUUID()}` };
-    Object.assign(tampered, {
-      'webhook-signature': signed(
-        message.rawBody,
-        tampered['webhook-id'],
-        Number(message.headers['webhook-timestamp']),
-      )['webhook-signature'],
-    });
+    // Signed over the message as sent, delivered with another applicationId in the body.
+    const tampered = signed(message.rawBody, `msg_tampered_${randomUUID()}`);
     expect((await post(url, tampered, tamperedBody)).status).toBe(500);
     const replayedId = `msg_replayed_${randomUUID()}`;
     const replayed = signed(message.rawBody, replayedId, Math.floor(Date.now() / 1000) - 6 * 60);
@@ -406,4 +410,11 @@ describe.skipIf(!installed)('the shipped workflows in a real n8n', () => {
     const runs = await executionsOf(id, 3);
     expect(runs.map((e) => [e.status, e.nodesRun.slice(-2)])[2]).toEqual(['success', PROCESSED]);
   }, 120_000);
+
+  it('inbound example: n8n signs its message and the real endpoint checks it (refused only for the placeholder id)', () => {
+    // Signed correctly (not a 401): the portal read the message and refused its placeholder applicationId.
+    expect(inboundRun.code, inboundRun.output).not.toBe(0);
+    expect(inboundRun.output).toMatch(/The portal refused the message \(HTTP (400|404)\)/);
+    expect(inboundRun.output).not.toContain('HTTP 401');
+  });
 });
