@@ -14,7 +14,8 @@
  * ($input, $env, $getWorkflowStaticData, this.helpers.httpRequest / prepareBinaryData /
  * getBinaryDataBuffer, a `require` that only allows 'crypto' as NODE_FUNCTION_ALLOW_BUILTIN=crypto
  * does; testing/n8n-code-node.ts). The workflows' structure (nodes, connections, webhook answer
- * mode, settings) is checked in n8n-workflow-structure.test.ts. n8n itself is not installed here.
+ * mode, settings) is checked in n8n-workflow-structure.test.ts; the workflows inside a real n8n in
+ * real-n8n.test.ts (RUN_N8N=1, n8n installed by `npm run n8n:install`). These run on every CI run.
  */
 
 import { createHash, randomBytes, randomUUID } from 'node:crypto';

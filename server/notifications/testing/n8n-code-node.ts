@@ -1,7 +1,8 @@
 /**
- * n8n as the tests of the shipped workflows (integrations/n8n/) need it, n8n itself not being
- * installed here: the workflows' JSON with its node types, and a Code node's code run the way n8n's
- * Code node runs it (its globals, `this.helpers`, a `require` that allows only 'crypto').
+ * n8n as the fast tests of the shipped workflows (integrations/n8n/) need it, without n8n (the real
+ * one runs them in real-n8n.test.ts, only when installed): the workflows' JSON with its node types,
+ * and a Code node's code run the way n8n's Code node runs it (its globals, `$`, `this.helpers`, a
+ * `require` that allows only 'crypto').
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
