@@ -19,6 +19,7 @@ import { cycleRoutes } from './cycles/cycles.routes.ts';
 import { documentRoutes } from './documents/documents.routes.ts';
 import { exportRoutes } from './exports/exports.routes.ts';
 import { fhirRoutes } from './fhir/fhir.routes.ts';
+import { notificationReceiptRoutes } from './notifications/notification-receipts.routes.ts';
 import { notificationRoutes } from './notifications/notifications.routes.ts';
 import { decisionReportRoutes } from './reports/decision-reports.routes.ts';
 import { pipelineReportRoutes } from './reports/pipeline-reports.routes.ts';
@@ -34,6 +35,8 @@ export async function featureRoutes(app: AppInstance) {
   await app.register(cycleRoutes);
   await app.register(documentRoutes);
   await app.register(notificationRoutes);
+  // Issue 53 item 2: the receiver's atomic record of processed notifications.
+  await app.register(notificationReceiptRoutes);
   await app.register(sectionRoutes);
   // Issue 29 item 6: 'Review and Confirm' of a copied section.
   await app.register(sectionConfirmationRoutes);

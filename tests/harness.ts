@@ -52,6 +52,8 @@ export interface TestApp {
   runtime: Runtime;
   /** http://127.0.0.1:<port> */
   baseUrl: string;
+  /** The Origin its clients send: APP_URL's (absent: TEST_ORIGIN, the default APP_URL). */
+  origin?: string;
   databaseUrl: string;
   dataDir: string;
   /** Messages "sent" so far. */
@@ -77,7 +79,9 @@ export interface TestAppOptions {
 
 /**
  * Start the real app on a fresh database, logging with the production logger options into `logs`.
- * `env` overrides configuration variables; the app listens on `env.HOST` (default 127.0.0.1).
+ * `env` overrides configuration variables; the app listens on `env.HOST` (default 127.0.0.1) and
+ * `env.PORT` (default: any free port). A test whose app must be reached at APP_URL from outside (a
+ * real n8n downloading links) sets both PORT and APP_URL.
  */
 export async function createTestApp(
   env: Record<string, string> = {},
@@ -109,12 +113,13 @@ export async function createTestApp(
     mailer: options.realMailer ? undefined : (options.mailer ?? mailer),
     serveWeb: options.serveWeb ?? false,
   });
-  await runtime.app.listen({ port: 0, host: env.HOST ?? '127.0.0.1' });
+  await runtime.app.listen({ port: env.PORT ? Number(env.PORT) : 0, host: env.HOST ?? '127.0.0.1' });
   const address = runtime.app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     runtime,
     baseUrl: `http://127.0.0.1:${port}`,
+    origin: new URL(env.APP_URL ?? TEST_ORIGIN).origin,
     databaseUrl: database.url,
     dataDir,
     mail,
@@ -134,7 +139,7 @@ export async function createTestApp(
  */
 export class Client extends HttpClient {
   constructor(readonly app: TestApp) {
-    super({ baseUrl: app.baseUrl, origin: TEST_ORIGIN });
+    super({ baseUrl: app.baseUrl, origin: app.origin ?? TEST_ORIGIN });
   }
 }
 

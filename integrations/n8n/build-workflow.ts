@@ -27,23 +27,84 @@ export const downloaderPath = here('./download-documents.js');
 export const inboundSignerPath = here('./sign-inbound.js');
 
 /**
+ * The Code nodes' call of the portal's receipts (`POST <PORTAL_URL>/api/notifications/receipts`,
+ * issue 53 item 2): `claim` in Verify, `done` in Record as processed. NOTIFY_RECEIPT_LEASE_SECONDS
+ * (optional) is how long a claim holds before a retry may take it over (the portal's default: 900).
+ */
+const receiptCall = `
+async function receipt(webhookId, action) {
+  const portalUrl = String($env.PORTAL_URL || '').replace(/\\/+$/, '');
+  if (!portalUrl) throw new Error("PORTAL_URL is not set in n8n (the portal's APP_URL, e.g. https at portal.example)");
+  const lease = Number($env.NOTIFY_RECEIPT_LEASE_SECONDS) || undefined;
+  const request = receiptRequest({
+    secret: $env.NOTIFY_WEBHOOK_SECRET,
+    webhookId,
+    action,
+    leaseSeconds: lease,
+    nowSeconds: Math.floor(Date.now() / 1000),
+  });
+  const response = await this.helpers.httpRequest({
+    method: 'POST',
+    url: \`\${portalUrl}/api/notifications/receipts\`,
+    headers: request.headers,
+    body: request.body,
+    returnFullResponse: true,
+    ignoreHttpStatusErrors: true,
+    timeout: 30000,
+  });
+  return readReceipt(response.statusCode, response.body);
+}
+`;
+
+/**
  * Appended to verify-completion.js in the Code node ("Run Once for All Items"): reads the request the
- * Webhook node received (Raw Body: the bytes are its binary property `data`), the secret from n8n's
- * environment, and keeps seen ids in the workflow's static data (saved by production executions).
+ * Webhook node received (Raw Body: the bytes are its binary property `data`) and the secret from n8n's
+ * environment, then claims the webhook-id at the portal: the first claim goes on, a done id is dropped,
+ * an id another execution holds fails this one (inline: a 500, the portal retries later).
  */
 export const codeNodeEntry = `
 // --- n8n entry, added by integrations/n8n/build-workflow.ts ---
+${receiptCall}
 const item = $input.first();
-const result = verifyCompletion({
+const verified = verifyCompletion({
   rawBody: await this.helpers.getBinaryDataBuffer(0, 'data'),
   headers: item.json.headers,
   secret: $env.NOTIFY_WEBHOOK_SECRET,
   nowSeconds: Math.floor(Date.now() / 1000),
-  store: $getWorkflowStaticData('global'),
 });
 // A duplicate stops here; n8n still answers 200, so the portal stops sending it.
-return result.duplicate ? [] : [{ json: { webhookId: result.webhookId, payload: result.payload } }];
+if ((await receipt.call(this, verified.webhookId, 'claim')) === 'duplicate') return [];
+return [{ json: { webhookId: verified.webhookId, payload: verified.payload } }];
 `;
+
+/**
+ * Appended to verify-completion.js in the last node, Record as processed: marks the webhook-id done at
+ * the portal once your steps before it have run, so later copies are dropped as duplicates. Its items
+ * pass through.
+ */
+export const recordNodeEntry = `
+// --- n8n entry, added by integrations/n8n/build-workflow.ts ---
+${receiptCall}
+await receipt.call(this, $('Verify signature').first().json.webhookId, 'done');
+return $input.all();
+`;
+
+/** The Record as processed node's JavaScript: verify-completion.js verbatim, then its entry. */
+export function recordNodeSource(): string {
+  return fs.readFileSync(verifierPath, 'utf8') + recordNodeEntry;
+}
+
+/** The Record as processed node, last in both completion workflows, at `x` on the canvas. */
+function recordNode(id: string, x: number) {
+  return {
+    parameters: { jsCode: recordNodeSource() },
+    id,
+    name: 'Record as processed',
+    type: 'n8n-nodes-base.code',
+    typeVersion: 2,
+    position: [x, 0],
+  };
+}
 
 /** The Code node's JavaScript: verify-completion.js verbatim, then the entry. */
 export function codeNodeSource(): string {
@@ -88,10 +149,12 @@ export function buildWorkflow() {
         typeVersion: 1,
         position: [520, 0],
       },
+      recordNode('b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d05', 780),
     ],
     connections: {
       'Completion webhook': { main: [[{ node: 'Verify signature', type: 'main', index: 0 }]] },
       'Verify signature': { main: [[{ node: 'Your processing here', type: 'main', index: 0 }]] },
+      'Your processing here': { main: [[{ node: 'Record as processed', type: 'main', index: 0 }]] },
     },
     active: false,
     settings: phiSettings,
@@ -171,9 +234,11 @@ export function buildLinksWorkflow() {
         parameters: {
           httpMethod: 'POST',
           path: 'credentialing-completion-links',
-          // Answer 200 at once; the rest of the workflow runs after the answer.
+          // Answer 200 at once; the rest of the workflow runs after the answer. Raw Body only: n8n
+          // treats rawBody and noResponseBody as exclusive and drops the raw body when both are set
+          // (issue 53 item 1: Verify then failed on every message after the 200).
           responseMode: 'onReceived',
-          options: { rawBody: true, noResponseBody: true },
+          options: { rawBody: true },
         },
         id: '5b7e2d10-3c4f-4a8b-9e61-2f0a1b3c4d11',
         name: 'Completion webhook',
@@ -206,6 +271,7 @@ export function buildLinksWorkflow() {
         typeVersion: 1,
         position: [780, 0],
       },
+      recordNode('c2d3e4f5-a6b7-4c8d-9e0f-1a2b3c4d5e16', 1040),
     ],
     connections: {
       'Completion webhook': { main: [[{ node: 'Verify signature', type: 'main', index: 0 }]] },
@@ -213,6 +279,7 @@ export function buildLinksWorkflow() {
       'Download and check documents': {
         main: [[{ node: 'Your processing here', type: 'main', index: 0 }]],
       },
+      'Your processing here': { main: [[{ node: 'Record as processed', type: 'main', index: 0 }]] },
     },
     active: false,
     settings: phiSettings,
@@ -248,7 +315,7 @@ return [
 export const inboundNodeEntry = `
 // --- n8n entry, added by integrations/n8n/build-workflow.ts ---
 const portalUrl = String($env.PORTAL_URL || '').replace(/\\/+$/, '');
-if (!portalUrl) throw new Error("PORTAL_URL is not set in n8n (the portal's APP_URL, e.g. https://portal.example)");
+if (!portalUrl) throw new Error("PORTAL_URL is not set in n8n (the portal's APP_URL, e.g. https at portal.example)");
 const answers = [];
 for (const item of $input.all()) {
   const { webhookId, ...message } = item.json;

@@ -32,7 +32,18 @@ function bytesOf(body) {
     if (typeof body.base64 === 'string') return Buffer.from(body.base64, 'base64');
     if (Array.isArray(body.data)) return Buffer.from(body.data);
   }
-  throw new Error('The download did not answer bytes: request it with encoding "arraybuffer"');
+  throw new Error('The download did not answer bytes (request it with encoding "arraybuffer")');
+}
+
+/**
+ * `text` with no ':' (each, with the spaces after it, becomes ' - '). n8n 2.x splits a Code node's
+ * error message on ':' and shows only the last piece (@n8n/task-runner ExecutionError; issue 53
+ * item 5), so the workflows' messages carry none.
+ * @param {string} text
+ * @returns {string}
+ */
+function readable(text) {
+  return String(text).replace(/:\s*/g, ' - ');
 }
 
 /** The portal's error message in an answer body (`{"code","message"}`), or '' when there is none. */
@@ -40,7 +51,7 @@ function messageOf(body) {
   try {
     const text = typeof body === 'string' ? body : bytesOf(body).toString('utf8');
     const parsed = JSON.parse(text);
-    return parsed && typeof parsed.message === 'string' ? `: ${parsed.message}` : '';
+    return parsed && typeof parsed.message === 'string' ? ` (${readable(parsed.message)})` : '';
   } catch {
     return '';
   }
@@ -67,7 +78,7 @@ async function downloadDocuments({ payload, download }) {
       const answer = await download(document.downloadUrl);
       if (answer.status !== 200) {
         throw new Error(
-          `Document ${document.id}: the portal answered HTTP ${answer.status}${messageOf(answer.body)}`,
+          `Document ${document.id} - the portal answered HTTP ${answer.status}${messageOf(answer.body)}`,
         );
       }
       bytes = bytesOf(answer.body);
@@ -75,13 +86,13 @@ async function downloadDocuments({ payload, download }) {
       bytes = Buffer.from(document.base64Content, 'base64');
     } else {
       throw new Error(
-        `Document ${document.id} came without downloadUrl or base64Content (the portal could not read its file): ask an administrator`,
+        `Document ${document.id} came without downloadUrl or base64Content (the portal could not read its file), ask an administrator`,
       );
     }
     const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
     if (sha256 !== document.sha256 || bytes.length !== document.file_size) {
       throw new Error(
-        `Document ${document.id}: ${bytes.length} bytes with SHA-256 ${sha256}, expected ${document.file_size} bytes with ${document.sha256}`,
+        `Document ${document.id} - ${bytes.length} bytes with SHA-256 ${sha256}, expected ${document.file_size} bytes with ${document.sha256}`,
       );
     }
     results.push({ document, bytes });
@@ -89,4 +100,4 @@ async function downloadDocuments({ payload, download }) {
   return results;
 }
 
-if (typeof module !== 'undefined') module.exports = { downloadDocuments, bytesOf };
+if (typeof module !== 'undefined') module.exports = { downloadDocuments, bytesOf, readable };

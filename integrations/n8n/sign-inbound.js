@@ -33,7 +33,7 @@ function signInboundRequest({ message, secret, id, nowSeconds }) {
   }
   if (!message || typeof message.type !== 'string') {
     throw new Error(
-      'Each item must be a message: { "type": "application.note" | "application.transition", "data": {...} }',
+      'Each item must be a message, { "type" is "application.note" or "application.transition", "data" is {...} }',
     );
   }
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
@@ -52,11 +52,23 @@ function signInboundRequest({ message, secret, id, nowSeconds }) {
 }
 
 /**
+ * `text` with no ':' (each, with the spaces after it, becomes ' - '). n8n 2.x splits a Code node's
+ * error message on ':' and shows only the last piece (@n8n/task-runner ExecutionError; issue 53
+ * item 5), so the workflows' messages carry none.
+ * @param {unknown} text
+ * @returns {string}
+ */
+function readable(text) {
+  return String(text).replace(/:\s*/g, ' - ');
+}
+
+/**
  * The portal's answer as an n8n item's json, or an error with its message.
  * @param {number} status HTTP status
  * @param {unknown} body the answer body (parsed JSON, or its text)
  * @returns {{ applied: boolean, applicationId: string, applicationStatus: string }} on 200
- * @throws {Error} "The portal refused the message (HTTP <status>): <its message>" otherwise
+ * @throws {Error} "The portal refused the message (HTTP <status>) - <its message>" otherwise, with
+ *   no ':' (n8n shows a Code node's error only from the last ':' on)
  */
 function readInboundAnswer(status, body) {
   let parsed = body;
@@ -69,7 +81,7 @@ function readInboundAnswer(status, body) {
   }
   if (status === 200) return parsed;
   const message = parsed && typeof parsed.message === 'string' ? parsed.message : 'no message';
-  throw new Error(`The portal refused the message (HTTP ${status}): ${message}`);
+  throw new Error(`The portal refused the message (HTTP ${status}) - ${readable(message)}`);
 }
 
 if (typeof module !== 'undefined') module.exports = { signInboundRequest, readInboundAnswer };

@@ -10,28 +10,30 @@
  *   key = base64-decoded part of NOTIFY_WEBHOOK_SECRET after "whsec_".
  * n8n's Crypto node cannot compute this (it uses the secret as text and has no id.timestamp prefix),
  * hence a Code node, which needs NODE_FUNCTION_ALLOW_BUILTIN=crypto on self-hosted n8n.
+ *
+ * Duplicates (issue 53 item 2): the portal keeps the receiver's record, `POST
+ * /api/notifications/receipts` (a claim is one atomic statement on the webhook-id's primary key).
+ * n8n's workflow static data could not: it is written whole after each execution, so of messages
+ * that arrive together only one id was kept. `receiptRequest` signs a claim or a done with the same
+ * secret; `readReceipt` reads the portal's answer.
  */
 // biome-ignore lint/style/useNodejsImportProtocol: n8n's NODE_FUNCTION_ALLOW_BUILTIN allow-list names it 'crypto'
 const crypto = require('crypto');
 
 /** Largest accepted difference between webhook-timestamp and this clock (Standard Webhooks: 5 min). */
 const TOLERANCE_SECONDS = 5 * 60;
-/** How long a seen webhook-id is remembered (the portal retries for about 14 hours at most). */
-const REMEMBER_SECONDS = 7 * 24 * 60 * 60;
-
 /**
- * Check one message and de-duplicate it on webhook-id.
+ * Check one message's signature and timestamp (de-duplication is the portal's receipt, below).
  * @param {object} message
  * @param {Buffer} message.rawBody the body exactly as received (Webhook node option "Raw Body")
  * @param {Record<string, string | undefined>} message.headers lower-case header names
  * @param {string | undefined} message.secret NOTIFY_WEBHOOK_SECRET, `whsec_<base64>`
  * @param {number} message.nowSeconds the current time, Unix seconds
- * @param {Record<string, unknown>} message.store where seen ids are kept (n8n: workflow static data)
- * @returns {{ duplicate: boolean, webhookId: string, payload: unknown }} payload is null for a duplicate
+ * @returns {{ webhookId: string, payload: unknown }}
  * @throws {Error} when the secret is missing, a header is missing, the timestamp is outside the
  *   window, or no signature matches
  */
-function verifyCompletion({ rawBody, headers, secret, nowSeconds, store }) {
+function verifyCompletion({ rawBody, headers, secret, nowSeconds }) {
   if (typeof secret !== 'string' || !secret.startsWith('whsec_')) {
     throw new Error('NOTIFY_WEBHOOK_SECRET is not set in n8n (whsec_..., the same as the portal)');
   }
@@ -40,10 +42,10 @@ function verifyCompletion({ rawBody, headers, secret, nowSeconds, store }) {
   const timestamp = String(headers['webhook-timestamp'] || '');
   const signatures = String(headers['webhook-signature'] || '');
   if (!id || !/^\d{1,15}$/.test(timestamp) || !signatures) {
-    throw new Error('Not a signed notification: webhook-id, webhook-timestamp or webhook-signature missing');
+    throw new Error('Not a signed notification (webhook-id, webhook-timestamp or webhook-signature missing)');
   }
   if (Math.abs(nowSeconds - Number(timestamp)) > TOLERANCE_SECONDS) {
-    throw new Error('webhook-timestamp is more than 5 minutes away from this clock: refused as a replay');
+    throw new Error('webhook-timestamp is more than 5 minutes away from this clock, refused as a replay');
   }
   const expected = crypto.createHmac('sha256', key).update(`${id}.${timestamp}.`).update(rawBody).digest();
   const valid = signatures.split(' ').some((entry) => {
@@ -53,18 +55,72 @@ function verifyCompletion({ rawBody, headers, secret, nowSeconds, store }) {
     return given.length === expected.length && crypto.timingSafeEqual(given, expected);
   });
   if (!valid) {
-    throw new Error('webhook-signature does not match the body: check NOTIFY_WEBHOOK_SECRET');
+    throw new Error('webhook-signature does not match the body, check NOTIFY_WEBHOOK_SECRET');
   }
-
-  // De-duplicate: the same message can arrive twice (a retry after a lost answer, a re-send).
-  if (!store.seenWebhookIds) store.seenWebhookIds = {};
-  const seen = store.seenWebhookIds;
-  for (const [seenId, at] of Object.entries(seen)) {
-    if (at < nowSeconds - REMEMBER_SECONDS) delete seen[seenId];
-  }
-  if (seen[id]) return { duplicate: true, webhookId: id, payload: null };
-  seen[id] = nowSeconds;
-  return { duplicate: false, webhookId: id, payload: JSON.parse(rawBody.toString('utf8')) };
+  return { webhookId: id, payload: JSON.parse(rawBody.toString('utf8')) };
 }
 
-if (typeof module !== 'undefined') module.exports = { verifyCompletion, TOLERANCE_SECONDS };
+/**
+ * The signed request of a receipt: `claim` before processing a message, `done` after (README
+ * "Receiving it with n8n", Duplicates).
+ * @param {object} input
+ * @param {string | undefined} input.secret NOTIFY_WEBHOOK_SECRET
+ * @param {string} input.webhookId the notification's webhook-id
+ * @param {'claim' | 'done'} input.action
+ * @param {number | undefined} input.leaseSeconds how long a claim holds (the portal's default: 900)
+ * @param {number} input.nowSeconds the current time, Unix seconds
+ * @returns {{ body: string, headers: Record<string, string> }}
+ */
+function receiptRequest({ secret, webhookId, action, leaseSeconds, nowSeconds }) {
+  if (typeof secret !== 'string' || !secret.startsWith('whsec_')) {
+    throw new Error('NOTIFY_WEBHOOK_SECRET is not set in n8n (whsec_..., the same as the portal)');
+  }
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const body = JSON.stringify(leaseSeconds ? { webhookId, action, leaseSeconds } : { webhookId, action });
+  const id = `rcpt_${crypto.randomUUID()}`;
+  const timestamp = String(Math.floor(nowSeconds));
+  const signature = crypto.createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': timestamp,
+      'webhook-signature': `v1,${signature}`,
+    },
+  };
+}
+
+/**
+ * The portal's answer to a receipt.
+ * @param {number} status HTTP status
+ * @param {unknown} body the answer (parsed JSON or its text)
+ * @returns {'claimed' | 'duplicate' | 'done'} claimed: process the message; duplicate: drop it
+ * @throws {Error} when another execution holds the claim (the portal retries the message later), or
+ *   the portal refused the request
+ */
+function readReceipt(status, body) {
+  let parsed = body;
+  if (typeof body === 'string') {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      parsed = { message: body };
+    }
+  }
+  const outcome = parsed && typeof parsed.outcome === 'string' ? parsed.outcome : '';
+  if (status === 200 && outcome === 'in_progress') {
+    throw new Error(
+      'Another execution is processing this webhook-id now, the portal retries the message later',
+    );
+  }
+  if (status === 200 && ['claimed', 'duplicate', 'done'].includes(outcome)) return outcome;
+  const message = parsed && typeof parsed.message === 'string' ? parsed.message : 'no message';
+  throw new Error(
+    `The portal refused the receipt (HTTP ${status}) - ${String(message).replace(/:\s*/g, ' - ')}, check PORTAL_URL and NOTIFY_WEBHOOK_SECRET`,
+  );
+}
+
+if (typeof module !== 'undefined') {
+  module.exports = { verifyCompletion, receiptRequest, readReceipt, TOLERANCE_SECONDS };
+}

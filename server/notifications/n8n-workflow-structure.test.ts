@@ -17,12 +17,36 @@ import {
   inboundSignerPath,
   inboundWorkflowPath,
   linksWorkflowPath,
+  recordNodeSource,
   shippedWorkflows,
   workflowPath,
 } from '../../integrations/n8n/build-workflow.ts';
 import { readWorkflow, type Workflow } from './testing/n8n-code-node.ts';
 
 const TRIGGERS = ['n8n-nodes-base.webhook', 'n8n-nodes-base.manualTrigger'];
+
+/**
+ * What n8n would get wrong in a workflow's Webhook nodes: 'Raw Body' together with 'No Response
+ * Body', which n8n treats as exclusive options and then drops the raw body (issue 53 item 1: the
+ * links workflow's Verify failed on every message after n8n had answered 200).
+ */
+function webhookProblems(workflow: Pick<Workflow, 'nodes'>): string[] {
+  return workflow.nodes
+    .filter((n) => n.type === 'n8n-nodes-base.webhook')
+    .filter((n) => {
+      const options = (n.parameters.options ?? {}) as Record<string, unknown>;
+      return options.rawBody === true && 'noResponseBody' in options;
+    })
+    .map((n) => `${n.name}: rawBody with noResponseBody`);
+}
+
+/**
+ * The literal text of each `new Error(...)` in a Code node's code (string or template literal; a
+ * template's \${...} parts kept as written).
+ */
+function thrownMessages(code: string): string[] {
+  return [...code.matchAll(/new Error\(\s*(['"`])((?:\\.|(?!\1)[\s\S])*)\1/g)].map((m) => m[2]!);
+}
 
 /** The chain of node names from the trigger, following each node's single main output. */
 function chainOf(workflow: Workflow): string[] {
@@ -81,8 +105,10 @@ describe('the shipped workflows: structure', () => {
       'Verify signature',
       'Download and check documents',
       'Your processing here',
+      'Record as processed',
     ]);
-    const [webhook, verify, downloader] = workflow.nodes;
+    const [webhook, verify, downloader, , record] = workflow.nodes;
+    expect(record!.parameters.jsCode).toBe(recordNodeSource());
     expect(webhook!.parameters).toMatchObject({
       httpMethod: 'POST',
       path: 'credentialing-completion-links',
@@ -94,6 +120,33 @@ describe('the shipped workflows: structure', () => {
     expect(downloadNodeSource().startsWith(fs.readFileSync(downloaderPath, 'utf8'))).toBe(true);
     // The original workflow still answers when it ends (a failed check is a 500 the portal sees).
     expect(readWorkflow(workflowPath).nodes[0]!.parameters.responseMode).toBe('lastNode');
+  });
+
+  it('no Webhook node combines Raw Body with No Response Body (n8n then drops the raw body)', () => {
+    for (const { path } of shippedWorkflows) expect(webhookProblems(readWorkflow(path)), path).toEqual([]);
+    // The rule itself: the links webhook as it shipped before issue 53 is caught.
+    const shippedBefore = {
+      nodes: [
+        {
+          ...readWorkflow(linksWorkflowPath).nodes[0]!,
+          parameters: { responseMode: 'onReceived', options: { rawBody: true, noResponseBody: true } },
+        },
+      ],
+    };
+    expect(webhookProblems(shippedBefore)).toEqual(['Completion webhook: rawBody with noResponseBody']);
+  });
+
+  it("the Code nodes' error messages have no ':' (n8n shows only the text after the last one)", () => {
+    const codes = shippedWorkflows.flatMap(({ path }) =>
+      readWorkflow(path).nodes.flatMap((n) => (n.parameters.jsCode ? [n.parameters.jsCode] : [])),
+    );
+    const messages = codes.flatMap(thrownMessages);
+    // verify (4) x 2 workflows, download (4), inbound (3 + the PORTAL_URL check)
+    expect(messages.length).toBeGreaterThanOrEqual(16);
+    // n8n's task runner splits the message on every ':' and shows the last piece; what a template
+    // inserts at run time (\${readable(...)}) is cleaned by readable().
+    for (const message of messages) expect(message.replace(/\$\{[^}]*\}/g, '')).not.toContain(':');
+    expect(thrownMessages("throw new Error('Not signed: refused')")).toEqual(['Not signed: refused']);
   });
 
   it('inbound example: run by hand, a message, then the node that signs and sends it', () => {

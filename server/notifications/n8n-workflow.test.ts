@@ -14,10 +14,11 @@
  * ($input, $env, $getWorkflowStaticData, this.helpers.httpRequest / prepareBinaryData /
  * getBinaryDataBuffer, a `require` that only allows 'crypto' as NODE_FUNCTION_ALLOW_BUILTIN=crypto
  * does; testing/n8n-code-node.ts). The workflows' structure (nodes, connections, webhook answer
- * mode, settings) is checked in n8n-workflow-structure.test.ts. n8n itself is not installed here.
+ * mode, settings) is checked in n8n-workflow-structure.test.ts; the workflows inside a real n8n in
+ * real-n8n.test.ts (RUN_N8N=1, n8n installed by `npm run n8n:install`). These run on every CI run.
  */
 
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,9 +47,8 @@ const INBOUND_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const require = createRequire(import.meta.url);
 
 interface Verified {
-  duplicate: boolean;
   webhookId: string;
-  payload: { applicationId: string; applicantInfo: { personalInformation: { ssn: string } } } | null;
+  payload: { applicationId: string; applicantInfo: { personalInformation: { ssn: string } } };
 }
 const { verifyCompletion, TOLERANCE_SECONDS } = require('../../integrations/n8n/verify-completion.js') as {
   verifyCompletion(message: {
@@ -56,7 +56,6 @@ const { verifyCompletion, TOLERANCE_SECONDS } = require('../../integrations/n8n/
     headers: Record<string, string | undefined>;
     secret: string | undefined;
     nowSeconds: number;
-    store: Record<string, unknown>;
   }): Verified;
   TOLERANCE_SECONDS: number;
 };
@@ -156,17 +155,14 @@ function signedAt(m: Message, timestamp: number): Message {
 }
 
 describe('verify-completion.js (the Code node logic) against real signed messages', () => {
-  it('accepts a valid message once, then reports its webhook-id as a duplicate', () => {
-    const store: Record<string, unknown> = {};
-    const first = verifyCompletion({ ...message, secret: SECRET, nowSeconds: nowOf(message), store });
-    expect(first.duplicate).toBe(false);
+  it('accepts a valid message and its retry (duplicates are the portal receipt of the Code nodes, below)', () => {
+    const first = verifyCompletion({ ...message, secret: SECRET, nowSeconds: nowOf(message) });
     expect(first.webhookId).toBe(message.headers['webhook-id']);
-    expect(first.payload?.applicationId).toBe(applicationId);
-    expect(first.payload?.applicantInfo.personalInformation.ssn).toBe(FACTORY_SSN);
-    // The portal's retry of the same message (same id, new timestamp and signature) is a duplicate.
+    expect(first.payload.applicationId).toBe(applicationId);
+    expect(first.payload.applicantInfo.personalInformation.ssn).toBe(FACTORY_SSN);
+    // The portal's retry of the same message (same id, new timestamp and signature) verifies too.
     const retry = signedAt(message, nowOf(message) + 60);
-    const second = verifyCompletion({ ...retry, secret: SECRET, nowSeconds: nowOf(retry), store });
-    expect(second).toEqual({ duplicate: true, webhookId: first.webhookId, payload: null });
+    expect(verifyCompletion({ ...retry, secret: SECRET, nowSeconds: nowOf(retry) })).toEqual(first);
   });
 
   it('refuses a tampered body, id or signature, and a wrong secret', () => {
@@ -185,15 +181,15 @@ describe('verify-completion.js (the Code node logic) against real signed message
       ['secret', message, `whsec_${randomBytes(32).toString('base64')}`],
     ];
     for (const [what, m, secret] of cases) {
-      expect(() => verifyCompletion({ ...m, secret, nowSeconds: now, store: {} }), what).toThrow(
+      expect(() => verifyCompletion({ ...m, secret, nowSeconds: now }), what).toThrow(
         'webhook-signature does not match the body',
       );
     }
-    expect(() => verifyCompletion({ ...message, secret: undefined, nowSeconds: now, store: {} })).toThrow(
+    expect(() => verifyCompletion({ ...message, secret: undefined, nowSeconds: now })).toThrow(
       'NOTIFY_WEBHOOK_SECRET is not set',
     );
     const unsigned = { ...message, headers: { ...message.headers, 'webhook-signature': '' } };
-    expect(() => verifyCompletion({ ...unsigned, secret: SECRET, nowSeconds: now, store: {} })).toThrow(
+    expect(() => verifyCompletion({ ...unsigned, secret: SECRET, nowSeconds: now })).toThrow(
       'Not a signed notification',
     );
   });
@@ -201,16 +197,18 @@ describe('verify-completion.js (the Code node logic) against real signed message
   it('refuses a validly signed message whose timestamp is outside the 5-minute window', () => {
     const now = nowOf(message);
     const stale = signedAt(message, now - TOLERANCE_SECONDS - 1);
-    expect(() => verifyCompletion({ ...stale, secret: SECRET, nowSeconds: now, store: {} })).toThrow(
+    expect(() => verifyCompletion({ ...stale, secret: SECRET, nowSeconds: now })).toThrow(
       'refused as a replay',
     );
     const future = signedAt(message, now + TOLERANCE_SECONDS + 1);
-    expect(() => verifyCompletion({ ...future, secret: SECRET, nowSeconds: now, store: {} })).toThrow(
+    expect(() => verifyCompletion({ ...future, secret: SECRET, nowSeconds: now })).toThrow(
       'refused as a replay',
     );
     // At the edge of the window it is still accepted.
     const edge = signedAt(message, now - TOLERANCE_SECONDS);
-    expect(verifyCompletion({ ...edge, secret: SECRET, nowSeconds: now, store: {} }).duplicate).toBe(false);
+    expect(verifyCompletion({ ...edge, secret: SECRET, nowSeconds: now }).webhookId).toBe(
+      edge.headers['webhook-id'],
+    );
   });
 });
 
@@ -226,12 +224,22 @@ function webhookItem(m: Message): N8nItem {
   return { json: { headers: m.headers, params: {}, query: {}, body: {} } };
 }
 
+/** n8n's environment as the README's table sets it: the portal (receipts) reached at APP_URL. */
+const n8nEnv = (secret = SECRET) => ({ NOTIFY_WEBHOOK_SECRET: secret, PORTAL_URL: TEST_ORIGIN });
+
+/** The same body under a new webhook-id, signed now (a message of its own for the receipts). */
+function asNewMessage(m: Message): Message {
+  return signedAt(
+    { ...m, headers: { ...m.headers, 'webhook-id': `msg_${randomUUID()}` } },
+    Math.floor(Date.now() / 1000),
+  );
+}
+
 /** The Verify signature node, as in credentialing-completion.json. */
-async function runCodeNode(code: string, m: Message, staticData: Record<string, unknown>, secret = SECRET) {
+async function runCodeNode(code: string, m: Message, secret = SECRET) {
   return (await runCode(code, {
     items: [webhookItem(m)],
-    env: { NOTIFY_WEBHOOK_SECRET: secret },
-    staticData,
+    env: n8nEnv(secret),
     rawBody: m.rawBody,
   })) as unknown as { json: Verified }[];
 }
@@ -251,36 +259,49 @@ describe('integrations/n8n/credentialing-completion.json', () => {
     expect(workflow).toEqual(buildWorkflow());
   });
 
-  it('wires a Raw Body webhook to the Code node, then a placeholder step', () => {
+  it('wires a Raw Body webhook to the Code node, then a placeholder step, then Record as processed', () => {
     const webhook = workflow.nodes.find((n: { type: string }) => n.type === 'n8n-nodes-base.webhook');
     expect(webhook.parameters).toMatchObject({ httpMethod: 'POST', options: { rawBody: true } });
     expect(workflow.nodes.map((n: { type: string }) => n.type)).toEqual([
       'n8n-nodes-base.webhook',
       'n8n-nodes-base.code',
       'n8n-nodes-base.noOp',
+      'n8n-nodes-base.code',
     ]);
     expect(workflow.connections[webhook.name].main[0][0].node).toBe(codeNode.name);
     expect(workflow.connections[codeNode.name].main[0][0].node).toBe('Your processing here');
+    expect(workflow.connections['Your processing here'].main[0][0].node).toBe('Record as processed');
     expect(workflow.settings.saveDataSuccessExecution).toBe('none');
   });
 
-  it('runs as the Code node: passes the message on once, drops the duplicate, throws on a bad one', async () => {
-    const staticData: Record<string, unknown> = {};
+  it('runs as the Code nodes: passes the message on once, fails a copy while it runs, drops it once recorded, throws on a bad one', async () => {
     const code = codeNode.parameters.jsCode as string;
-    const fresh = signedAt(message, Math.floor(Date.now() / 1000));
-    const out = await runCodeNode(code, fresh, staticData);
+    const fresh = asNewMessage(message);
+    const out = await runCodeNode(code, fresh);
     expect(out).toHaveLength(1);
-    expect(out[0]!.json).toMatchObject({ webhookId: message.headers['webhook-id'] });
+    expect(out[0]!.json).toMatchObject({ webhookId: fresh.headers['webhook-id'] });
     expect((out[0]!.json as unknown as { payload: { applicationId: string } }).payload.applicationId).toBe(
       applicationId,
     );
-    expect(await runCodeNode(code, fresh, staticData)).toEqual([]);
-    await expect(runCodeNode(code, fresh, {}, `whsec_${randomBytes(32).toString('base64')}`)).rejects.toThrow(
-      'webhook-signature does not match',
+    // A copy that arrives while this execution runs fails (inline: a 500 the portal retries).
+    await expect(runCodeNode(code, fresh)).rejects.toThrow(
+      'Another execution is processing this webhook-id now',
     );
+    // The last node records it; from then on a copy is dropped.
+    const record = workflow.nodes.find((n: { name: string }) => n.name === 'Record as processed');
+    const recorded = await runCode(record.parameters.jsCode, {
+      items: out as unknown as N8nItem[],
+      env: n8nEnv(),
+      nodes: { 'Verify signature': out as unknown as N8nItem[] },
+    });
+    expect(recorded).toEqual(out);
+    expect(await runCodeNode(code, fresh)).toEqual([]);
+    await expect(
+      runCodeNode(code, asNewMessage(message), `whsec_${randomBytes(32).toString('base64')}`),
+    ).rejects.toThrow('webhook-signature does not match');
     // Signed 10 minutes ago: outside the window.
     const stale = signedAt(message, Math.floor(Date.now() / 1000) - 600);
-    await expect(runCodeNode(code, stale, {})).rejects.toThrow('refused as a replay');
+    await expect(runCodeNode(code, stale)).rejects.toThrow('refused as a replay');
   });
 });
 
@@ -324,14 +345,14 @@ describe('download-documents.js (the links workflow logic) against real signed l
     first!.sha256 = sha256(Buffer.from('something else'));
     const { size, sha256: actual } = storedOf(first!.id);
     await expect(downloadDocuments({ payload, download })).rejects.toThrow(
-      `Document ${first!.id}: ${size} bytes with SHA-256 ${actual}, expected ${size} bytes with ${first!.sha256}`,
+      `Document ${first!.id} - ${size} bytes with SHA-256 ${actual}, expected ${size} bytes with ${first!.sha256}`,
     );
     // A link past its expiry (signed by the portal for this document): the portal's 403 and its message.
     const expired = JSON.parse(message.rawBody.toString('utf8'));
     const links = app.runtime.deps.completionDelivery.documentLinks;
     expired.documents[1].downloadUrl = links.mint(expired.documents[1].id, Math.floor(Date.now() / 1000) - 1);
     await expect(downloadDocuments({ payload: expired, download })).rejects.toThrow(
-      `Document ${expired.documents[1].id}: the portal answered HTTP 403: This download link is not valid or has expired. An administrator can send the notification again for new links.`,
+      `Document ${expired.documents[1].id} - the portal answered HTTP 403 (This download link is not valid or has expired. An administrator can send the notification again for new links.)`,
     );
   });
 
@@ -413,12 +434,10 @@ describe('the links workflow, its Code nodes run as n8n runs them', () => {
   const code = (name: string) => workflow().nodes.find((n) => n.name === name)!.parameters.jsCode!;
 
   it('passes one item on with every document as a checked binary property and no links; a duplicate stops at Verify', async () => {
-    const staticData = {};
-    const fresh = signedAt(message, Math.floor(Date.now() / 1000));
+    const fresh = asNewMessage(message);
     const verified = await runCode(code('Verify signature'), {
       items: [webhookItem(fresh)],
-      env: { NOTIFY_WEBHOOK_SECRET: SECRET },
-      staticData,
+      env: n8nEnv(),
       rawBody: fresh.rawBody,
     });
     expect(verified).toHaveLength(1);
@@ -429,7 +448,7 @@ describe('the links workflow, its Code nodes run as n8n runs them', () => {
       payload: { applicationId: string; documents: Record<string, unknown>[] };
       documents: { binaryProperty: string; id: string; sha256: string; fileSize: number }[];
     };
-    expect(json.webhookId).toBe(message.headers['webhook-id']);
+    expect(json.webhookId).toBe(fresh.headers['webhook-id']);
     expect(json.payload.applicationId).toBe(applicationId);
     expect(json.payload.documents.some((d) => 'downloadUrl' in d)).toBe(false);
     expect(json.documents).toEqual(
@@ -445,12 +464,16 @@ describe('the links workflow, its Code nodes run as n8n runs them', () => {
       expect(sha256(Buffer.from(binary.data, 'base64'))).toBe(storedOf(sent.id).sha256);
       expect(binary).toMatchObject({ fileName: sent.filename, mimeType: 'application/pdf' });
     }
-    // The same message again (a retry after a lost answer): nothing passes Verify, nothing downloads.
+    // Recorded as processed, the same message again (a retry after a lost answer) stops at Verify.
+    await runCode(code('Record as processed'), {
+      items: [out!],
+      env: n8nEnv(),
+      nodes: { 'Verify signature': verified },
+    });
     expect(
       await runCode(code('Verify signature'), {
         items: [webhookItem(fresh)],
-        env: { NOTIFY_WEBHOOK_SECRET: SECRET },
-        staticData,
+        env: n8nEnv(),
         rawBody: fresh.rawBody,
       }),
     ).toEqual([]);
@@ -466,7 +489,7 @@ describe('the links workflow, its Code nodes run as n8n runs them', () => {
         items: [{ json: { webhookId: 'w', payload: verifiedPayload } }],
         env: {},
       }),
-    ).rejects.toThrow(`Document ${first.id}: the portal answered HTTP 403`);
+    ).rejects.toThrow(`Document ${first.id} - the portal answered HTTP 403`);
   });
 });
 
@@ -509,7 +532,7 @@ describe('the inbound example, its Code nodes run as n8n runs them', () => {
         env: { ...env, INBOUND_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}` },
       }),
     ).rejects.toThrow(
-      'The portal refused the message (HTTP 401): The webhook-signature does not match the body: sign it with INBOUND_WEBHOOK_SECRET.',
+      'The portal refused the message (HTTP 401) - The webhook-signature does not match the body - sign it with INBOUND_WEBHOOK_SECRET.',
     );
     await expect(
       runCode(code('Sign and send'), {

@@ -183,6 +183,11 @@ export const reviewMatrix: Record<string, MatrixEntry> = {
   // The workflow tool's inbound webhook (issue 13): no session counts, only a Standard Webhooks
   // signature; a session cookie without one is 401 for everyone (signature tests:
   // server/review/integration.routes.test.ts).
+  // Issue 53 item 2: signed with NOTIFY_WEBHOOK_SECRET, no session; the test app has no secret (503).
+  'POST /api/notifications/receipts': {
+    expected: everyone(503),
+    request: () => ({ path: '/api/notifications/receipts', body: { webhookId: 'msg_x', action: 'claim' } }),
+  },
   'POST /api/integrations/webhooks': {
     expected: everyone(401),
     request: (ctx) => ({

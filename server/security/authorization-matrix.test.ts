@@ -196,13 +196,15 @@ describe('authorization matrix', () => {
     const writesAllowed = Object.entries(authorizationMatrix)
       .filter(([key, entry]) => !key.startsWith('GET ') && entry.expected.auditor !== 403)
       .map(([key, entry]) => `${key}: ${entry.expected.auditor}`);
-    // Public, the same for every caller: sign-in, the 404 beacon and the signed inbound webhook.
+    // Public, the same for every caller: sign-in, the 404 beacon, the signed inbound webhook and the
+    // signed notification receipts (issue 53; 503 here: this app has no NOTIFY_WEBHOOK_SECRET).
     // Their own: the roster's column choice (issue 33 item 2), a preference of their account.
     expect(writesAllowed.sort()).toEqual(
       [
         'POST /api/client-events/not-found: 204',
         'POST /api/auth/*: 401',
         'POST /api/integrations/webhooks: 401',
+        'POST /api/notifications/receipts: 503',
         'PUT /api/admin/roster/columns: 200',
       ].sort(),
     );

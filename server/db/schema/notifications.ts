@@ -124,3 +124,21 @@ export const notificationDocumentLinks = pgTable(
     index('notification_document_links_notification_idx').on(t.notificationId),
   ],
 );
+
+/**
+ * The receiver's record of the notifications it has processed (issue 53 item 2, decision 041): the
+ * shipped n8n workflows claim a message's `webhook-id` here before processing it and mark it done
+ * after, through `POST /api/notifications/receipts`. The primary key makes a claim atomic, so of
+ * messages that arrive together with one id exactly one is processed. A claim not marked done within
+ * its lease (a failed execution) may be claimed again by the portal's retry.
+ */
+export const notificationReceipts = pgTable('notification_receipts', {
+  /** The notification's `webhook-id` (at most 200 characters). */
+  webhookId: text('webhook_id').primaryKey(),
+  /** 'processing' while claimed, 'done' once the receiver finished it. */
+  state: text('state', { enum: ['processing', 'done'] }).notNull(),
+  /** Until when the claim holds; after it, a 'processing' row may be claimed again. */
+  claimedUntil: timestamp('claimed_until', { withTimezone: true }).notNull(),
+  claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
+  doneAt: timestamp('done_at', { withTimezone: true }),
+});

@@ -1,7 +1,8 @@
 /**
- * n8n as the tests of the shipped workflows (integrations/n8n/) need it, n8n itself not being
- * installed here: the workflows' JSON with its node types, and a Code node's code run the way n8n's
- * Code node runs it (its globals, `this.helpers`, a `require` that allows only 'crypto').
+ * n8n as the fast tests of the shipped workflows (integrations/n8n/) need it, without n8n (the real
+ * one runs them in real-n8n.test.ts, only when installed): the workflows' JSON with its node types,
+ * and a Code node's code run the way n8n's Code node runs it (its globals, `$`, `this.helpers`, a
+ * `require` that allows only 'crypto').
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -82,7 +83,7 @@ export function codeNodeRunner(fetchUrl: (url: string, init?: RequestInit) => Pr
 
   /**
    * Run a Code node's code as n8n's Code node ("Run Once for All Items") does: an async function body
-   * with n8n's globals, `this` holding the helpers. `require` allows only 'crypto'
+   * with n8n's globals (`$` reads `nodes`), `this` holding the helpers. `require` allows only 'crypto'
    * (NODE_FUNCTION_ALLOW_BUILTIN=crypto).
    */
   async function runCode(
@@ -92,12 +93,20 @@ export function codeNodeRunner(fetchUrl: (url: string, init?: RequestInit) => Pr
       env,
       staticData = {},
       rawBody,
-    }: { items: N8nItem[]; env: Record<string, string | undefined>; staticData?: object; rawBody?: Buffer },
+      nodes = {},
+    }: {
+      items: N8nItem[];
+      env: Record<string, string | undefined>;
+      staticData?: object;
+      rawBody?: Buffer;
+      /** Earlier nodes' output items by node name, for `$('<node name>')`. */
+      nodes?: Record<string, N8nItem[]>;
+    },
   ): Promise<N8nItem[]> {
     const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
       ...args: string[]
     ) => (...values: unknown[]) => Promise<N8nItem[]>;
-    const run = new AsyncFunction('$input', '$env', '$getWorkflowStaticData', 'require', code);
+    const run = new AsyncFunction('$input', '$env', '$getWorkflowStaticData', 'require', '$', code);
     const restrictedRequire = (name: string) => {
       if (name !== 'crypto') throw new Error(`Cannot find module '${name}' (not allowed)`);
       return require('node:crypto');
@@ -119,6 +128,7 @@ export function codeNodeRunner(fetchUrl: (url: string, init?: RequestInit) => Pr
       env,
       (scope: string) => (scope === 'global' ? staticData : {}),
       restrictedRequire,
+      (name: string) => ({ first: () => nodes[name]?.[0], all: () => nodes[name] ?? [] }),
     );
   }
 
