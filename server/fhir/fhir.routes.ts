@@ -72,6 +72,7 @@ export async function fhirRoutes(app: AppInstance) {
       storage: app.deps.storage,
       logger: app.log,
       health: app.deps.database.health,
+      retentionHours: app.deps.env.FHIR_EXPORT_RETENTION_HOURS,
     });
   });
   app.addHook('onClose', async () => {
