@@ -306,6 +306,15 @@ describe('search matching', () => {
   });
 
   it("_lastUpdated=eq with a resource's own meta.lastUpdated finds it; gt does not, le does", async () => {
+    // Stamps the database writes itself (defaultNow(), SQL backfills) hold microseconds, which
+    // meta.lastUpdated (milliseconds) does not show.
+    const { pool } = app.runtime.deps.database;
+    await pool.query(
+      "update provider_credentials set published_at = date_trunc('milliseconds', published_at) + interval '456 microseconds'",
+    );
+    await pool.query(
+      "update verification_items set updated_at = date_trunc('milliseconds', updated_at) + interval '456 microseconds'",
+    );
     for (const type of ['Practitioner', 'VerificationResult', 'Organization'] as const) {
       const [first] = resources((await fhir<Bundle>(`/fhir/${type}?_count=1`)).body);
       if (!first) continue;
