@@ -36,11 +36,15 @@ describe('grantsScope', () => {
     expect(grantsScope(['roster.read'], 'system/*.read')).toBe(false);
   });
 
-  it('grants system/*.read only to the wildcard or every type', () => {
+  it('grants system/*.read only to the wildcard held by name, never to every type scope', () => {
     expect(grantsScope(['system/*.read'], 'system/*.read')).toBe(true);
+    expect(grantsScope(['system/*.rs'], 'system/*.read')).toBe(true);
     const allButOne = fhirResourceTypes.slice(1).map((type) => `system/${type}.read`);
     expect(grantsScope(allButOne, 'system/*.read')).toBe(false);
-    expect(grantsScope([...allButOne, 'system/Practitioner.read'], 'system/*.read')).toBe(true);
+    // Issue 52 item 3: all five types do not add up to the wildcard, which also covers later types.
+    const all = fhirResourceTypes.map((type) => `system/${type}.read`);
+    expect(grantsScope(all, 'system/*.read')).toBe(false);
+    expect(requestedScopes(all, 'system/*.read')).toEqual({ ok: false, refused: ['system/*.read'] });
   });
 
   it('reads the SMART v2 .rs spelling on either side, and refuses anything else', () => {

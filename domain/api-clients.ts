@@ -75,8 +75,9 @@ export function isApiClientScope(scope: string): boolean {
  * Whether scopes `held` (a client's or a token's) grant `needed`. Both sides may use either
  * spelling. `system/*.read` grants every `system/<Type>.read` (any type name, so a type added to the
  * API later is covered) but never `roster.read`; `system/*.read` itself is granted only by
- * `system/*.read` or by holding every type of `fhirResourceTypes`. An unknown or malformed `needed`
- * is never granted.
+ * `system/*.read` held by name (issue 52 item 3): the five type scopes do not add up to the
+ * wildcard, which would also cover types added later. An unknown or malformed `needed` is never
+ * granted.
  * @example grantsScope(['system/*.read'], 'system/Location.read') // true
  * @example grantsScope(['system/*.read'], 'roster.read') // false
  */
@@ -87,7 +88,7 @@ export function grantsScope(held: readonly string[], needed: string): boolean {
   const match = SYSTEM_SCOPE.exec(want);
   if (!match) return false;
   if (have.has('system/*.read')) return true;
-  if (match[1] === '*') return fhirResourceTypes.every((type) => have.has(`system/${type}.read`));
+  if (match[1] === '*') return false;
   return have.has(want);
 }
 

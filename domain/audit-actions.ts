@@ -155,6 +155,7 @@ export const auditActions = [
   'api_client.created',
   /** An API client revoked: its tokens are refused from then on. */
   'api_client.revoked',
+  'api_client.secret_rotated',
   /** `POST /oauth/token` issued a token: details carry the client, the method and the scopes. */
   'api_client.token_issued',
   /** A FHIR read or search by an API client (issue 33 item 3): details carry the client, interaction, type and count. */
@@ -228,6 +229,7 @@ export const auditActionLabel: Record<AuditAction, string> = {
   'export.roster_downloaded': 'Roster exported',
   'api_client.created': 'API client registered',
   'api_client.revoked': 'API client revoked',
+  'api_client.secret_rotated': 'API client secret rotated',
   'api_client.token_issued': 'API token issued',
   'fhir.read': 'FHIR read by an API client',
   'fhir.export_requested': 'FHIR bulk export requested',

@@ -199,7 +199,8 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
   app.setNotFoundHandler((request, reply) => {
     const path = requestPath(request);
     const pageLoad = request.method === 'GET' || request.method === 'HEAD';
-    if (path.startsWith('/api/') || !spa || !pageLoad) {
+    // `/.well-known/*` is for machines (SMART's configuration lives at /fhir/.well-known/): JSON 404.
+    if (path.startsWith('/api/') || path.startsWith('/.well-known/') || !spa || !pageLoad) {
       return reply
         .status(404)
         .header('cache-control', 'no-store')

@@ -193,6 +193,11 @@ const envSchema = z.object({
    * heartbeats is gone (issue 12).
    */
   INSTANCE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  /**
+   * Hours a finished `$export` (its files and status URL) is kept after it completed, failed or was
+   * cancelled; then the export worker deletes it (issue 52 item 3).
+   */
+  FHIR_EXPORT_RETENTION_HOURS: z.coerce.number().int().min(1).max(8760).default(24),
   /** How often an instance looks for a scheduled job to run (each runs once per period overall), ms. */
   SCHEDULER_TICK_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
   /**

@@ -135,6 +135,14 @@ describe('serving the built web app', () => {
     expect(api.headers['content-type']).toMatch(/^application\/json/);
   });
 
+  it('answers /.well-known/* at the root with a JSON 404, never the page (issue 52: SMART lives at /fhir)', async () => {
+    for (const wellKnown of ['/.well-known/smart-configuration', '/.well-known/openid-configuration']) {
+      const answer = await rawGet(`${app.baseUrl}${wellKnown}`);
+      expect(answer.status, wellKnown).toBe(404);
+      expect(answer.headers['content-type'], wellKnown).toMatch(/^application\/json/);
+    }
+  });
+
   it('sends the page only to GET and HEAD: any other method on an unknown path gets a JSON 404 (issue 28)', async () => {
     const head = await fetch(`${app.baseUrl}/dashboard`, { method: 'HEAD' });
     expect(head.status).toBe(200);

@@ -2,7 +2,8 @@
  * API contract of machine clients (issue 33 item 4):
  * - Administrators (`manage:api_client:any`, second factor done) list, register and revoke 'API
  *   Clients': GET /api/admin/api-clients, POST /api/admin/api-clients (answers the `client_secret`
- *   once), POST /api/admin/api-clients/:id/revoke. Served by server/api-clients/api-clients.routes.ts.
+ *   once), POST /api/admin/api-clients/:id/revoke, POST /api/admin/api-clients/:id/rotate-secret
+ *   (answers `apiClientCreatedSchema` with the new secret, once; the old one stays valid 24 h). Served by server/api-clients/api-clients.routes.ts.
  * - A client gets a bearer token at `POST /oauth/token` (OAuth 2.0 client credentials, RFC 6749
  *   §4.4; form-encoded body, answers of §5.1 and §5.2), authenticated by its secret or, when it
  *   registered a public JSON Web Key Set, by a signed JWT assertion (SMART Backend Services,

@@ -14,6 +14,7 @@ import {
   signUpAndSignIn,
   type TestApp,
 } from '../../tests/harness.ts';
+import { authenticateClient } from './api-clients.service.ts';
 import { basicAuthorization, requestToken } from './testing.ts';
 
 let app: TestApp;
@@ -130,6 +131,85 @@ describe('API client admin routes', () => {
     );
     expect(unknown.status).toBe(404);
     expect((await admin.json('POST', '/api/admin/api-clients/not-a-uuid/revoke', {})).status).toBe(400);
+  });
+
+  it("rotates a client's secret: the new one works, the old one for 24 hours only; audited (issue 52)", async () => {
+    // First, the admin registers a client and later rotates its secret.
+    const created = await admin.json<ApiClientCreated>('POST', '/api/admin/api-clients', {
+      name: 'Rotating payer',
+      scopes: ['roster.read'],
+    });
+    const { client, clientSecret: oldSecret } = created.body;
+    const rotated = await admin.json<ApiClientCreated>(
+      'POST',
+      `/api/admin/api-clients/${client.id}/rotate-secret`,
+      {},
+    );
+    expect(rotated.status).toBe(200);
+    const newSecret = rotated.body.clientSecret;
+    expect(newSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(newSecret).not.toBe(oldSecret);
+    expect(rotated.body.client.id).toBe(client.id);
+    // Both secrets get a token now.
+    for (const secret of [newSecret, oldSecret]) {
+      const answer = await requestToken(
+        app,
+        { grant_type: 'client_credentials' },
+        {
+          authorization: basicAuthorization(client.clientId, secret),
+        },
+      );
+      expect(answer.status).toBe(200);
+    }
+    // Only hashes are kept; the old one expires 24 hours after the rotation.
+    const pool = app.runtime.deps.database.pool;
+    const row = await pool.query(
+      'select secret_hash, previous_secret_hash, previous_secret_expires_at from api_clients where id = $1',
+      [client.id],
+    );
+    const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+    expect(row.rows[0]).toMatchObject({ secret_hash: sha(newSecret), previous_secret_hash: sha(oldSecret) });
+    const hoursLeft = (row.rows[0].previous_secret_expires_at.getTime() - Date.now()) / 3_600_000;
+    expect(hoursLeft).toBeGreaterThan(23.9);
+    expect(hoursLeft).toBeLessThanOrEqual(24);
+    const later = new Date(Date.now() + 24 * 3_600_000 + 1000);
+    expect(await authenticateClient(app.runtime.deps.db, client.clientId, oldSecret, later)).toBeNull();
+    expect(await authenticateClient(app.runtime.deps.db, client.clientId, newSecret, later)).not.toBeNull();
+    // A second rotation ends the first secret at once.
+    const second = await admin.json<ApiClientCreated>(
+      'POST',
+      `/api/admin/api-clients/${client.id}/rotate-secret`,
+      {},
+    );
+    expect(await authenticateClient(app.runtime.deps.db, client.clientId, oldSecret)).toBeNull();
+    expect(await authenticateClient(app.runtime.deps.db, client.clientId, newSecret)).not.toBeNull();
+    expect(
+      await authenticateClient(app.runtime.deps.db, client.clientId, second.body.clientSecret),
+    ).not.toBeNull();
+    const audit = await pool.query(
+      `select actor_user_id, details from audit_log where action = 'api_client.secret_rotated' and resource_id = $1`,
+      [client.id],
+    );
+    expect(audit.rows).toHaveLength(2);
+    expect(audit.rows[0]).toMatchObject({
+      actor_user_id: admin.userId,
+      details: { clientId: client.clientId, via: 'admin' },
+    });
+    expect(JSON.stringify(audit.rows)).not.toContain(newSecret);
+    // A revoked client cannot be rotated; an unknown one is 404.
+    await admin.json('POST', `/api/admin/api-clients/${client.id}/revoke`, {});
+    expect((await admin.json('POST', `/api/admin/api-clients/${client.id}/rotate-secret`, {})).status).toBe(
+      409,
+    );
+    expect(
+      (
+        await admin.json(
+          'POST',
+          '/api/admin/api-clients/00000000-0000-4000-8000-000000000001/rotate-secret',
+          {},
+        )
+      ).status,
+    ).toBe(404);
   });
 
   it('refuses a name that is empty or too long, no scope, and unknown scopes', async () => {

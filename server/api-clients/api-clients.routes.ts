@@ -14,7 +14,12 @@ import {
 import { errorResponses } from '../../domain/app-error.ts';
 import type { AppInstance } from '../app-types.ts';
 import { requirePermission } from '../auth/actor.ts';
-import { createApiClient, listApiClients, revokeApiClient } from './api-clients.service.ts';
+import {
+  createApiClient,
+  listApiClients,
+  revokeApiClient,
+  rotateApiClientSecret,
+} from './api-clients.service.ts';
 
 /** The admin routes plugin; register once (server/routes.ts). */
 export async function apiClientRoutes(app: AppInstance) {
@@ -85,6 +90,32 @@ export async function apiClientRoutes(app: AppInstance) {
       );
       request.log.info({ apiClientId: revoked.id }, 'api client revoked');
       return revoked;
+    },
+  );
+
+  app.post(
+    '/api/admin/api-clients/:id/rotate-secret',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: "Rotate an API client's secret (issue 52): answers the new client_secret, this once only",
+        description:
+          'The secret before stays valid for 24 hours, so the client can switch over; an older one stops now. 404 for no such client, 409 for a revoked one. Audited.',
+        tags: ['api-clients'],
+        params: apiClientParamsSchema,
+        response: { 200: apiClientCreatedSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const actor = await requirePermission(request, 'manage:api_client:any');
+      const rotated = await rotateApiClientSecret(
+        app.deps.db,
+        { id: request.params.id },
+        { userId: actor.userId, via: 'admin', ipAddress: actor.ipAddress },
+        new Date(),
+      );
+      request.log.info({ apiClientId: rotated.client.id }, 'api client secret rotated');
+      return rotated;
     },
   );
 }

@@ -225,15 +225,65 @@ export interface AuthenticatedClient {
 
 const DUMMY_HASH = Buffer.alloc(32);
 
+/** Hours the secret before a rotation stays valid, so the client's systems can switch over. */
+export const PREVIOUS_SECRET_VALID_HOURS = 24;
+
+/**
+ * 'Rotate Secret' (issue 52 item 3): a new `client_secret` for the client (answered this once; only
+ * its SHA-256 is kept); the secret before stays valid PREVIOUS_SECRET_VALID_HOURS after `now`, any
+ * older one stops at once. Audited `api_client.secret_rotated` (never a secret).
+ * @throws AppError not_found for no such client, conflict for a revoked one
+ */
+export async function rotateApiClientSecret(
+  db: Database,
+  ref: { id: string },
+  actor: ApiClientActor,
+  now: Date,
+): Promise<{ client: ApiClientSummary; clientSecret: string }> {
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(apiClients).where(eq(apiClients.id, ref.id)).for('update');
+    if (!current) throw new AppError('not_found', 'No such API client.');
+    if (current.revokedAt) {
+      throw new AppError('conflict', 'This API client is revoked: register a new client instead.');
+    }
+    const clientSecret = randomToken(32);
+    const previousSecretExpiresAt = new Date(now.getTime() + PREVIOUS_SECRET_VALID_HOURS * 3_600_000);
+    const [rotated] = await tx
+      .update(apiClients)
+      .set({
+        secretHash: sha256Hex(clientSecret),
+        previousSecretHash: current.secretHash,
+        previousSecretExpiresAt,
+      })
+      .where(eq(apiClients.id, current.id))
+      .returning();
+    await recordAudit(tx, {
+      action: 'api_client.secret_rotated',
+      actorUserId: actor.userId,
+      resourceType: 'api_client',
+      resourceId: current.id,
+      ipAddress: actor.ipAddress ?? null,
+      details: {
+        clientId: current.clientId,
+        previousValidUntil: previousSecretExpiresAt.toISOString(),
+        via: actor.via,
+      },
+    });
+    return { client: summaryOf(rotated!), clientSecret };
+  });
+}
+
 /**
  * The client whose `client_id` is `clientId` and whose secret is `clientSecret`, or null when the
  * id is unknown, the secret differs (compared by SHA-256 with `timingSafeEqual`) or the client is
- * revoked. Over-long input is refused without a query.
+ * revoked. The secret before a rotation is accepted until `previousSecretExpiresAt` (at `now`).
+ * Over-long input is refused without a query.
  */
 export async function authenticateClient(
   db: Queryable,
   clientId: string,
   clientSecret: string,
+  now: Date = new Date(),
 ): Promise<AuthenticatedClient | null> {
   if (clientId.length > CREDENTIAL_MAX_LENGTH || clientSecret.length > CREDENTIAL_MAX_LENGTH) return null;
   const presented = createHash('sha256').update(clientSecret, 'utf8').digest();
@@ -244,13 +294,19 @@ export async function authenticateClient(
       name: apiClients.name,
       scopes: apiClients.scopes,
       secretHash: apiClients.secretHash,
+      previousSecretHash: apiClients.previousSecretHash,
+      previousSecretExpiresAt: apiClients.previousSecretExpiresAt,
       revokedAt: apiClients.revokedAt,
     })
     .from(apiClients)
     .where(eq(apiClients.clientId, clientId));
-  const stored =
-    row && /^[0-9a-f]{64}$/.test(row.secretHash) ? Buffer.from(row.secretHash, 'hex') : DUMMY_HASH;
-  const matches = timingSafeEqual(presented, stored);
+  const digest = (hash: string | null | undefined) =>
+    hash && /^[0-9a-f]{64}$/.test(hash) ? Buffer.from(hash, 'hex') : DUMMY_HASH;
+  const previousLive = !!row?.previousSecretExpiresAt && row.previousSecretExpiresAt > now;
+  // Both comparisons always run, so the time taken does not tell which secret matched.
+  const current = timingSafeEqual(presented, digest(row?.secretHash));
+  const previous = timingSafeEqual(presented, digest(previousLive ? row?.previousSecretHash : null));
+  const matches = (current || previous) && !!row;
   if (!row || !matches || row.revokedAt) return null;
   return { id: row.id, clientId: row.clientId, name: row.name, scopes: orderScopes(row.scopes) };
 }

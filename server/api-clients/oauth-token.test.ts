@@ -196,6 +196,30 @@ describe('POST /oauth/token', () => {
     ).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
   });
 
+  it('never widens five type scopes into system/*.read: invalid_scope naming it (issue 52 item 3)', async () => {
+    const types = ['Practitioner', 'PractitionerRole', 'Location', 'Organization', 'VerificationResult'];
+    const everyType = await registerTestClient(
+      app,
+      types.map((type) => `system/${type}.read`),
+    );
+    const asked = await requestToken(app, {
+      grant_type: 'client_credentials',
+      client_id: everyType.clientId,
+      client_secret: everyType.clientSecret,
+      scope: 'system/*.read',
+    });
+    expect(asked).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
+    expect(String(asked.body.error_description)).toContain('system/*.read');
+    // The types it was granted by name are still given.
+    const named = await requestToken(app, {
+      grant_type: 'client_credentials',
+      client_id: everyType.clientId,
+      client_secret: everyType.clientSecret,
+      scope: 'system/Location.read',
+    });
+    expect(named).toMatchObject({ status: 200, body: { scope: 'system/Location.read' } });
+  });
+
   it('gives each of many concurrent requests its own token', async () => {
     const concurrent = await registerTestClient(app, ['roster.read']);
     const answers = await Promise.all(

@@ -266,6 +266,23 @@ describe('POST /oauth/token with a signed JWT assertion (private_key_jwt)', () =
     expect(await tokenCount(client.id)).toBe(2);
   });
 
+  it('refuses an assertion whose iat is beyond the clock skew in the future, accepts one within it (issue 52 item 3)', async () => {
+    const tomorrow = await requestToken(
+      app,
+      assertionParams(await assertion(client.clientId, rsa, { claims: { iat: nowSeconds() + 86_400 } })),
+    );
+    expect(tomorrow.status).toBe(401);
+    expect(tomorrow.body.error).toBe('invalid_client');
+    expect(String(tomorrow.body.error_description)).toMatch(
+      /iat is \d+ s in the future: set iat to the time of signing/,
+    );
+    const skewed = await requestToken(
+      app,
+      assertionParams(await assertion(client.clientId, ec, { claims: { iat: nowSeconds() + 10 } })),
+    );
+    expect(skewed.status).toBe(200);
+  });
+
   it('accepts a jti once: a replay is refused, and of concurrent requests with one jti exactly one succeeds', async () => {
     const replayed = await registerTestClient(app, ['roster.read'], 'Replay', { keys: [ec.publicJwk] });
     const first = await assertion(replayed.clientId, ec);

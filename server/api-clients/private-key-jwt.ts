@@ -208,6 +208,13 @@ export async function authenticateClientAssertion(
       `The assertion's exp may be at most 5 minutes (${ASSERTION_MAX_LIFETIME_SECONDS} s) after now; it is ${exp - nowSeconds} s ahead.`,
     );
   }
+  // Issue 52 item 3: an assertion "issued" in the future comes from a wrong clock or was signed to be
+  // replayed later; RFC 7519 §4.1.6 iat, refused beyond the same clock tolerance as exp and nbf.
+  if (verified.iat !== undefined && verified.iat > nowSeconds + ASSERTION_CLOCK_TOLERANCE_SECONDS) {
+    return refuse(
+      `The assertion's iat is ${verified.iat - nowSeconds} s in the future: set iat to the time of signing (at most ${ASSERTION_CLOCK_TOLERANCE_SECONDS} s of clock skew), and check the signing machine's clock.`,
+    );
+  }
   const jti = verified.jti;
   if (typeof jti !== 'string' || jti.length === 0 || jti.length > ASSERTION_JTI_MAX_LENGTH) {
     return refuse(`The assertion's jti must be a string of 1 to ${ASSERTION_JTI_MAX_LENGTH} characters.`);

@@ -17,7 +17,7 @@
  * primary key; an NPI search uses the record's `npi` index, a name search its name columns).
  * Days are `YYYY-MM-DD` strings (UTC calendar days), instants are `Date`s.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { isoDay } from '../../domain/calendar.ts';
 import type {
   CredentialBoardCertification,
@@ -30,6 +30,7 @@ import type {
 } from '../../domain/credentials/credential-facts.ts';
 import type { CredentialStanding, MonitoringFinding } from '../../domain/credentials/credential-standing.ts';
 import { credentialState } from '../../domain/credentials/provider-credential.ts';
+import { FOLD_FROM, FOLD_TO, foldText } from '../../domain/fold-text.ts';
 import type { Queryable } from '../db/client.ts';
 
 /** Largest page `credentialedProviderPage` answers. */
@@ -78,7 +79,7 @@ export interface DirectoryPageQuery {
   userIds?: readonly string[];
   /** Exact NPI (Personal Information). */
   npi?: string;
-  /** Case-insensitive: the first or last name starts with it, or the full name contains it. */
+  /** Case- and accent-insensitive: the first or last name starts with it, or the full name contains it. */
   name?: string;
   /** Only providers whose `lastUpdated` is after this instant. */
   updatedSince?: Date;
@@ -103,6 +104,16 @@ type ProviderRow = {
 /** Escape LIKE's wildcards so a name is matched literally. */
 function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * The instant 1 ms after `instant`, as ISO text: a bound of `_lastUpdated`/`_since` at the precision
+ * `meta.lastUpdated` shows (milliseconds; PostgreSQL stores microseconds). `column >= afterMs(since)`
+ * is "after `since`" and `column < afterMs(until)` "at or before `until`", to the millisecond (issue
+ * 52 item 3: `_lastUpdated=eq<meta.lastUpdated>` found nothing), and both can use an index.
+ */
+export function afterMs(instant: Date): string {
+  return new Date(instant.getTime() + 1).toISOString();
 }
 
 const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
@@ -136,15 +147,17 @@ export async function credentialedProviderPage(
   if (q.userIds) filters.push(sql`pc.user_id = any(${sql.param([...q.userIds])}::text[])`);
   if (q.npi !== undefined) filters.push(sql`pc.npi = ${q.npi}`);
   if (q.name !== undefined) {
-    const name = q.name.trim().toLowerCase();
+    // Accent- and case-blind on both sides (domain/fold-text.ts): 'nunez' finds Núñez.
+    const name = foldText(q.name.trim());
     const prefix = `${likeLiteral(name)}%`;
     const contains = `%${likeLiteral(name)}%`;
+    const folded = (column: SQL) => sql`lower(translate(${column}, ${FOLD_FROM}, ${FOLD_TO}))`;
     filters.push(
-      sql`(lower(pc.given_name) like ${prefix} or lower(pc.family_name) like ${prefix} or lower(pc.given_name || ' ' || pc.family_name) like ${contains})`,
+      sql`(${folded(sql`pc.given_name`)} like ${prefix} or ${folded(sql`pc.family_name`)} like ${prefix} or ${folded(sql`pc.given_name || ' ' || pc.family_name`)} like ${contains})`,
     );
   }
-  if (q.updatedSince) filters.push(sql`pc.published_at > ${q.updatedSince.toISOString()}::timestamptz`);
-  if (q.updatedUntil) filters.push(sql`pc.published_at <= ${q.updatedUntil.toISOString()}::timestamptz`);
+  if (q.updatedSince) filters.push(sql`pc.published_at >= ${afterMs(q.updatedSince)}::timestamptz`);
+  if (q.updatedUntil) filters.push(sql`pc.published_at < ${afterMs(q.updatedUntil)}::timestamptz`);
   const result = await db.execute<ProviderRow>(sql`
     select pc.user_id, pc.application_id, pc.credentialed_at, pc.approved_at,
       pc.ends_on::text as ends_on, pc.ended_on::text as ended_on, pc.facts, pc.published_at,

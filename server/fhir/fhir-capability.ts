@@ -25,7 +25,7 @@ const base = (name: string, type: SearchParam['type'], documentation: string): S
 
 const common: SearchParam[] = [
   base('_id', 'token', 'The resource id.'),
-  base('_lastUpdated', 'date', 'Prefixes eq, ge, gt, le, lt; a date or an instant.'),
+  base('_lastUpdated', 'date', 'Prefixes eq, ge, gt, le, lt; a date or an instant (to the millisecond).'),
 ];
 
 const searchParams: Record<FhirResourceType, SearchParam[]> = {
@@ -42,7 +42,7 @@ const searchParams: Record<FhirResourceType, SearchParam[]> = {
       definition: 'http://hl7.org/fhir/SearchParameter/Practitioner-name',
       type: 'string',
       documentation:
-        'Case-insensitive: the given or family name starts with it, or the full name contains it.',
+        'Case- and accent-insensitive: the given or family name starts with it, or the full name contains it.',
     },
   ],
   PractitionerRole: [
@@ -99,7 +99,7 @@ export function capabilityStatement(appUrl: string, date: string): CapabilitySta
       {
         mode: 'server',
         documentation:
-          'Credentialed providers only. Every read needs a bearer token of POST /oauth/token (OAuth 2.0 client credentials) with the scope system/<Type>.read or system/*.read. Unknown search parameters are refused (400).',
+          'Credentialed providers only. Every read needs a bearer token of POST /oauth/token (OAuth 2.0 client credentials) with the scope system/<Type>.read or system/*.read. Unknown search parameters are refused (400). Search by GET or by POST [type]/_search (form-encoded). JSON only: a client accepting only XML gets 406. SMART configuration: /fhir/.well-known/smart-configuration.',
         security: {
           cors: false,
           service: [
@@ -136,13 +136,25 @@ export function capabilityStatement(appUrl: string, date: string): CapabilitySta
         ),
         searchParam: [
           { name: '_count', type: 'number', documentation: 'Page size: default 50, at most 1000.' },
+          { name: '_summary', type: 'token', documentation: 'count (the total, no entries) or false.' },
+          { name: '_total', type: 'token', documentation: 'none, estimate or accurate.' },
+          {
+            name: '_sort',
+            type: 'token',
+            documentation: '_lastUpdated (oldest first) or -_lastUpdated (newest first).',
+          },
+          {
+            name: '_elements',
+            type: 'token',
+            documentation: 'Top-level elements to keep; the result is tagged SUBSETTED.',
+          },
         ],
         operation: [
           {
             name: 'export',
             definition: BULK_EXPORT_OPERATION,
             documentation:
-              'System-level Bulk Data export (Bulk Data Access IG v2): Prefer: respond-async; _type, _since; _outputFormat application/fhir+ndjson.',
+              'System-level Bulk Data export (Bulk Data Access IG v2): GET, or POST with a Parameters body; Prefer: respond-async; _type, _since; _outputFormat application/fhir+ndjson. The manifest is application/json.',
           },
         ],
       },

@@ -2,7 +2,8 @@
  * Bulk Data `$export` (issue 33 item 3; FHIR Bulk Data Access IG v2, system level, the async
  * request pattern), registered inside the FHIR plugin (prefix `/fhir`):
  *
- * - `GET /fhir/$export` (kick-off): `Prefer: respond-async` required; `Accept`, when sent,
+ * - `GET /fhir/$export` or `POST /fhir/$export` (kick-off; POST with an empty body or a FHIR
+ *   `Parameters` body, fhir-export-parameters.ts): `Prefer: respond-async` required; `Accept`, when sent,
  *   `application/fhir+json`; `_outputFormat` (optional) `application/fhir+ndjson`,
  *   `application/ndjson` or `ndjson`; `_type` a comma list of served types (default: all five);
  *   `_since` a FHIR instant (only resources changed after it). Every type exported needs its read
@@ -10,7 +11,7 @@
  *   400. Answers 202 with `Content-Location` (the status URL); 429 while the client already has
  *   MAX_OPEN_EXPORTS exports queued or running. Audited `fhir.export_requested`.
  * - `GET /fhir/$export-status/<id>`: 202 with `X-Progress` and `Retry-After` while queued or running;
- *   200 with the manifest `{ transactionTime, request, requiresAccessToken: true, output: [{ type,
+ *   200 with the manifest (`application/json`, Bulk Data IG 2.0) `{ transactionTime, request, requiresAccessToken: true, output: [{ type,
  *   url, count }], error: [] }` when done; 500 OperationOutcome when it failed; 404 for another
  *   client's export, a cancelled one or an unknown id.
  * - `DELETE /fhir/$export-status/<id>`: cancels (and deletes its files); 202.
@@ -19,12 +20,14 @@
  *   `fhir.export_downloaded`.
  */
 import { and, count, eq, inArray } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type FhirResourceType, fhirResourceTypes, grantsScope } from '../../domain/api-clients.ts';
 import { requireApiClient } from '../api-clients/bearer.ts';
 import type { AppInstance } from '../app-types.ts';
 import { recordAudit } from '../audit/audit.service.ts';
 import { fhirExportFiles, fhirExportJobs } from '../db/schema/exports.ts';
 import { type ExportWorker, removeExportFiles } from './fhir-export.service.ts';
+import { exportParametersOf } from './fhir-export-parameters.ts';
 import { FhirError, operationOutcome, sendFhir } from './fhir-http.ts';
 import { dateRange } from './fhir-search.ts';
 
@@ -55,117 +58,137 @@ export async function fhirExportRoutes(
   const base = () => app.deps.env.appUrl.replace(/\/+$/, '');
   const statusUrl = (id: string) => `${base()}/fhir/$export-status/${id}`;
 
+  /** The kick-off of GET and POST, with its parameters from the query or the Parameters body. */
+  const kickOff = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    query: Record<string, string | string[] | undefined>,
+  ) => {
+    const prefer = String(request.headers.prefer ?? '');
+    if (!/(^|[\s,;])respond-async($|[\s,;])/i.test(prefer)) {
+      throw new FhirError(
+        400,
+        'invalid',
+        'Send "Prefer: respond-async": $export runs asynchronously (Bulk Data IG kick-off).',
+      );
+    }
+    const accept = request.headers.accept;
+    if (accept && !/application\/fhir\+json|application\/json|\*\/\*/i.test(accept)) {
+      throw new FhirError(400, 'invalid', 'Accept must be application/fhir+json.');
+    }
+    for (const name of Object.keys(query)) {
+      if (!KICK_OFF_PARAMS.includes(name)) {
+        throw new FhirError(
+          400,
+          'not-supported',
+          `$export parameter '${name.slice(0, 40)}' is not supported; supported: ${KICK_OFF_PARAMS.join(', ')}.`,
+        );
+      }
+    }
+    const format = single(query._outputFormat, '_outputFormat');
+    if (format !== undefined && !OUTPUT_FORMATS.includes(format)) {
+      throw new FhirError(400, 'not-supported', '_outputFormat: only application/fhir+ndjson is written.');
+    }
+    const typeParam = single(query._type, '_type');
+    const types: FhirResourceType[] = [];
+    for (const raw of typeParam === undefined ? [...fhirResourceTypes] : typeParam.split(',').slice(0, 20)) {
+      const type = raw.trim();
+      if (!(fhirResourceTypes as readonly string[]).includes(type)) {
+        throw new FhirError(
+          400,
+          'not-supported',
+          `_type: '${type.slice(0, 40)}' is not exported; supported: ${fhirResourceTypes.join(', ')}.`,
+        );
+      }
+      if (!types.includes(type as FhirResourceType)) types.push(type as FhirResourceType);
+    }
+    const sinceParam = single(query._since, '_since');
+    let since: Date | null = null;
+    if (sinceParam !== undefined) {
+      if (!/T/.test(sinceParam) || sinceParam.length > 40) {
+        throw new FhirError(400, 'invalid', '_since: a FHIR instant, e.g. 2027-01-02T00:00:00Z.');
+      }
+      since = new Date(dateRange(sinceParam, '_since').start);
+    }
+    const caller = await requireApiClient(request, reply, `system/${types[0]}.read`);
+    for (const type of types) {
+      if (!grantsScope(caller.scopes, `system/${type}.read`)) {
+        throw new FhirError(403, 'forbidden', `Exporting ${type} needs the scope system/${type}.read.`);
+      }
+    }
+    const db = app.deps.db;
+    const [open] = await db
+      .select({ n: count() })
+      .from(fhirExportJobs)
+      .where(
+        and(
+          eq(fhirExportJobs.apiClientId, caller.apiClientId),
+          inArray(fhirExportJobs.status, ['queued', 'running']),
+        ),
+      );
+    if ((open?.n ?? 0) >= MAX_OPEN_EXPORTS) {
+      reply.header('retry-after', '60');
+      throw new FhirError(
+        429,
+        'throttled',
+        `At most ${MAX_OPEN_EXPORTS} exports may run at once; wait for one to finish.`,
+      );
+    }
+    const now = new Date();
+    const job = await db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(fhirExportJobs)
+        .values({
+          apiClientId: caller.apiClientId,
+          requestUrl: `${base()}${request.url}`.slice(0, 2000),
+          types,
+          since,
+          status: 'queued',
+          transactionTime: now,
+          createdAt: now,
+        })
+        .returning();
+      await recordAudit(tx, {
+        action: 'fhir.export_requested',
+        resourceType: 'fhir_export_job',
+        resourceId: inserted!.id,
+        ipAddress: caller.ipAddress,
+        details: { clientId: caller.clientId, types: types.join(','), since: since?.toISOString() ?? null },
+      });
+      return inserted!;
+    });
+    options.worker()?.wake();
+    reply.header('content-location', statusUrl(job.id));
+    return sendFhir(
+      reply,
+      202,
+      operationOutcome(
+        'information',
+        'informational',
+        'The export has started. Poll the Content-Location URL.',
+      ),
+    );
+  };
+
   app.get<{ Querystring: Record<string, string | string[]> }>(
     '/$export',
     { schema: { hide: true } },
+    async (request, reply) => kickOff(request, reply, request.query ?? {}),
+  );
+
+  // Bulk Data IG 2.0 export.html#request-flow: the kick-off may be a POST with a Parameters body.
+  app.post<{ Querystring: Record<string, string | string[]>; Body: unknown }>(
+    '/$export',
+    { schema: { hide: true } },
     async (request, reply) => {
-      const prefer = String(request.headers.prefer ?? '');
-      if (!/(^|[\s,;])respond-async($|[\s,;])/i.test(prefer)) {
+      if (Object.keys(request.query ?? {}).length > 0) {
         throw new FhirError(
           400,
           'invalid',
-          'Send "Prefer: respond-async": $export runs asynchronously (Bulk Data IG kick-off).',
+          'A POST kick-off takes its parameters in a Parameters body, not in the URL.',
         );
       }
-      const accept = request.headers.accept;
-      if (accept && !/application\/fhir\+json|application\/json|\*\/\*/i.test(accept)) {
-        throw new FhirError(400, 'invalid', 'Accept must be application/fhir+json.');
-      }
-      const query = request.query ?? {};
-      for (const name of Object.keys(query)) {
-        if (!KICK_OFF_PARAMS.includes(name)) {
-          throw new FhirError(
-            400,
-            'not-supported',
-            `$export parameter '${name.slice(0, 40)}' is not supported; supported: ${KICK_OFF_PARAMS.join(', ')}.`,
-          );
-        }
-      }
-      const format = single(query._outputFormat, '_outputFormat');
-      if (format !== undefined && !OUTPUT_FORMATS.includes(format)) {
-        throw new FhirError(400, 'not-supported', '_outputFormat: only application/fhir+ndjson is written.');
-      }
-      const typeParam = single(query._type, '_type');
-      const types: FhirResourceType[] = [];
-      for (const raw of typeParam === undefined
-        ? [...fhirResourceTypes]
-        : typeParam.split(',').slice(0, 20)) {
-        const type = raw.trim();
-        if (!(fhirResourceTypes as readonly string[]).includes(type)) {
-          throw new FhirError(
-            400,
-            'not-supported',
-            `_type: '${type.slice(0, 40)}' is not exported; supported: ${fhirResourceTypes.join(', ')}.`,
-          );
-        }
-        if (!types.includes(type as FhirResourceType)) types.push(type as FhirResourceType);
-      }
-      const sinceParam = single(query._since, '_since');
-      let since: Date | null = null;
-      if (sinceParam !== undefined) {
-        if (!/T/.test(sinceParam) || sinceParam.length > 40) {
-          throw new FhirError(400, 'invalid', '_since: a FHIR instant, e.g. 2027-01-02T00:00:00Z.');
-        }
-        since = new Date(dateRange(sinceParam, '_since').start);
-      }
-      const caller = await requireApiClient(request, reply, `system/${types[0]}.read`);
-      for (const type of types) {
-        if (!grantsScope(caller.scopes, `system/${type}.read`)) {
-          throw new FhirError(403, 'forbidden', `Exporting ${type} needs the scope system/${type}.read.`);
-        }
-      }
-      const db = app.deps.db;
-      const [open] = await db
-        .select({ n: count() })
-        .from(fhirExportJobs)
-        .where(
-          and(
-            eq(fhirExportJobs.apiClientId, caller.apiClientId),
-            inArray(fhirExportJobs.status, ['queued', 'running']),
-          ),
-        );
-      if ((open?.n ?? 0) >= MAX_OPEN_EXPORTS) {
-        reply.header('retry-after', '60');
-        throw new FhirError(
-          429,
-          'throttled',
-          `At most ${MAX_OPEN_EXPORTS} exports may run at once; wait for one to finish.`,
-        );
-      }
-      const now = new Date();
-      const job = await db.transaction(async (tx) => {
-        const [inserted] = await tx
-          .insert(fhirExportJobs)
-          .values({
-            apiClientId: caller.apiClientId,
-            requestUrl: `${base()}${request.url}`.slice(0, 2000),
-            types,
-            since,
-            status: 'queued',
-            transactionTime: now,
-            createdAt: now,
-          })
-          .returning();
-        await recordAudit(tx, {
-          action: 'fhir.export_requested',
-          resourceType: 'fhir_export_job',
-          resourceId: inserted!.id,
-          ipAddress: caller.ipAddress,
-          details: { clientId: caller.clientId, types: types.join(','), since: since?.toISOString() ?? null },
-        });
-        return inserted!;
-      });
-      options.worker()?.wake();
-      reply.header('content-location', statusUrl(job.id));
-      return sendFhir(
-        reply,
-        202,
-        operationOutcome(
-          'information',
-          'informational',
-          'The export has started. Poll the Content-Location URL.',
-        ),
-      );
+      return kickOff(request, reply, exportParametersOf(request.body));
     },
   );
 
@@ -222,17 +245,23 @@ export async function fhirExportRoutes(
       files.sort(
         (a, b) => (order.get(a.resourceType) ?? 0) - (order.get(b.resourceType) ?? 0) || a.seq - b.seq,
       );
-      return sendFhir(reply, 200, {
-        transactionTime: job.transactionTime.toISOString(),
-        request: job.requestUrl,
-        requiresAccessToken: true,
-        output: files.map((f) => ({
-          type: f.resourceType,
-          url: `${base()}/fhir/$export-file/${job.id}/${f.resourceType}-${f.seq}.ndjson`,
-          count: f.count,
-        })),
-        error: [],
-      });
+      // Bulk Data IG 2.0 export.html#response---complete-status: the manifest is application/json.
+      return sendFhir(
+        reply,
+        200,
+        {
+          transactionTime: job.transactionTime.toISOString(),
+          request: job.requestUrl,
+          requiresAccessToken: true,
+          output: files.map((f) => ({
+            type: f.resourceType,
+            url: `${base()}/fhir/$export-file/${job.id}/${f.resourceType}-${f.seq}.ndjson`,
+            count: f.count,
+          })),
+          error: [],
+        },
+        'application/json; charset=utf-8',
+      );
     },
   );
 

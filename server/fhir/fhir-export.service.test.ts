@@ -11,7 +11,7 @@ import { createTestApp, signUpStaff, type TestApp } from '../../tests/harness.ts
 import { registerTestClient } from '../api-clients/testing.ts';
 import { approveCleanFile, reviewedFile } from '../committee/testing/decide.ts';
 import { fhirExportFiles, fhirExportJobs } from '../db/schema/exports.ts';
-import { exportFileKey, startExportWorker } from './fhir-export.service.ts';
+import { exportFileKey, startExportWorker, sweepExpiredExports } from './fhir-export.service.ts';
 
 let app: TestApp;
 
@@ -76,5 +76,62 @@ describe('$export jobs', () => {
       expect(files[0]).toMatchObject({ seq: 1, count: 1 });
     }
     await expect(storage.stat(partialKey)).rejects.toThrow();
+  });
+
+  it('sweeps exports finished more than the retention ago, files included; keeps newer ones (issue 52 item 3)', async () => {
+    const { db, storage, database } = app.runtime.deps;
+    const client = await registerTestClient(app, ['system/*.read']);
+    const now = new Date();
+    const hoursAgo = (h: number) => new Date(now.getTime() - h * 3_600_000);
+    // First, three finished exports: completed 25 h ago (with its file), failed 30 h ago, completed 23 h ago.
+    const finished = async (status: string, completedAt: Date) => {
+      const [job] = await db
+        .insert(fhirExportJobs)
+        .values({
+          apiClientId: client.id,
+          requestUrl: 'http://localhost/fhir/$export',
+          types: ['Practitioner'],
+          status,
+          transactionTime: completedAt,
+          createdAt: completedAt,
+          completedAt,
+        })
+        .returning();
+      const key = exportFileKey(job!.id, 'Practitioner', 1);
+      await storage.put(key, Readable.from(['{}\n']), { contentType: 'application/fhir+ndjson' });
+      await db.insert(fhirExportFiles).values({
+        jobId: job!.id,
+        resourceType: 'Practitioner',
+        seq: 1,
+        storageKey: key,
+        count: 1,
+      });
+      return { id: job!.id, key };
+    };
+    const old = await finished('completed', hoursAgo(25));
+    const failed = await finished('failed', hoursAgo(30));
+    const recent = await finished('completed', hoursAgo(23));
+    // Then the sweep at `now` with the default 24 h deletes the two older ones, rows and files.
+    expect(await sweepExpiredExports({ db, storage }, now, 24)).toBe(2);
+    for (const gone of [old, failed]) {
+      expect(await db.select().from(fhirExportJobs).where(eq(fhirExportJobs.id, gone.id))).toEqual([]);
+      await expect(storage.stat(gone.key)).rejects.toThrow();
+    }
+    expect(await db.select().from(fhirExportJobs).where(eq(fhirExportJobs.id, recent.id))).toHaveLength(1);
+    await storage.stat(recent.key);
+    // Finally, a worker whose clock is 2 h later with a 24 h retention sweeps the last one on its first tick.
+    const worker = startExportWorker({
+      db,
+      pool: database.pool,
+      storage,
+      logger: pino({ level: 'silent' }),
+      pollMs: 60_000,
+      retentionHours: 24,
+      now: () => new Date(now.getTime() + 2 * 3_600_000),
+    });
+    await worker.idle();
+    await worker.stop();
+    expect(await db.select().from(fhirExportJobs).where(eq(fhirExportJobs.id, recent.id))).toEqual([]);
+    await expect(storage.stat(recent.key)).rejects.toThrow();
   });
 });

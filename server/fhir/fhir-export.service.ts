@@ -19,7 +19,7 @@
  */
 import { Readable } from 'node:stream';
 import type { Resource } from '@medplum/fhirtypes';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt } from 'drizzle-orm';
 import type pg from 'pg';
 import type { FhirResourceType } from '../../domain/api-clients.ts';
 import type { Database } from '../db/client.ts';
@@ -52,6 +52,7 @@ export function exportFileKey(jobId: string, type: string, seq: number): string 
 
 /** What the worker logs through (pino's or Fastify's logger). */
 export interface ExportLogger {
+  info(details: object, message: string): void;
   error(details: object, message: string): void;
   warn(details: object, message: string): void;
 }
@@ -202,6 +203,38 @@ export async function removeExportFiles(db: Database, storage: ObjectStorage, jo
   await db.delete(fhirExportFiles).where(eq(fhirExportFiles.jobId, jobId));
 }
 
+/** How often a worker sweeps expired exports, in milliseconds. */
+export const EXPORT_SWEEP_EVERY_MS = 10 * 60_000;
+
+/**
+ * Delete the exports that finished (completed, failed or cancelled) more than `retentionHours`
+ * before `now`: their files in storage, their file rows and the job row, so the status URL answers
+ * 404 (Bulk Data IG 2.0 lets a server remove files after a period it states; issue 52 item 3).
+ * Idempotent, so instances may sweep at once. Returns how many exports were deleted.
+ */
+export async function sweepExpiredExports(
+  deps: { db: Database; storage: ObjectStorage },
+  now: Date,
+  retentionHours: number,
+): Promise<number> {
+  const cutoff = new Date(now.getTime() - retentionHours * 3_600_000);
+  const expired = await deps.db
+    .select({ id: fhirExportJobs.id })
+    .from(fhirExportJobs)
+    .where(
+      and(
+        inArray(fhirExportJobs.status, ['completed', 'failed', 'cancelled']),
+        lt(fhirExportJobs.completedAt, cutoff),
+      ),
+    )
+    .limit(500);
+  for (const job of expired) {
+    await removeExportFiles(deps.db, deps.storage, job.id);
+    await deps.db.delete(fhirExportJobs).where(eq(fhirExportJobs.id, job.id));
+  }
+  return expired.length;
+}
+
 /** The worker of one instance: `wake()` after a kick-off, `stop()` on close. */
 export interface ExportWorker {
   wake(): void;
@@ -212,7 +245,8 @@ export interface ExportWorker {
 
 /**
  * Start polling for export jobs every `pollMs` (EXPORT_POLL_MS). One job at a time per instance;
- * each under its advisory lock on a dedicated connection of `pool`.
+ * each under its advisory lock on a dedicated connection of `pool`. Every EXPORT_SWEEP_EVERY_MS it
+ * also sweeps the exports finished more than `retentionHours` ago (`sweepExpiredExports`).
  */
 export function startExportWorker(deps: {
   db: Database;
@@ -222,13 +256,24 @@ export function startExportWorker(deps: {
   /** The database's health (issue 19): while it is unreachable the monitor speaks, not each tick. */
   health?: Pick<DatabaseHealth, 'isUnavailable' | 'suspect'>;
   pollMs?: number;
+  /** FHIR_EXPORT_RETENTION_HOURS: finished exports older than this are swept (default 24). */
+  retentionHours?: number;
+  /** The clock (tests); default the system's. */
+  now?: () => Date;
 }): ExportWorker {
   let stopped = false;
   let running: Promise<void> | null = null;
   let again = false;
   let timer: NodeJS.Timeout | undefined;
 
+  let lastSweep = 0;
   const runOnce = async () => {
+    const now = deps.now?.() ?? new Date();
+    if (now.getTime() - lastSweep >= EXPORT_SWEEP_EVERY_MS) {
+      lastSweep = now.getTime();
+      const swept = await sweepExpiredExports(deps, now, deps.retentionHours ?? 24);
+      if (swept > 0) deps.logger.info({ swept }, 'FHIR exports past their retention deleted');
+    }
     const candidates = await deps.db
       .select()
       .from(fhirExportJobs)

@@ -25,11 +25,19 @@ export function operationOutcome(
   return { resourceType: 'OperationOutcome', issue: [{ severity, code, diagnostics }] };
 }
 
-/** Send `body` as FHIR JSON with `status`, not stored by any cache. */
-export function sendFhir(reply: FastifyReply, status: number, body: unknown): FastifyReply {
+/**
+ * Send `body` as JSON with `status`, not stored by any cache; `contentType` is FHIR JSON unless
+ * given (the Bulk Data manifest and the SMART configuration are plain `application/json`).
+ */
+export function sendFhir(
+  reply: FastifyReply,
+  status: number,
+  body: unknown,
+  contentType: string = FHIR_JSON,
+): FastifyReply {
   return reply
     .status(status)
-    .header('content-type', FHIR_JSON)
+    .header('content-type', contentType)
     .header('cache-control', 'no-store')
     .send(JSON.stringify(body));
 }

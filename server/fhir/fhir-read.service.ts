@@ -14,6 +14,7 @@ import { isoDay } from '../../domain/calendar.ts';
 import { isUuid } from '../../domain/uuid.ts';
 import type { Queryable } from '../db/client.ts';
 import {
+  afterMs,
   credentialedProviderPage,
   type DirectoryPracticeLocation,
   type DirectoryProvider,
@@ -49,10 +50,8 @@ export async function checklistItems(
   if (applicationIds.length === 0) return grouped;
   const conditions = [sql`application_id = any(${sql.param([...applicationIds])}::uuid[])`];
   if (filter.ids) conditions.push(sql`id::text = any(${sql.param([...filter.ids])}::text[])`);
-  if (filter.updatedSince)
-    conditions.push(sql`updated_at > ${filter.updatedSince.toISOString()}::timestamptz`);
-  if (filter.updatedUntil)
-    conditions.push(sql`updated_at <= ${filter.updatedUntil.toISOString()}::timestamptz`);
+  if (filter.updatedSince) conditions.push(sql`updated_at >= ${afterMs(filter.updatedSince)}::timestamptz`);
+  if (filter.updatedUntil) conditions.push(sql`updated_at < ${afterMs(filter.updatedUntil)}::timestamptz`);
   const result = await db.execute<{
     id: string;
     application_id: string;
@@ -267,8 +266,8 @@ export async function groupPage(
   if (q.after) conditions.push(sql`cl.group_npi > ${q.after}`);
   if (q.npis) conditions.push(sql`cl.group_npi = any(${sql.param(q.npis)}::text[])`);
   const outer = [sql`true`];
-  if (q.updatedSince) outer.push(sql`g.last_updated > ${q.updatedSince.toISOString()}::timestamptz`);
-  if (q.updatedUntil) outer.push(sql`g.last_updated <= ${q.updatedUntil.toISOString()}::timestamptz`);
+  if (q.updatedSince) outer.push(sql`g.last_updated >= ${afterMs(q.updatedSince)}::timestamptz`);
+  if (q.updatedUntil) outer.push(sql`g.last_updated < ${afterMs(q.updatedUntil)}::timestamptz`);
   const result = await db.execute<{
     group_npi: string;
     location: DirectoryPracticeLocation;

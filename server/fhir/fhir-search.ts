@@ -12,6 +12,9 @@
  * | Organization | `_id`, `identifier` (group NPI), `_lastUpdated` |
  * | VerificationResult | `_id`, `target` (`Practitioner/<id>` or `<id>`), `_lastUpdated` |
  *
+ * Every type also takes `_summary=count|false`, `_total=none|estimate|accurate`,
+ * `_sort=_lastUpdated|-_lastUpdated` and `_elements` (top-level names); see fhir-search-bundle.ts.
+ *
  * `_count`: 1..1000, default 50. `_lastUpdated`: prefixes eq (default), ge, gt, le, lt with a FHIR
  * date or instant (a date, or an instant without seconds' fraction, covers its whole precision for
  * eq); repeatable (ANDed). Values are bounded: at most 100 comma-separated values, 200 characters each.
@@ -61,11 +64,31 @@ export interface ParsedSearch {
   revincludeRoles: boolean;
   count: number;
   cursor?: Cursor;
+  /** `_summary=count`: the total only, no entries (FHIR R4 search.html#summary). */
+  summaryCount: boolean;
+  /** `_total` (FHIR R4 search.html#total); undefined: as `estimate`. */
+  total?: 'none' | 'estimate' | 'accurate';
+  /** `_sort` by `_lastUpdated`, ascending or descending (FHIR R4 search.html#sort). */
+  sort?: 'lastUpdated' | '-lastUpdated';
+  /** `_elements`: the top-level elements to keep (FHIR R4 search.html#elements). */
+  elements?: string[];
   /** The parameters as the `self` link repeats them (no `_cursor`). */
   canonical: [string, string][];
 }
 
-const common = ['_count', '_cursor', '_format', '_id', '_lastUpdated'];
+const common = [
+  '_count',
+  '_cursor',
+  '_format',
+  '_id',
+  '_lastUpdated',
+  '_summary',
+  '_total',
+  '_sort',
+  '_elements',
+];
+/** An element name of `_elements`: a top-level FHIR element. */
+const ELEMENT_NAME = /^[a-z][A-Za-z0-9]{0,63}$/;
 const allowed: Record<FhirResourceType, string[]> = {
   Practitioner: [...common, 'identifier', 'name', '_revinclude'],
   PractitionerRole: [...common, 'practitioner', '_include'],
@@ -145,6 +168,9 @@ export function dateRange(value: string, name: string): { start: number; end: nu
   return { start, end };
 }
 
+/** The provider key of a cursor: an account id or a group NPI. */
+const CURSOR_KEY = /^[A-Za-z0-9_-]{1,64}$/;
+
 /** Opaque page cursor (base64url JSON); tampering gives 400, never another provider's data. */
 export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify([cursor.u, cursor.s])).toString('base64url');
@@ -152,8 +178,17 @@ export function encodeCursor(cursor: Cursor): string {
 
 function decodeCursor(raw: string): Cursor {
   try {
+    if (!/^[A-Za-z0-9_-]{1,400}$/.test(raw)) throw new Error('not base64url');
     const [u, s] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as [unknown, unknown];
-    if (typeof u === 'string' && u.length <= 64 && Number.isInteger(s) && (s as number) >= -1) {
+    // `u` is an account id or a group NPI: a value of any other shape (a NUL, a lone surrogate, a
+    // quote) never reaches a query (issue 52 item 3: a NUL answered 500).
+    if (
+      typeof u === 'string' &&
+      CURSOR_KEY.test(u) &&
+      Number.isSafeInteger(s) &&
+      (s as number) >= -1 &&
+      (s as number) < 1_000_000
+    ) {
       return { u, s: s as number };
     }
   } catch {
@@ -178,6 +213,7 @@ export function parseSearch(
     revincludeRoles: false,
     count: DEFAULT_COUNT,
     canonical: [],
+    summaryCount: false,
   };
   const names = Object.keys(query);
   if (names.length > 20) throw new SearchParameterError('too many parameters');
@@ -214,6 +250,41 @@ export function parseSearch(
         case '_id':
           parsed.ids = ids(value, name);
           break;
+        case '_summary':
+          if (value === 'count') parsed.summaryCount = true;
+          else if (value !== 'false') {
+            throw new SearchParameterError(
+              '_summary: only count (the total, no entries) or false is served; use _elements to choose elements',
+            );
+          }
+          break;
+        case '_total':
+          if (value !== 'none' && value !== 'estimate' && value !== 'accurate') {
+            throw new SearchParameterError('_total: none, estimate or accurate');
+          }
+          parsed.total = value;
+          break;
+        case '_sort':
+          if (value !== '_lastUpdated' && value !== '-_lastUpdated') {
+            throw new SearchParameterError(
+              '_sort: only _lastUpdated (oldest first) or -_lastUpdated (newest first)',
+            );
+          }
+          parsed.sort = value === '_lastUpdated' ? 'lastUpdated' : '-lastUpdated';
+          break;
+        case '_elements': {
+          const list = values(value, name);
+          if (list.length > 30) throw new SearchParameterError('_elements: at most 30 elements');
+          for (const element of list) {
+            if (!ELEMENT_NAME.test(element)) {
+              throw new SearchParameterError(
+                `_elements: '${element.slice(0, 40)}' is not a top-level element name (e.g. name,identifier)`,
+              );
+            }
+          }
+          parsed.elements = list;
+          break;
+        }
         case 'identifier':
           parsed.npi = npi(value, name);
           break;

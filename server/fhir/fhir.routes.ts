@@ -5,9 +5,13 @@
  * gets 401).
  *
  * - `GET /fhir/metadata`: the CapabilityStatement (FHIR R4 §3.1.0.10 capabilities), public.
+ * - `GET /fhir/.well-known/smart-configuration`: the SMART configuration (smart-configuration.ts),
+ *   public.
+ * - Every route: 406 OperationOutcome for a client that accepts only XML (fhir-format.ts).
  * - `GET /fhir/<type>/<id>`: read (FHIR R4 §3.1.0.2); 404 OperationOutcome when not in the directory.
- * - `GET /fhir/<type>?...`: search (FHIR R4 §3.1.1), a `searchset` Bundle with `self` and `next`
- *   links (an opaque keyset `_cursor`), `total` when the whole result fits on the first page.
+ * - `GET /fhir/<type>?...` and `POST /fhir/<type>/_search` (form-encoded body): search (FHIR R4
+ *   §3.1.1), a `searchset` Bundle with `self` and `next` links (an opaque keyset `_cursor`), built by
+ *   fhir-search-bundle.ts (`_summary=count`, `_total`, `_sort`, `_elements`).
  * - Bulk Data `$export` routes: fhir-export.routes.ts.
  *
  * `<type>` is one of domain/api-clients.ts `fhirResourceTypes`; reading it needs the scope
@@ -15,7 +19,6 @@
  * type's scope too (403 otherwise). Each read or search is audited (`fhir.read`: the client id, the
  * interaction, the type and how many resources were sent; no search values).
  */
-import type { Bundle, Resource } from '@medplum/fhirtypes';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type FhirResourceType, fhirResourceTypes, grantsScope } from '../../domain/api-clients.ts';
 import { requireApiClient } from '../api-clients/bearer.ts';
@@ -24,9 +27,12 @@ import { recordAudit } from '../audit/audit.service.ts';
 import { capabilityStatement } from './fhir-capability.ts';
 import { fhirExportRoutes } from './fhir-export.routes.ts';
 import { startExportWorker } from './fhir-export.service.ts';
+import { notAcceptable, registerFhirBodyParsers } from './fhir-format.ts';
 import { FhirError, fhirErrorHandler, operationOutcome, sendFhir } from './fhir-http.ts';
 import { searchDirectory } from './fhir-read.service.ts';
-import { encodeCursor, FHIR_ID, type ParsedSearch, parseSearch } from './fhir-search.ts';
+import { FHIR_ID, parseSearch } from './fhir-search.ts';
+import { searchBundle } from './fhir-search-bundle.ts';
+import { smartConfiguration } from './smart-configuration.ts';
 
 /** The resource type of a path segment, or a 404 OperationOutcome. */
 export function resourceTypeOf(segment: string): FhirResourceType {
@@ -36,14 +42,6 @@ export function resourceTypeOf(segment: string): FhirResourceType {
     'not-supported',
     `Resource type '${segment.slice(0, 40)}' is not served here; see /fhir/metadata.`,
   );
-}
-
-/** The search link of `q` at `base`, with `cursor` when given. */
-function searchLink(base: string, q: ParsedSearch, cursor?: string): string {
-  const params = new URLSearchParams(q.canonical);
-  if (cursor) params.set('_cursor', cursor);
-  const query = params.toString();
-  return `${base}/fhir/${q.type}${query ? `?${query}` : ''}`;
 }
 
 /**
@@ -59,6 +57,13 @@ export async function fhirRoutes(app: AppInstance) {
       operationOutcome('error', 'not-found', `No FHIR interaction at ${request.method} this path.`),
     ),
   );
+  // 406 before anything else (authentication included) for a client that reads only XML.
+  app.addHook('onRequest', async (request, reply) => {
+    const query = request.query as Record<string, string | string[] | undefined> | undefined;
+    const refusal = notAcceptable(request.headers.accept, query?._format);
+    if (refusal) return sendFhir(reply, 406, operationOutcome('error', 'not-supported', refusal));
+  });
+  registerFhirBodyParsers(app);
   const worker: { current?: ReturnType<typeof startExportWorker> } = {};
   app.addHook('onReady', async () => {
     worker.current = startExportWorker({
@@ -67,6 +72,7 @@ export async function fhirRoutes(app: AppInstance) {
       storage: app.deps.storage,
       logger: app.log,
       health: app.deps.database.health,
+      retentionHours: app.deps.env.FHIR_EXPORT_RETENTION_HOURS,
     });
   });
   app.addHook('onClose', async () => {
@@ -110,6 +116,11 @@ export async function fhirRoutes(app: AppInstance) {
     sendFhir(reply, 200, capabilityStatement(base(), new Date().toISOString())),
   );
 
+  // SMART App Launch 2.x: the configuration at the FHIR base, public, plain JSON.
+  app.get('/.well-known/smart-configuration', { schema: { hide: true } }, async (_request, reply) =>
+    sendFhir(reply, 200, smartConfiguration(base()), 'application/json; charset=utf-8'),
+  );
+
   app.get<{ Params: { type: string; id: string } }>(
     '/:type/:id',
     { schema: { hide: true } },
@@ -128,42 +139,54 @@ export async function fhirRoutes(app: AppInstance) {
     },
   );
 
+  /** A search of `type` with `params` (the query of GET, or the form body of POST `_search`). */
+  const search = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    typeSegment: string,
+    params: Record<string, string | string[] | undefined>,
+  ) => {
+    const type = resourceTypeOf(typeSegment);
+    const query = parseSearch(type, params);
+    const also: FhirResourceType[] = [
+      ...(query.include.includes('PractitionerRole:practitioner') ? (['Practitioner'] as const) : []),
+      ...(query.include.includes('PractitionerRole:location') ? (['Location'] as const) : []),
+      ...(query.revincludeRoles ? (['PractitionerRole'] as const) : []),
+    ];
+    const caller = await authorize(request, reply, type, also);
+    const rawCursor = typeof params._cursor === 'string' ? params._cursor : undefined;
+    const { bundle, sent } = await searchBundle(app.deps.db, query, new Date(), base(), rawCursor);
+    await audit(caller, 'search-type', type, sent);
+    return sendFhir(reply, 200, bundle);
+  };
+
   app.get<{ Params: { type: string }; Querystring: Record<string, string | string[]> }>(
     '/:type',
     { schema: { hide: true } },
+    async (request, reply) => search(request, reply, request.params.type, request.query ?? {}),
+  );
+
+  // FHIR R4 http.html#search: POST [type]/_search with a form body answers as GET; the URL's own
+  // parameters, when any, are read with the body's.
+  app.post<{ Params: { type: string }; Querystring: Record<string, string | string[]>; Body: unknown }>(
+    '/:type/_search',
+    { schema: { hide: true } },
     async (request, reply) => {
-      const type = resourceTypeOf(request.params.type);
-      const query = parseSearch(type, request.query ?? {});
-      const also: FhirResourceType[] = [
-        ...(query.include.includes('PractitionerRole:practitioner') ? (['Practitioner'] as const) : []),
-        ...(query.include.includes('PractitionerRole:location') ? (['Location'] as const) : []),
-        ...(query.revincludeRoles ? (['PractitionerRole'] as const) : []),
-      ];
-      const caller = await authorize(request, reply, type, also);
-      const page = await searchDirectory(app.deps.db, query, new Date());
-      const root = base();
-      const entry = (resource: Resource, mode: 'match' | 'include') => ({
-        fullUrl: `${root}/fhir/${resource.resourceType}/${resource.id}`,
-        resource,
-        search: { mode },
-      });
-      const rawCursor = typeof request.query?._cursor === 'string' ? request.query._cursor : undefined;
-      const bundle: Bundle = {
-        resourceType: 'Bundle',
-        type: 'searchset',
-        timestamp: new Date().toISOString(),
-        ...(!query.cursor && !page.next ? { total: page.matches.length } : {}),
-        link: [
-          { relation: 'self', url: searchLink(root, query, rawCursor) },
-          ...(page.next ? [{ relation: 'next', url: searchLink(root, query, encodeCursor(page.next)) }] : []),
-        ],
-        entry: [
-          ...page.matches.map((r) => entry(r, 'match')),
-          ...page.includes.map((r) => entry(r, 'include')),
-        ],
-      };
-      await audit(caller, 'search-type', type, page.matches.length + page.includes.length);
-      return sendFhir(reply, 200, bundle);
+      const contentType = String(request.headers['content-type'] ?? '');
+      if (request.body !== undefined && !/^application\/x-www-form-urlencoded/i.test(contentType)) {
+        throw new FhirError(
+          415,
+          'not-supported',
+          'POST _search takes its parameters as application/x-www-form-urlencoded.',
+        );
+      }
+      const form = (request.body ?? {}) as Record<string, string | string[]>;
+      const merged: Record<string, string | string[]> = { ...(request.query ?? {}) };
+      for (const [name, value] of Object.entries(form)) {
+        const held = merged[name];
+        merged[name] = held === undefined ? value : [...[held].flat(), ...[value].flat()];
+      }
+      return search(request, reply, request.params.type, merged);
     },
   );
 

@@ -53,6 +53,13 @@ export const adminMatrix: Record<string, MatrixEntry> = {
     expected: staffOnly('manage:api_client:any', 404),
     request: () => ({ path: '/api/admin/api-clients/00000000-0000-4000-8000-000000000000/revoke', body: {} }),
   },
+  'POST /api/admin/api-clients/:id/rotate-secret': {
+    expected: staffOnly('manage:api_client:any', 404),
+    request: () => ({
+      path: '/api/admin/api-clients/00000000-0000-4000-8000-000000000000/rotate-secret',
+      body: {},
+    }),
+  },
   // The 'Staff' tab (issue 32 item 2): administrators only. Provider A's roles set to none, as they
   // are: past authorization, nothing changes.
   'GET /api/admin/staff': {

@@ -36,6 +36,9 @@ export const apiClients = pgTable('api_clients', {
   clientId: text('client_id').notNull().unique(),
   /** Hex SHA-256 of the `client_secret`. */
   secretHash: text('secret_hash').notNull(),
+  /** After 'Rotate Secret': hex SHA-256 of the secret before, accepted until previousSecretExpiresAt. */
+  previousSecretHash: text('previous_secret_hash'),
+  previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true }),
   scopes: jsonb('scopes').$type<string[]>().notNull(),
   createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),

@@ -2,8 +2,9 @@
  * The 'API Clients' tab of /admin (issue 33 item 4), for administrators: the machine clients that
  * read the FHIR API and the rosters, newest first, revoked ones included. 'Register API Client' asks
  * for a name and the scopes; the answer shows the `client_id` and `client_secret` once, with copy
- * buttons (only the secret's hash is kept: it can never be shown again). 'Revoke' asks first; every
- * token of the client is refused from then on. Contract: domain/api/api-clients.ts.
+ * buttons (only the secret's hash is kept: it can never be shown again). 'Rotate Secret' asks
+ * first, then shows the new secret once; the old one keeps working 24 hours (issue 52). 'Revoke' asks
+ * first; every token of the client is refused from then on. Contract: domain/api/api-clients.ts.
  */
 import {
   Alert,
@@ -59,8 +60,14 @@ export function ApiClientsTab({ enabled }: { enabled: boolean }) {
       api<ApiClientSummary>('POST', `${CLIENTS_PATH}/${encodeURIComponent(client.id)}/revoke`, {}),
     onSettled: () => queryClient.invalidateQueries({ queryKey: clientsKey }),
   });
+  const rotate = useMutation({
+    mutationFn: (client: ApiClientSummary) =>
+      api<ApiClientCreated>('POST', `${CLIENTS_PATH}/${encodeURIComponent(client.id)}/rotate-secret`, {}),
+  });
   const [registering, setRegistering] = useState(false);
   const [revoking, setRevoking] = useState<ApiClientSummary | null>(null);
+  const [rotating, setRotating] = useState<ApiClientSummary | null>(null);
+  const [rotated, setRotated] = useState<ApiClientCreated | null>(null);
 
   const columns: TableColumn<ApiClientSummary>[] = [
     {
@@ -130,9 +137,14 @@ export function ApiClientsTab({ enabled }: { enabled: boolean }) {
           rowKey={(c) => c.id}
           actions={(c) =>
             c.revokedAt ? null : (
-              <Button size="xs" variant="default" color="red.9" onClick={() => setRevoking(c)}>
-                Revoke
-              </Button>
+              <Group gap="xs" wrap="nowrap">
+                <Button size="xs" variant="default" onClick={() => setRotating(c)}>
+                  Rotate Secret
+                </Button>
+                <Button size="xs" variant="default" color="red.9" onClick={() => setRevoking(c)}>
+                  Revoke
+                </Button>
+              </Group>
             )
           }
         />
@@ -142,6 +154,61 @@ export function ApiClientsTab({ enabled }: { enabled: boolean }) {
         onClose={() => setRegistering(false)}
         onRegistered={() => queryClient.invalidateQueries({ queryKey: clientsKey })}
       />
+      <ConfirmDialog
+        opened={rotating !== null}
+        title="Rotate Secret"
+        confirmLabel="Rotate Secret"
+        busy={rotate.isPending}
+        onCancel={() => setRotating(null)}
+        onConfirm={() =>
+          rotating &&
+          rotate.mutate(rotating, {
+            onSuccess: (answer) => {
+              setRotating(null);
+              setRotated(answer);
+            },
+            onError: (error) =>
+              notifyError(
+                'Secret not rotated',
+                error instanceof ApiError ? error.message : 'The secret could not be rotated. Try again.',
+              ),
+          })
+        }
+      >
+        <Text size="sm">
+          {rotating?.name} gets a new client secret, shown once. The current secret keeps working for 24 hours
+          so its system can switch over; then only the new one works.
+        </Text>
+      </ConfirmDialog>
+      <Modal
+        opened={rotated !== null}
+        onClose={() => setRotated(null)}
+        title="New client secret"
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        {rotated && (
+          <Stack>
+            <Alert
+              color="orange"
+              variant="light"
+              icon={<IconAlertTriangle aria-hidden="true" />}
+              title={
+                <Text fw={700} size="sm" c="gray.9">
+                  Copy the client secret now
+                </Text>
+              }
+            >
+              It is shown this once: only its hash is kept. The old secret stops working in 24 hours.
+            </Alert>
+            <Credential label="client_id" value={rotated.client.clientId} />
+            <Credential label="client_secret" value={rotated.clientSecret} />
+            <Group justify="flex-end">
+              <Button onClick={() => setRotated(null)}>Done</Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
       <ConfirmDialog
         opened={revoking !== null}
         title="Revoke API Client"
