@@ -7,53 +7,25 @@
  */
 import type { Bundle, OperationOutcome, Practitioner, Resource } from '@medplum/fhirtypes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestApp,
-  type Client as HarnessClient,
-  signUpStaff,
-  type TestApp,
-} from '../../tests/harness.ts';
-import { clientWithToken } from '../api-clients/testing.ts';
-import { approveCleanFile, reviewedFile } from '../committee/testing/decide.ts';
+import type { TestApp } from '../../tests/harness.ts';
 import { encodeCursor } from './fhir-search.ts';
+import { type DirectoryApp, fhirFetcher, startDirectoryApp } from './testing/directory-app.ts';
 import { fhirValidationErrors } from './testing/validate-fhir.ts';
 
+let directory: DirectoryApp;
 let app: TestApp;
-let provider: HarnessClient & { userId: string };
-let token: string;
+let provider: DirectoryApp['provider'];
 
 beforeAll(async () => {
-  app = await createTestApp();
-  // First, a provider's file is reviewed and approved, so the directory has one practitioner.
-  const specialist = await signUpStaff(app, 'specialist', { firstName: 'Sam' });
-  const reviewed = await reviewedFile(app, specialist);
-  provider = reviewed.provider as HarnessClient & { userId: string };
-  await approveCleanFile(app, specialist, reviewed.applicationId);
-  // Then a payer's client gets a token for every FHIR type.
-  token = (await clientWithToken(app, ['system/*.read'])).accessToken;
+  directory = await startDirectoryApp();
+  ({ app, provider } = directory);
 }, 120_000);
 
 afterAll(async () => {
-  await app?.close();
+  await directory?.app.close();
 });
 
-async function fhir<T = Resource>(
-  path: string,
-  options: { token?: string | null; method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<{ status: number; headers: Headers; body: T }> {
-  const bearer = options.token === undefined ? token : options.token;
-  const response = await fetch(`${app.baseUrl}${path}`, {
-    method: options.method ?? 'GET',
-    headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...options.headers },
-    body: options.body,
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (text ? JSON.parse(text) : undefined) as T,
-  };
-}
+const fhir = fhirFetcher(() => directory);
 
 const diagnostics = (body: unknown) => (body as OperationOutcome).issue?.[0]?.diagnostics ?? '';
 

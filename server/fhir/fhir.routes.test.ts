@@ -9,56 +9,31 @@
 import type { Bundle, CapabilityStatement, OperationOutcome, Resource } from '@medplum/fhirtypes';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestApp,
-  type Client as HarnessClient,
-  signUpStaff,
-  type TestApp,
-} from '../../tests/harness.ts';
+import type { TestApp } from '../../tests/harness.ts';
 import { revokeApiClient } from '../api-clients/api-clients.service.ts';
 import { clientWithToken } from '../api-clients/testing.ts';
-import { approveCleanFile, reviewedFile } from '../committee/testing/decide.ts';
 import { auditLog } from '../db/schema/audit.ts';
 import { FACTORY_ADDITIONAL, FACTORY_SSN } from '../notifications/testing/completed-application.ts';
 import { NEW_PATIENTS_EXTENSION, NPI_SYSTEM, NUCC_SYSTEM } from './fhir-resources.ts';
+import { type DirectoryApp, fhirFetcher, startDirectoryApp } from './testing/directory-app.ts';
 import { fhirValidationErrors } from './testing/validate-fhir.ts';
 
+let directory: DirectoryApp;
 let app: TestApp;
-let provider: HarnessClient & { userId: string };
+let provider: DirectoryApp['provider'];
 let token: string;
 const NPI = '1234567893';
 
 beforeAll(async () => {
-  app = await createTestApp();
-  // First, a specialist reviews and verifies a complete application; the medical director approves it.
-  const specialist = await signUpStaff(app, 'specialist', { firstName: 'Sam' });
-  const reviewed = await reviewedFile(app, specialist);
-  provider = reviewed.provider as HarnessClient & { userId: string };
-  await approveCleanFile(app, specialist, reviewed.applicationId);
-  // Then a payer's client is registered and gets a token for every FHIR type.
-  token = (await clientWithToken(app, ['system/*.read'])).accessToken;
+  directory = await startDirectoryApp();
+  ({ app, provider, token } = directory);
 }, 120_000);
 
 afterAll(async () => {
-  await app?.close();
+  await directory?.app.close();
 });
 
-async function fhir<T = Resource>(
-  path: string,
-  options: { token?: string | null; method?: string; headers?: Record<string, string> } = {},
-): Promise<{ status: number; headers: Headers; body: T }> {
-  const bearer = options.token === undefined ? token : options.token;
-  const response = await fetch(`${app.baseUrl}${path}`, {
-    method: options.method ?? 'GET',
-    headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...options.headers },
-  });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: (text ? JSON.parse(text) : undefined) as T,
-  };
-}
+const fhir = fhirFetcher(() => directory);
 
 /** Validate a resource and, for a Bundle, every entry's resource; returns every error. */
 function allErrors(resource: Resource): string[] {
