@@ -16,6 +16,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentFetchState } from '../../domain/api/notifications.ts';
 import {
   inboundWorkflowPath,
   linksWorkflowPath,
@@ -24,6 +25,7 @@ import {
 } from '../../integrations/n8n/build-workflow.ts';
 import { createTestApp, grantAdmin, signUpAndSignIn, type TestApp } from '../../tests/harness.ts';
 import { signedAttestation } from '../../tests/http-client.ts';
+import { listNotifications } from './completion.service.ts';
 import { createCompletedApplication } from './testing/completed-application.ts';
 import { readWorkflow } from './testing/n8n-code-node.ts';
 import {
@@ -345,6 +347,13 @@ describe.skipIf(!installed)('the shipped workflows in a real n8n', () => {
       'Download and check documents',
       ...PROCESSED,
     ]);
+    // The portal saw n8n fetch every document whole (issue 53 item 3): 'Delivered (documents fetched)'.
+    const [view] = (await listNotifications(app.runtime.deps.db, { limit: 500 })).filter(
+      (n) => n.applicationId === applicationId,
+    );
+    const sent = view!.sends.at(-1)!;
+    expect(sent.documents).toMatchObject({ offered: 2, fetched: 2 });
+    expect(documentFetchState(sent, Date.now())).toBe('fetched');
     expect(succeeded(executions.get(badChecksumId))).toEqual({
       status: 'error',
       error: expect.stringMatching(
