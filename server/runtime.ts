@@ -15,10 +15,9 @@ import { createSessionCache } from './auth/session-cache.ts';
 import { listenForSessionRevocations } from './auth/session-revocations.ts';
 import { type ClusterMembership, joinCluster } from './cluster/instance-registry.ts';
 import { type ScheduledJob, startScheduler, utcDay } from './cluster/scheduled-jobs.ts';
-import { publishMissingCredentials } from './credential/published-credential.ts';
 import { runExpiryMonitor } from './credentials/expiry-monitor.ts';
 import { runProviderReminders } from './credentials/provider-reminders.ts';
-import { type DatabaseHandle, openDatabase, runMigrations, withStartupLock } from './db/client.ts';
+import { type DatabaseHandle, openDatabase, withStartupLock } from './db/client.ts';
 import { quietWhileUnreachable } from './db/database-health.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { superviseEmbeddedPostgres } from './db/supervise-embedded-postgres.ts';
@@ -26,9 +25,9 @@ import type { Env } from './env.ts';
 import { loggerOptions } from './logger.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { createCompletionDelivery } from './notifications/completion-delivery.ts';
+import { prepareDatabase } from './prepare-database.ts';
 import { createNppesClient } from './review/nppes.ts';
 import { createStatusEventDelivery } from './review/status-events.ts';
-import { backfillVerificationBindingsOnce } from './review/verification-binding.ts';
 import { runScreeningMonitor, utcMonth } from './screening/monitoring.ts';
 import { loadFieldCipher } from './security/field-cipher.ts';
 import { createRateLimits } from './security/rate-limits.ts';
@@ -131,13 +130,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     // One instance at a time: migrate, then check the secrets against the running instances and
     // register (issue 12). Instances starting at once wait here for each other.
     membership = await withStartupLock(database.pool, async (lockedDb) => {
-      await runMigrations(lockedDb);
-      // Migration 0019's data step (issue 29): bind verifications recorded before bindings existed,
-      // once per database (a marker row; later starts skip the scan).
-      await backfillVerificationBindingsOnce(lockedDb, new Date());
-      // Migration 0036's data step (issue 49): publish the approved facts of credentials granted
-      // before the published record existed (none left after the first start).
-      await publishMissingCredentials(lockedDb, new Date());
+      await prepareDatabase(lockedDb, new Date());
       return joinCluster(lockedDb, database.db, {
         identity: {
           storageDriver: env.STORAGE_DRIVER,

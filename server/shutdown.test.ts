@@ -42,7 +42,7 @@ interface ServerProcess {
 async function startServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cred-shutdown-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['server/main.ts'], {
     env: {
       ...process.env,
       DATABASE_URL: '',

@@ -27,14 +27,27 @@ export { type SecondFactor, totpCode } from './http-client.ts';
 
 export const TEST_ORIGIN = 'http://localhost:3000';
 
-/** A new empty database on the test server; `drop()` removes it. */
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A new database on the test server; `drop()` removes it. Empty by default (for tests of migrating
+ * and of databases that are not the app's); `{ migrated: true }` copies the suite's template, which
+ * tests/global-setup.ts prepared as a start would, so an app started on it finds nothing to migrate.
+ */
+export async function createTestDatabase(
+  options: { migrated?: boolean } = {},
+): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = inject('adminDatabaseUrl');
   const name = `cred_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  try {
+    await admin.query(
+      options.migrated
+        ? `create database ${name} template ${inject('templateDatabase')}`
+        : `create database ${name}`,
+    );
+  } finally {
+    await admin.end();
+  }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
@@ -87,7 +100,7 @@ export async function createTestApp(
   env: Record<string, string> = {},
   options: TestAppOptions = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ migrated: true });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cred-test-'));
   const mail: MailMessage[] = [];
   const logs: string[] = [];
@@ -138,8 +151,10 @@ export async function createTestApp(
  * session cookie and sends our Origin (`TEST_ORIGIN`) on every request.
  */
 export class Client extends HttpClient {
-  constructor(readonly app: TestApp) {
+  readonly app: TestApp;
+  constructor(app: TestApp) {
     super({ baseUrl: app.baseUrl, origin: app.origin ?? TEST_ORIGIN });
+    this.app = app;
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * The real server (`node --import tsx server/main.ts`) as a child process, for tests that kill it,
+ * The real server (`node server/main.ts`, Node 24 stripping its types) as a child process, for tests that kill it,
  * restart it or run several on one database. Plain Node (no vitest import).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -32,7 +32,7 @@ export async function spawnServer(
   env: { DATABASE_URL: string; DATA_DIR: string; APP_URL: string } & Record<string, string>,
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['server/main.ts'], {
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'test',

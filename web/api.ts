@@ -5,15 +5,23 @@
 import type { ErrorResponse, FieldIssue } from '../domain/app-error.ts';
 
 export class ApiError extends Error {
+  readonly status: number;
+  readonly code: ErrorResponse['code'] | 'network';
+  readonly issues: FieldIssue[];
+  readonly reasons: string[];
   constructor(
-    readonly status: number,
-    readonly code: ErrorResponse['code'] | 'network',
+    status: number,
+    code: ErrorResponse['code'] | 'network',
     message: string,
-    readonly issues: FieldIssue[] = [],
-    readonly reasons: string[] = [],
+    issues: FieldIssue[] = [],
+    reasons: string[] = [],
   ) {
     super(message);
     this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.issues = issues;
+    this.reasons = reasons;
   }
 }
 

@@ -12,11 +12,14 @@ export type Mapped = Omit<ExclusionEntryInput, 'nameKey' | 'entryKey' | 'fields'
 /** Reads a row's date columns; the first invalid one becomes the row's skip reason. */
 export class DateReader {
   error: string | null = null;
-  constructor(
-    private readonly fields: Record<string, string>,
-    private readonly line: string,
-    private readonly now: Date,
-  ) {}
+  private readonly fields: Record<string, string>;
+  private readonly line: string;
+  private readonly now: Date;
+  constructor(fields: Record<string, string>, line: string, now: Date) {
+    this.fields = fields;
+    this.line = line;
+    this.now = now;
+  }
 
   read(column: string): string | null {
     const raw = this.fields[column] ?? '';

@@ -25,7 +25,7 @@ let dataDir: string;
 
 function runAdmin(args: string[]): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', ...args], {
+    const child = spawn(process.execPath, ['server/cli/admin.ts', ...args], {
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: app.databaseUrl },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -53,14 +53,15 @@ export const TOKEN_BODY_MAX_BYTES = 8 * 1024;
 
 /** An RFC 6749 §5.2 error answer: its HTTP status, code and description. */
 export class OAuthError extends Error {
-  constructor(
-    readonly status: 400 | 401,
-    readonly error: OAuthErrorCode,
-    description: string,
-    readonly basicChallenge = false,
-  ) {
+  readonly status: 400 | 401;
+  readonly error: OAuthErrorCode;
+  readonly basicChallenge: boolean;
+  constructor(status: 400 | 401, error: OAuthErrorCode, description: string, basicChallenge = false) {
     super(description);
     this.name = 'OAuthError';
+    this.status = status;
+    this.error = error;
+    this.basicChallenge = basicChallenge;
   }
 }
 

@@ -170,10 +170,10 @@ describe('npm run admin', () => {
   it('grants and revokes the admin role, which the next request sees', async () => {
     const alice = await signUpAndSignIn(app);
     const env = { ...process.env, DATABASE_URL: app.databaseUrl, DATA_DIR: app.dataDir };
-    const grant = await run('npx', ['tsx', 'server/cli/admin.ts', 'grant', alice.email], { env });
+    const grant = await run(process.execPath, ['server/cli/admin.ts', 'grant', alice.email], { env });
     expect(grant.stdout).toContain('now has the role admin');
     expect((await alice.json<{ role: string }>('GET', '/api/me')).body.role).toBe('admin');
-    await run('npx', ['tsx', 'server/cli/admin.ts', 'revoke', alice.email], { env });
+    await run(process.execPath, ['server/cli/admin.ts', 'revoke', alice.email], { env });
     expect((await alice.json<{ role: string }>('GET', '/api/me')).body.role).toBe('user');
     const audit = await app.runtime.deps.database.pool.query(
       `select count(*)::int as n from audit_log where action = 'auth.role_changed' and subject_user_id = $1`,
@@ -185,7 +185,7 @@ describe('npm run admin', () => {
   it('says when the email has no account', async () => {
     const env = { ...process.env, DATABASE_URL: app.databaseUrl, DATA_DIR: app.dataDir };
     await expect(
-      run('npx', ['tsx', 'server/cli/admin.ts', 'grant', 'nobody@example.test'], { env }),
+      run(process.execPath, ['server/cli/admin.ts', 'grant', 'nobody@example.test'], { env }),
     ).rejects.toMatchObject({
       stderr: expect.stringContaining('No account with the email'),
     });

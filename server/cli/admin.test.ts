@@ -31,7 +31,7 @@ function runAdmin(args: string[], env: { DATA_DIR: string; DATABASE_URL?: string
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', ...args], {
+    const child = spawn(process.execPath, ['server/cli/admin.ts', ...args], {
       env: childEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -62,10 +62,8 @@ export interface JoinClusterOptions {
 
 /** The refusal to start: an instance's shared secret differs from a running instance's. */
 export class SecretMismatchError extends Error {
-  constructor(
-    readonly variable: SharedSecretName,
-    peer: Peer,
-  ) {
+  readonly variable: SharedSecretName;
+  constructor(variable: SharedSecretName, peer: Peer) {
     super(
       `Refusing to start: ${variable} differs from that of the instance already running on this database (host ${peer.host}, pid ${peer.pid}). Every instance on one database must use the same ${variable}${
         variable === 'AUTH_SECRET'
@@ -74,6 +72,7 @@ export class SecretMismatchError extends Error {
       } Set the same ${variable} on every instance (outside production an unset one is generated per DATA_DIR). If that instance was stopped less than a minute ago, wait until it is seen as gone and start again.`,
     );
     this.name = 'SecretMismatchError';
+    this.variable = variable;
   }
 }
 

@@ -43,7 +43,7 @@ async function startServer(dataDir: string, port: number): Promise<ChildProcess>
   delete env.DATABASE_URL;
   const logFile = path.join(dataDir, `server-${children.length}.log`);
   const log = fs.openSync(logFile, 'a');
-  const child = spawn('npx', ['tsx', 'server/main.ts'], { env, stdio: ['ignore', log, log], detached: true });
+  const child = spawn(process.execPath, ['server/main.ts'], { env, stdio: ['ignore', log, log], detached: true });
   fs.closeSync(log);
   children.push(child);
   for (let i = 0; i < 240 && child.exitCode === null; i++) {
@@ -242,7 +242,7 @@ describe('embedded PostgreSQL', () => {
         LOG_LEVEL: 'warn',
       };
       delete env.DATABASE_URL;
-      const child = spawn('npx', ['tsx', 'server/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['server/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       child.stdout!.on('data', (chunk) => (output += chunk));
       child.stderr!.on('data', (chunk) => (output += chunk));
@@ -259,8 +259,6 @@ describe('embedded PostgreSQL', () => {
     const child = spawnSync(
       process.execPath,
       [
-        '--import',
-        'tsx',
         '--input-type=module',
         '-e',
         "await import('./server/db/embedded-postgres.ts'); process.exitCode = 3;",

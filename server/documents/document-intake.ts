@@ -52,11 +52,13 @@ export class DocumentIntake extends Transform {
   private headBytes = 0;
   private sniffed = false;
 
-  constructor(
-    private readonly extension: DocumentExtension,
-    private readonly maxBytes: number = MAX_DOCUMENT_BYTES,
-  ) {
+  private readonly extension: DocumentExtension;
+  private readonly maxBytes: number;
+
+  constructor(extension: DocumentExtension, maxBytes: number = MAX_DOCUMENT_BYTES) {
     super();
+    this.extension = extension;
+    this.maxBytes = maxBytes;
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {

@@ -72,7 +72,7 @@ describe('a server killed mid-upload', () => {
 
   /** Start server/main.ts; resolves once it logs that it is ready. `lines` keeps every log message. */
   async function startServer(env: Record<string, string>) {
-    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child: ChildProcess = spawn(process.execPath, ['server/main.ts'], {
       env: { ...process.env, LOG_LEVEL: 'info', NODE_ENV: 'development', HOST: '127.0.0.1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -44,13 +44,13 @@ export function sendFhir(
 
 /** A 4xx of this API (bad parameter, not found, unsupported) as an AppError-like throwable. */
 export class FhirError extends Error {
-  constructor(
-    readonly status: number,
-    readonly issueCode: IssueCode,
-    message: string,
-  ) {
+  readonly status: number;
+  readonly issueCode: IssueCode;
+  constructor(status: number, issueCode: IssueCode, message: string) {
     super(message);
     this.name = 'FhirError';
+    this.status = status;
+    this.issueCode = issueCode;
   }
 }
 

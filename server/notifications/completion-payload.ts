@@ -306,12 +306,11 @@ export async function loadCompletionSource(options: LoadSourceOptions): Promise<
 
 /** A document that could not be read while streaming (not at open): the caller restarts the pass. */
 export class DocumentReadError extends Error {
-  constructor(
-    readonly documentId: string,
-    cause: unknown,
-  ) {
+  readonly documentId: string;
+  constructor(documentId: string, cause: unknown) {
     super(`document ${documentId} could not be read: ${(cause as Error)?.message ?? cause}`);
     this.name = 'DocumentReadError';
+    this.documentId = documentId;
   }
 }
 

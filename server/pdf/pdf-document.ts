@@ -227,7 +227,11 @@ class Layout {
   private parent: PDFKit.PDFStructureElement | null = null;
   private inArtifact = false;
 
-  constructor(readonly doc: PDFKit.PDFDocument) {}
+  readonly doc: PDFKit.PDFDocument;
+
+  constructor(doc: PDFKit.PDFDocument) {
+    this.doc = doc;
+  }
 
   /** Runs `draw` with its lines tagged as a new `type` element, child of `parent`; returns the element. */
   within(

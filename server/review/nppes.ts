@@ -253,8 +253,10 @@ interface Answer {
 
 /** A failed attempt worth one more try (timeout, network error, 5xx): what to say if it stays failed. */
 class RetryableFailure extends Error {
-  constructor(readonly error: AppError) {
+  readonly error: AppError;
+  constructor(error: AppError) {
     super(error.message);
+    this.error = error;
   }
 }
 

@@ -26,7 +26,7 @@ afterAll(async () => {
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/exclusions-import.ts', ...args], {
+    const child = spawn(process.execPath, ['scripts/exclusions-import.ts', ...args], {
       env: { ...process.env, DATABASE_URL: database.url, DATA_DIR: dataDir, SMTP_URL: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

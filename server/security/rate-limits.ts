@@ -131,11 +131,10 @@ export const API_CLIENT_READS = {
 
 /** A refusal: the message for the person and the seconds until a retry can succeed. */
 export class RateLimitedError extends AppError {
-  constructor(
-    message: string,
-    readonly retryAfterSeconds: number,
-  ) {
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number) {
     super('rate_limited', message);
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

@@ -8,9 +8,11 @@ import type { Readable } from 'node:stream';
 import type { TempSweepResult } from './temp-files.ts';
 
 export class ObjectNotFoundError extends Error {
-  constructor(readonly key: string) {
+  readonly key: string;
+  constructor(key: string) {
     super(`No stored object at ${key}`);
     this.name = 'ObjectNotFoundError';
+    this.key = key;
   }
 }
 

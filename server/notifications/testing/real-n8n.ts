@@ -64,11 +64,15 @@ export class RealN8n {
   private process?: ChildProcess;
   private log = '';
 
-  private constructor(
-    readonly port: number,
-    private readonly brokerPort: number,
-    private readonly env: Record<string, string>,
-  ) {}
+  readonly port: number;
+  private readonly brokerPort: number;
+  private readonly env: Record<string, string>;
+
+  private constructor(port: number, brokerPort: number, env: Record<string, string>) {
+    this.port = port;
+    this.brokerPort = brokerPort;
+    this.env = env;
+  }
 
   /** A user folder and two free ports (the editor and webhooks; the task runners' broker). */
   static async create(env: Record<string, string>): Promise<RealN8n> {

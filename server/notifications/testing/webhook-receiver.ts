@@ -52,7 +52,11 @@ export class WebhookReceiver {
   private server?: http.Server;
   private port = 0;
 
-  constructor(private readonly options: WebhookReceiverOptions) {}
+  private readonly options: WebhookReceiverOptions;
+
+  constructor(options: WebhookReceiverOptions) {
+    this.options = options;
+  }
 
   /** http://127.0.0.1:<port>/completion */
   get url(): string {
