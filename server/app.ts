@@ -151,6 +151,18 @@ export async function buildApp({ deps, logger, serveWeb = true }: BuildAppOption
     if (isApiRequest(request) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
+  // Issue 54 item 2: each answer counted by its route's pattern, when metrics are on.
+  const { metrics } = deps;
+  if (metrics) {
+    app.addHook('onResponse', async (request, reply) => {
+      metrics.observeRequest(
+        request.method,
+        request.routeOptions.url,
+        reply.statusCode,
+        reply.elapsedTime / 1000,
+      );
+    });
+  }
   app.addHook('onRequest', createCsrfGuard(deps.env.trustedOrigins));
   // Text a PostgreSQL string cannot hold (NUL) or that is not valid Unicode answers 400, never 500.
   app.addHook('preValidation', rejectUnstorableText);

@@ -198,6 +198,13 @@ const envSchema = z.object({
    * cancelled; then the export worker deletes it (issue 52 item 3).
    */
   FHIR_EXPORT_RETENTION_HOURS: z.coerce.number().int().min(1).max(8760).default(24),
+  /**
+   * Prometheus metrics (issue 54 item 2): `GET /metrics` on this port, on its own listener apart from
+   * the app's. Unset: no metrics listener. 0: a free port (tests).
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+  /** Where the metrics listener binds: loopback unless a collector elsewhere must reach it. */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   /** How often an instance looks for a scheduled job to run (each runs once per period overall), ms. */
   SCHEDULER_TICK_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
   /**

@@ -33,11 +33,15 @@ import { loadFieldCipher } from './security/field-cipher.ts';
 import { createRateLimits } from './security/rate-limits.ts';
 import { secretFingerprint } from './security/secret-fingerprints.ts';
 import { createStorage } from './storage/create-storage.ts';
+import { createAppMetrics } from './telemetry/metrics.ts';
+import { startMetricsServer } from './telemetry/metrics-server.ts';
 
 export interface Runtime {
   app: AppInstance;
   deps: AppDeps;
   logger: Logger;
+  /** The port of the metrics listener (issue 54 item 2), when METRICS_PORT is set. */
+  metricsPort?: number;
   /** Stop the app, the pool and the embedded database, in that order. */
   close(): Promise<void>;
 }
@@ -185,6 +189,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       statusEvents,
       nppes: createNppesClient({ baseUrl: env.NPPES_API_URL }),
       rateLimits: createRateLimits(database.pool, { perAddressAuthLimits: env.AUTH_IP_RATE_LIMIT }),
+      metrics: env.METRICS_PORT === undefined ? undefined : createAppMetrics(database),
     };
     const app = await buildApp({ deps, logger, serveWeb: options.serveWeb });
     // Revocations made through other instances or `npm run admin` reach this one's session memory.
@@ -248,11 +253,23 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       tickMs: env.SCHEDULER_TICK_MS,
       logger,
     });
+    // Prometheus metrics on their own listener, loopback by default (issue 54 item 2); started last,
+    // so a start that fails before leaves no listener behind.
+    const metricsServer =
+      deps.metrics && env.METRICS_PORT !== undefined
+        ? await startMetricsServer({
+            registry: deps.metrics.registry,
+            host: env.METRICS_HOST,
+            port: env.METRICS_PORT,
+            logger,
+          })
+        : undefined;
     let closed = false;
     return {
       app,
       deps,
       logger,
+      metricsPort: metricsServer?.port,
       async close() {
         if (closed) return;
         closed = true;
@@ -295,6 +312,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
             () => app.server.closeAllConnections(),
           ),
         ]);
+        await step('close the metrics listener', 5_000, async () => metricsServer?.close());
         // After the workers and jobs that send mail have stopped: SMTP connections kept for reuse.
         await step('close the mail transport', 5_000, async () => mailer.close?.());
         await step('stop listening for session revocations', 5_000, async () => revocations?.close());
