@@ -43,7 +43,11 @@ async function startServer(dataDir: string, port: number): Promise<ChildProcess>
   delete env.DATABASE_URL;
   const logFile = path.join(dataDir, `server-${children.length}.log`);
   const log = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['server/main.ts'], { env, stdio: ['ignore', log, log], detached: true });
+  const child = spawn(process.execPath, ['server/main.ts'], {
+    env,
+    stdio: ['ignore', log, log],
+    detached: true,
+  });
   fs.closeSync(log);
   children.push(child);
   for (let i = 0; i < 240 && child.exitCode === null; i++) {
