@@ -4,7 +4,7 @@ import {
   enrolSecondFactorInBrowser,
   expectNoAxeViolations,
   signIn,
-  signUpAndConfirm,
+  signUpAndConfirmInBrowser,
   uniqueEmail,
 } from './helpers.ts';
 
@@ -12,7 +12,7 @@ test('npm run admin -- grant makes the next sign-in set up a second factor, then
   page,
 }) => {
   const email = uniqueEmail('admin');
-  await signUpAndConfirm(page, { firstName: 'Ada', lastName: 'Admin', email });
+  await signUpAndConfirmInBrowser(page, { firstName: 'Ada', lastName: 'Admin', email });
   expect(await adminCli('grant', email)).toContain('now has the role admin');
   await signIn(page, email);
   // A new administrator has no second factor yet (issue 16): the set-up page comes first.
@@ -27,7 +27,7 @@ test('npm run admin -- grant makes the next sign-in set up a second factor, then
 
 test('a provider reaching /admin is sent to /dashboard', async ({ page }) => {
   const email = uniqueEmail('provider');
-  await signUpAndConfirm(page, { firstName: 'Pat', lastName: 'Provider', email });
+  await signUpAndConfirmInBrowser(page, { firstName: 'Pat', lastName: 'Provider', email });
   await signIn(page, email);
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto('/admin');

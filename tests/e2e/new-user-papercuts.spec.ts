@@ -16,7 +16,7 @@ import {
   expectNoAxeViolations,
   newProviderWithApplication,
   STRONG_PASSWORD,
-  signUpAndConfirm,
+  signUpAndConfirmInBrowser,
   uniqueEmail,
 } from './helpers.ts';
 
@@ -43,7 +43,7 @@ function overlaps(
 test("a failed sign-in's toast goes when the next attempt succeeds", async ({ page }) => {
   test.setTimeout(180_000);
   const email = uniqueEmail('retry');
-  await signUpAndConfirm(page, { firstName: 'Rhea', lastName: 'Retry', email });
+  await signUpAndConfirmInBrowser(page, { firstName: 'Rhea', lastName: 'Retry', email });
 
   // First, Rhea mistypes her password: 'Sign In Failed'.
   const form = page.getByRole('form', { name: 'Sign in' });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectNoAxeViolations, signIn, signUpAndConfirm, toast, uniqueEmail } from './helpers.ts';
+import { expectNoAxeViolations, signIn, signUpAndConfirmInBrowser, toast, uniqueEmail } from './helpers.ts';
 
 test('a provider signs up, confirms by mail, starts an application and signs out', async ({ page }) => {
   // The landing page, with its four ways in.
@@ -32,7 +32,7 @@ test('a provider signs up, confirms by mail, starts an application and signs out
 
   // Sign up for real and confirm through the saved mail.
   const email = uniqueEmail('maya');
-  await signUpAndConfirm(page, { firstName: 'Maya', lastName: 'Okafor', email });
+  await signUpAndConfirmInBrowser(page, { firstName: 'Maya', lastName: 'Okafor', email });
   await expect(page.getByText('Your email address is confirmed.')).toBeVisible();
 
   await signIn(page, email);

@@ -14,7 +14,7 @@ import {
   freshTotpCode,
   STRONG_PASSWORD,
   signIn,
-  signUpAndConfirm,
+  signUpAndConfirmInBrowser,
   totpCode,
   uniqueEmail,
 } from './helpers.ts';
@@ -36,7 +36,7 @@ test('a new administrator must set up a second factor, then signs in with a code
   page,
 }) => {
   const email = uniqueEmail('grace');
-  await signUpAndConfirm(page, { firstName: 'Grace', lastName: 'Hopper', email });
+  await signUpAndConfirmInBrowser(page, { firstName: 'Grace', lastName: 'Hopper', email });
   expect(await adminCli('grant', email)).toContain('now has the role admin');
 
   // First, the password alone leads to the set-up page, and /admin leads back there.
@@ -133,7 +133,7 @@ test('a new administrator must set up a second factor, then signs in with a code
 
 test('a provider turns the optional second factor on and off from the account page', async ({ page }) => {
   const email = uniqueEmail('paula');
-  await signUpAndConfirm(page, { firstName: 'Paula', lastName: 'Provider', email });
+  await signUpAndConfirmInBrowser(page, { firstName: 'Paula', lastName: 'Provider', email });
   await signIn(page, email);
   await expect(page).toHaveURL(/\/dashboard$/);
 
