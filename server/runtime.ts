@@ -25,6 +25,7 @@ import type { Env } from './env.ts';
 import { loggerOptions } from './logger.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { createCompletionDelivery } from './notifications/completion-delivery.ts';
+import { deleteOldReceipts } from './notifications/receipt-retention.ts';
 import { prepareDatabase } from './prepare-database.ts';
 import { createNppesClient } from './review/nppes.ts';
 import { createStatusEventDelivery } from './review/status-events.ts';
@@ -57,6 +58,7 @@ export const scheduledJobPeriods = {
   'credential-expiry': utcDay,
   'exclusion-screening': utcMonth,
   'provider-reminders': utcDay,
+  'notification-receipts': utcDay,
 } as const satisfies Record<string, (now: Date) => string>;
 
 /** A scheduled job's name (scheduled_job_runs.job). */
@@ -243,6 +245,15 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
             },
             now,
           );
+        },
+      },
+      {
+        // Decision 041: the receiver's duplicate record, pruned past the retry window.
+        name: 'notification-receipts',
+        periodOf: scheduledJobPeriods['notification-receipts'],
+        run: async (now) => {
+          const deleted = await deleteOldReceipts(database.db, now);
+          logger.info({ deleted }, 'deleted notification receipts past their retention');
         },
       },
     ];
