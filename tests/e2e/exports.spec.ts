@@ -3,7 +3,9 @@
  * providers complete their applications and are credentialed (verified, sent for decision, approved
  * by the medical director); the administrator downloads one file's 'Download File Summary' and reads
  * it with poppler's pdftotext (every checklist item with its status, source and date), then 'Export
- * Roster' as CSV and as Excel, each read back with the three providers in it.
+ * Roster' as CSV and as Excel, each read back with the three providers in it. An administrator
+ * registers an 'API Client' whose token reads the roster, rotates its secret (both secrets work for
+ * the 24 hours of switching over) and revokes it.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -129,7 +131,7 @@ test('the file summary PDF lists every checklist item; the roster downloads as C
   await expect(dialog.getByRole('checkbox', { name: 'Group NPI' })).toBeChecked();
 });
 
-test("an administrator registers an 'API Client', whose token reads the roster, then revokes it", async ({
+test("an administrator registers an 'API Client', whose token reads the roster, rotates its secret, then revokes it", async ({
   page,
 }) => {
   await signInAsNewAdmin(page, { firstName: 'Ivy', lastName: 'Integrator', emailPrefix: 'ivy-clients' });
@@ -161,15 +163,17 @@ test("an administrator registers an 'API Client', whose token reads the roster, 
   await expect(row).toContainText('None (secret only)');
 
   // The client's token reads the roster (a machine: no cookie, no Origin).
-  const token = await page.request.fetch('/oauth/token', {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-      cookie: '',
-    },
-    data: 'grant_type=client_credentials',
-  });
+  const tokenWith = (secret: string) =>
+    page.request.fetch('/oauth/token', {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: '',
+      },
+      data: 'grant_type=client_credentials',
+    });
+  const token = await tokenWith(clientSecret);
   expect(token.status(), await token.text()).toBe(200);
   const accessToken = ((await token.json()) as { access_token: string }).access_token;
   const roster = () =>
@@ -177,6 +181,26 @@ test("an administrator registers an 'API Client', whose token reads the roster, 
       headers: { authorization: `Bearer ${accessToken}`, cookie: '' },
     });
   expect((await roster()).status()).toBe(200);
+
+  // 'Rotate Secret' (issue 52 item 3), confirmed: the new secret is shown once; it works, and the
+  // old one still does for its system's 24 hours of switching over.
+  await row.getByRole('button', { name: 'Rotate Secret' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Rotate Secret' });
+  await expect(confirm).toContainText('Payer directory gets a new client secret, shown once.');
+  await expect(confirm).toContainText('The current secret keeps working for 24 hours');
+  await confirm.getByRole('button', { name: 'Rotate Secret' }).click();
+  const rotated = page.getByRole('dialog', { name: 'New client secret' });
+  await expect(rotated.getByText('Copy the client secret now')).toBeVisible();
+  await expectNoAxeViolations(page);
+  await expect(rotated.getByLabel('client_id', { exact: true })).toHaveText(clientId);
+  const newSecret = (await rotated.getByLabel('client_secret', { exact: true }).textContent()) ?? '';
+  expect(newSecret.length).toBeGreaterThan(20);
+  expect(newSecret).not.toBe(clientSecret);
+  await rotated.getByRole('button', { name: 'Done' }).click();
+  await expect(rotated).toBeHidden();
+  expect((await tokenWith(newSecret)).status()).toBe(200);
+  expect((await tokenWith(clientSecret)).status()).toBe(200);
+  expect((await tokenWith(`${newSecret}x`)).status()).toBe(401);
 
   // 'Revoke', confirmed: the token is refused from then on.
   await row.getByRole('button', { name: 'Revoke' }).click();
