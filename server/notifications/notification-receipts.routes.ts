@@ -15,10 +15,10 @@
  * No cookie, no session: the signature is the credential.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { z } from 'zod';
 import { AppError, errorResponseSchema } from '../../domain/app-error.ts';
 import type { AppInstance } from '../app-types.ts';
+import { verifySignedRequest } from './webhook-signature.ts';
 
 /** Longest notification `webhook-id` kept, characters. */
 const WEBHOOK_ID_MAX = 200;
@@ -41,26 +41,14 @@ type Outcome = z.infer<typeof receiptResponseSchema>['outcome'];
 
 /** The verified body, or a 401 saying what is wrong; 400 when it is not a receipt request. */
 function verify(secret: string, request: FastifyRequest): z.infer<typeof receiptRequestSchema> {
-  const header = (name: string) => {
-    const value = request.headers[name];
-    return typeof value === 'string' ? value : '';
-  };
   const body = request.body as Buffer;
-  try {
-    new Webhook(secret).verify(body, {
-      'webhook-id': header('webhook-id'),
-      'webhook-timestamp': header('webhook-timestamp'),
-      'webhook-signature': header('webhook-signature'),
-    });
-  } catch (error) {
-    if (!(error instanceof WebhookVerificationError)) throw error;
-    throw new AppError(
-      'unauthorized',
-      /timestamp/i.test(error.message)
-        ? 'The webhook-timestamp is more than 5 minutes from the server time.'
-        : 'The webhook-signature does not match the body: sign it with NOTIFY_WEBHOOK_SECRET.',
-    );
-  }
+  verifySignedRequest({
+    secret,
+    secretName: 'NOTIFY_WEBHOOK_SECRET',
+    headers: request.headers,
+    body,
+    maxIdLength: WEBHOOK_ID_MAX,
+  });
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.toString('utf8'));

@@ -84,6 +84,10 @@ describe('POST /api/notifications/receipts', () => {
       body: JSON.stringify({ webhookId: 'msg_x', action: 'claim' }),
     });
     expect(unsigned.status).toBe(401);
+    // The same words as the inbound webhook (one verifier: webhook-signature.ts verifySignedRequest).
+    expect(((await unsigned.json()) as { message: string }).message).toBe(
+      'Sign the request: webhook-id, webhook-timestamp and webhook-signature are required.',
+    );
     const wrong = await receipt(
       { webhookId: 'msg_x', action: 'claim' },
       { secret: `whsec_${randomBytes(32).toString('base64')}` },
@@ -96,7 +100,10 @@ describe('POST /api/notifications/receipts', () => {
       { webhookId: 'msg_x', action: 'claim' },
       { timestamp: Math.floor(Date.now() / 1000) - 600 },
     );
-    expect(stale.status).toBe(401);
+    expect(stale).toMatchObject({
+      status: 401,
+      body: { message: expect.stringContaining('send the message again with the current time') },
+    });
     expect((await receipt({ webhookId: '', action: 'claim' })).status).toBe(400);
   });
 });

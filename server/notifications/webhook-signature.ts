@@ -5,6 +5,9 @@
  * Incremental, so the body can be fed chunk by chunk (it is never held whole in memory).
  */
 import { createHmac, type Hmac } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { AppError } from '../../domain/app-error.ts';
 
 const SECRET_PREFIX = 'whsec_';
 
@@ -54,4 +57,54 @@ export function webhookMessageIds(row: { id: string; messageId: string | null })
   return row.messageId
     ? { webhookId: row.messageId, resendOf: row.id }
     : { webhookId: row.id, resendOf: null };
+}
+
+/**
+ * Verify a signed request to the portal (Standard Webhooks, with the `standardwebhooks` package): the
+ * three headers, the HMAC over the exact body bytes, and a timestamp within 5 minutes of the server's
+ * clock. Used by the inbound integration webhook and by the receivers' receipts.
+ * @param secretName the variable holding `secret`, named in the refusal (e.g. NOTIFY_WEBHOOK_SECRET)
+ * @param maxIdLength the longest `webhook-id` accepted, characters
+ * @returns the verified `webhook-id`
+ * @throws AppError unauthorized (401) saying what is wrong, never which byte
+ */
+export function verifySignedRequest(options: {
+  secret: string;
+  secretName: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  maxIdLength: number;
+}): string {
+  const header = (name: string) => {
+    const value = options.headers[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const id = header('webhook-id');
+  const timestamp = header('webhook-timestamp');
+  const signature = header('webhook-signature');
+  if (!id || !timestamp || !signature) {
+    throw new AppError(
+      'unauthorized',
+      'Sign the request: webhook-id, webhook-timestamp and webhook-signature are required.',
+    );
+  }
+  if (id.length > options.maxIdLength) {
+    throw new AppError('unauthorized', `webhook-id may be at most ${options.maxIdLength} characters.`);
+  }
+  try {
+    new Webhook(options.secret).verify(options.body, {
+      'webhook-id': id,
+      'webhook-timestamp': timestamp,
+      'webhook-signature': signature,
+    });
+  } catch (error) {
+    if (!(error instanceof WebhookVerificationError)) throw error;
+    throw new AppError(
+      'unauthorized',
+      /timestamp/i.test(error.message)
+        ? 'The webhook-timestamp is more than 5 minutes from the server time: send the message again with the current time.'
+        : `The webhook-signature does not match the body: sign it with ${options.secretName}.`,
+    );
+  }
+  return id;
 }

@@ -10,7 +10,6 @@
  */
 import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { z } from 'zod';
 import {
   INBOUND_WEBHOOK_MAX_BYTES,
@@ -28,6 +27,7 @@ import { providerApplications } from '../db/schema/core.ts';
 import { inboundWebhooks } from '../db/schema/review.ts';
 import { assertStorableText } from '../http/unstorable-text.ts';
 import { sendReviewMails } from '../mail/review-mail.ts';
+import { verifySignedRequest } from '../notifications/webhook-signature.ts';
 import { integrationDecision } from './review-decisions.service.ts';
 import { startReview } from './review-start.service.ts';
 import type { ReviewCaller, TransitionOutcome } from './review-transaction.ts';
@@ -37,43 +37,19 @@ const WEBHOOK_ID_MAX = 200;
 
 type Result = z.infer<typeof inboundWebhookResultSchema>;
 
-function unauthorized(message: string): AppError {
-  return new AppError('unauthorized', message);
-}
-
 /**
  * The verified message, or a 401 saying what is wrong (never which byte); 400 when the body is not
  * JSON or holds text PostgreSQL cannot store (NUL).
  */
 function verify(secret: string, request: FastifyRequest): { id: string; message: unknown } {
-  const header = (name: string) => {
-    const value = request.headers[name];
-    return typeof value === 'string' ? value : undefined;
-  };
-  const id = header('webhook-id');
-  const timestamp = header('webhook-timestamp');
-  const signature = header('webhook-signature');
-  if (!id || !timestamp || !signature) {
-    throw unauthorized('Sign the request: webhook-id, webhook-timestamp and webhook-signature are required.');
-  }
-  if (id.length > WEBHOOK_ID_MAX)
-    throw unauthorized(`webhook-id may be at most ${WEBHOOK_ID_MAX} characters.`);
   const body = request.body as Buffer;
-  try {
-    new Webhook(secret).verify(body, {
-      'webhook-id': id,
-      'webhook-timestamp': timestamp,
-      'webhook-signature': signature,
-    });
-  } catch (error) {
-    if (!(error instanceof WebhookVerificationError)) throw error;
-    const stale = /timestamp/i.test(error.message);
-    throw unauthorized(
-      stale
-        ? 'The webhook-timestamp is more than 5 minutes from the server time: send the message again with the current time.'
-        : 'The webhook-signature does not match the body: sign it with INBOUND_WEBHOOK_SECRET.',
-    );
-  }
+  const id = verifySignedRequest({
+    secret,
+    secretName: 'INBOUND_WEBHOOK_SECRET',
+    headers: request.headers,
+    body,
+    maxIdLength: WEBHOOK_ID_MAX,
+  });
   let message: unknown;
   try {
     message = JSON.parse(body.toString('utf8'));
