@@ -20,4 +20,5 @@ phase "build the web app (the e2e server compiles the server: tests/e2e/start-se
 npx vite build --logLevel warn
 phase "end-to-end tests (Playwright, Chromium)"
 npx playwright test
+phase_end
 if [ "$owns_report" = "1" ]; then phase_report; fi
